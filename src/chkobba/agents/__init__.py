@@ -1,0 +1,8 @@
+"""Players: each chooses a move from an :class:`~chkobba.observe.Observation` only.
+
+``make_agent("greedy", seed=1)`` builds a player by name; :data:`AGENTS` lists them.
+"""
+
+from chkobba.agents.base import AGENTS, Agent, AgentError, make_agent
+
+__all__ = ["AGENTS", "Agent", "AgentError", "make_agent"]

@@ -1,0 +1,54 @@
+"""The agent interface and the registry of players by name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from chkobba.moves import Move
+from chkobba.observe import Observation
+
+
+class AgentError(ValueError):
+    """An unknown player name or a bad player specification."""
+
+
+class Agent(Protocol):
+    """A player: given what its seat may know, it picks one of the legal moves."""
+
+    name: str
+
+    def choose(self, obs: Observation) -> Move:
+        """Pick a move from ``obs.legal_moves``."""
+        ...
+
+
+AgentFactory = Callable[[int], Agent]
+"""Builds an agent from a seed."""
+
+AGENTS: dict[str, AgentFactory] = {}
+"""Players by name; each module registers its own."""
+
+
+def register(name: str) -> Callable[[AgentFactory], AgentFactory]:
+    """Class decorator: make a player available by ``name``."""
+
+    def deco(factory: AgentFactory) -> AgentFactory:
+        AGENTS[name] = factory
+        return factory
+
+    return deco
+
+
+def make_agent(name: str, seed: int = 0) -> Agent:
+    """The player called ``name``, seeded; an unknown name is an error."""
+    _load_builtin()
+    factory = AGENTS.get(name)
+    if factory is None:
+        raise AgentError(f"unknown player {name!r} (known: {', '.join(sorted(AGENTS))})")
+    return factory(seed)
+
+
+def _load_builtin() -> None:
+    # Imported here, not at the top, because each module registers itself on import.
+    import chkobba.agents.random_agent  # noqa: F401

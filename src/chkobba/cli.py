@@ -1,0 +1,72 @@
+"""The ``chkobba`` command: play, verify and replay records, simulate."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from chkobba.narrate import narrate_round, side_name
+from chkobba.record import GameRecord, RecordError, replay
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="chkobba")
+def main() -> None:
+    """Chkobba, the Tunisian card game: play it, simulate it, check its records."""
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def verify(file: Path, as_json: bool) -> None:
+    """Replay a game record and check every move.
+
+    Exits 0 for a valid record (printing the rounds' points with --json), 1 with
+    one line naming the round, the play and the reason for an invalid one.
+    """
+    try:
+        rep = replay(_load(file))
+    except RecordError as e:
+        click.echo(str(e), err=not as_json)
+        sys.exit(1)
+    if as_json:
+        click.echo(json.dumps(rep.to_json()))
+    else:
+        state = "unfinished" if rep.winner is None else f"won by side {rep.winner}"
+        click.echo(f"valid: {len(rep.rounds)} round(s), totals {rep.totals}, {state}")
+
+
+@main.command("replay")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def replay_cmd(file: Path) -> None:
+    """Print a record play by play, with each round's breakdown."""
+    try:
+        record = _load(file)
+        rep = replay(record)
+    except RecordError as e:
+        click.echo(str(e), err=True)
+        sys.exit(1)
+    names = record.names
+    for i, r in enumerate(rep.rounds, 1):
+        for line in narrate_round(r, i, names):
+            click.echo(line)
+        click.echo("")
+    side_of = rep.rounds[0].side_of if rep.rounds else tuple(range(record.seats))
+    totals = ", ".join(f"{side_name(s, side_of, names)} {t}" for s, t in enumerate(rep.totals))
+    click.echo(f"Match score: {totals} (target {rep.rules.target})")
+    if rep.winner is not None:
+        click.echo(f"Winner: {side_name(rep.winner, side_of, names)}")
+    else:
+        click.echo("The match is unfinished.")
+
+
+def _load(file: Path) -> GameRecord:
+    try:
+        return GameRecord.load(file)
+    except OSError as e:
+        raise RecordError(0, 0, f"cannot read {file}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(0, 0, f"{file} is not UTF-8 text") from None

@@ -1,0 +1,379 @@
+"""One round of Chkobba: the deal, legal moves, applying them, the end (RULES.md §2.2-2.5).
+
+A :class:`Round` starts from a shuffled deck (the shuffle is the match's chance
+move, see :mod:`chkobba.match`) and is then driven only by moves: the cutter's
+:class:`~chkobba.moves.Cut` decision where the rules have one, then one
+:class:`~chkobba.moves.Play` per turn. Everything is deterministic; nothing here
+reads a clock, a file or a global random state.
+
+Card sets are 40-bit masks (:mod:`chkobba.cards`). :meth:`Round.apply` checks a
+move and explains why an illegal one is illegal; :meth:`Round.apply_unchecked`
+skips the check for search, which only plays moves from :meth:`Round.legal_moves`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from chkobba.captures import captures
+from chkobba.cards import CARDS, RANKS, VALUE_OF, format_cards, iter_bits
+from chkobba.moves import Cut, Move, Play
+from chkobba.rules import RuleSet
+from chkobba.scoring import RoundScore, score_round
+
+HAND_SIZE = 3
+TABLE_SIZE = 4
+
+
+class IllegalMove(ValueError):
+    """A move that the rules do not allow now; the message says why."""
+
+
+class DealError(ValueError):
+    """A deck that cannot be dealt: not the 40 cards once each."""
+
+
+class Phase(enum.Enum):
+    """Where a round stands."""
+
+    CUT = "cut"
+    """The cutter must decide whether to keep or table the cut card."""
+    PLAY = "play"
+    """Players play cards in turn."""
+    OVER = "over"
+    """Every card is played and the round is scored."""
+
+
+class Turn(NamedTuple):
+    """One entry of a round's public history."""
+
+    seat: int
+    move: Move
+    chkobba: bool
+    """Whether this play swept the table and scored a chkobba point."""
+
+
+def side_map(seats: int, teams: bool) -> tuple[int, ...]:
+    """The side of each seat: partners sit opposite, so seats 0 and 2 form side 0."""
+    return tuple(s % 2 for s in range(seats)) if teams else tuple(range(seats))
+
+
+def check_seating(seats: int, teams: bool) -> None:
+    """Raise ``ValueError`` unless the seating is one RULES.md §2.1 allows."""
+    if seats not in (2, 3, 4):
+        raise ValueError(f"Chkobba is played by 2, 3 or 4 players, not {seats}")
+    if teams and seats != 4:
+        raise ValueError("teams need 4 players (2 against 2)")
+
+
+class Round:
+    """The state of one round, from the deal to the score."""
+
+    __slots__ = (
+        "chkobba",
+        "cut",
+        "cut_card",
+        "cutter",
+        "dealer",
+        "deck",
+        "hands",
+        "history",
+        "in_hands",
+        "last_capturer",
+        "leftover",
+        "phase",
+        "piles",
+        "rules",
+        "score",
+        "seats",
+        "side_of",
+        "sides",
+        "stock_pos",
+        "swept",
+        "table",
+        "turn",
+        "void",
+    )
+
+    rules: RuleSet
+    seats: int
+    sides: int
+    side_of: tuple[int, ...]
+    dealer: int
+    cutter: int
+    deck: tuple[int, ...]
+    """The shuffle, top first; the stock is ``deck[stock_pos:]``."""
+    stock_pos: int
+    hands: list[int]
+    table: int
+    piles: list[int]
+    """Each side's captured cards."""
+    chkobba: list[int]
+    last_capturer: int | None
+    """The side that captured last, which takes the table at the end."""
+    in_hands: int
+    turn: int
+    phase: Phase
+    cut: Cut | None
+    cut_card: int | None
+    history: list[Turn]
+    score: RoundScore | None
+    swept: int
+    """Cards the last capturer took from the table at the end of the round."""
+    leftover: int
+    """Cards left on the table when nobody captured in the whole round."""
+    void: bool
+    """Whether the deal put too many cards of one rank on the table (§2.2): redeal."""
+
+    def __init__(
+        self, rules: RuleSet, seats: int, teams: bool, dealer: int, deck: Sequence[int]
+    ) -> None:
+        check_seating(seats, teams)
+        if not 0 <= dealer < seats:
+            raise DealError(f"dealer must be a seat from 0 to {seats - 1}, not {dealer}")
+        check_deck(deck)
+        self.rules = rules
+        self.seats = seats
+        self.side_of = side_map(seats, teams)
+        self.sides = max(self.side_of) + 1
+        self.dealer = dealer
+        self.cutter = (dealer + 1) % seats
+        self.deck = tuple(deck)
+        self.stock_pos = 0
+        self.hands = [0] * seats
+        self.table = 0
+        self.piles = [0] * self.sides
+        self.chkobba = [0] * self.sides
+        self.last_capturer = None
+        self.in_hands = 0
+        self.turn = self.cutter
+        self.history = []
+        self.score = None
+        self.swept = 0
+        self.leftover = 0
+        self.cut = None
+        self.cut_card = None
+        self.void = False
+        if rules.cut_choice:
+            self.phase = Phase.CUT
+            self.cut_card = self.deck[0]
+        else:
+            self.phase = Phase.PLAY
+            self._deal_hands(self.cutter)
+            self._deal_table(TABLE_SIZE)
+            self._check_void()
+
+    # -- dealing ---------------------------------------------------------------
+
+    def _take(self, n: int) -> int:
+        m = 0
+        for c in self.deck[self.stock_pos : self.stock_pos + n]:
+            m |= 1 << c
+        self.stock_pos += n
+        return m
+
+    def _deal_hands(self, first: int, skip: int | None = None) -> None:
+        for i in range(self.seats):
+            seat = (first + i) % self.seats
+            if seat != skip:
+                self.hands[seat] |= self._take(HAND_SIZE)
+        self.in_hands = sum(h.bit_count() for h in self.hands)
+
+    def _deal_table(self, n: int) -> None:
+        self.table |= self._take(n)
+
+    def _decide_cut(self, cut: Cut) -> None:
+        self.cut = cut
+        if cut is Cut.KEEP:
+            # The cutter holds the cut card and gets two more, then the others
+            # in playing order, ending with the dealer, then the table (§2.2).
+            self.hands[self.cutter] = self._take(HAND_SIZE)
+            self._deal_hands((self.cutter + 1) % self.seats, skip=self.cutter)
+            self._deal_table(TABLE_SIZE)
+        else:
+            self._deal_table(TABLE_SIZE)
+            self._deal_hands(self.cutter)
+        self.phase = Phase.PLAY
+        self._check_void()
+
+    def _check_void(self) -> None:
+        counts = [0] * 10
+        for c in iter_bits(self.table):
+            counts[c % 10] += 1
+        self.void = max(counts) >= self.rules.void_deal_count
+
+    # -- queries ---------------------------------------------------------------
+
+    @property
+    def stock(self) -> int:
+        """How many cards are left to deal."""
+        return len(self.deck) - self.stock_pos
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the round has been played out and scored."""
+        return self.phase is Phase.OVER
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the seat to move, each capture choice separately."""
+        if self.phase is not Phase.PLAY:
+            return [Cut.KEEP, Cut.TABLE] if self.phase is Phase.CUT else []
+        table = self.table
+        rules = self.rules
+        drop_ok = rules.may_drop_capturing_card
+        out: list[Move] = []
+        hand = self.hands[self.turn]
+        while hand:
+            low = hand & -hand
+            hand ^= low
+            c = low.bit_length() - 1
+            caps = captures(VALUE_OF[c], table, rules) if table else []
+            for m in caps:
+                out.append(Play(c, m))
+            if drop_ok or not caps:
+                out.append(Play(c, 0))
+        return out
+
+    def legal_plays(self) -> list[Play]:
+        """The legal plays (no cut decision) of the seat to move."""
+        return [m for m in self.legal_moves() if isinstance(m, Play)]
+
+    # -- moves -----------------------------------------------------------------
+
+    def apply(self, move: Move, seat: int | None = None) -> None:
+        """Apply a move after checking it; raise :class:`IllegalMove` saying why not."""
+        if seat is not None and seat != self.turn:
+            raise IllegalMove(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+        if move not in self.legal_moves():
+            raise IllegalMove(self.explain_illegal(move))
+        self.apply_unchecked(move)
+
+    def apply_unchecked(self, move: Move) -> None:
+        """Apply a move known to be legal (from :meth:`legal_moves`)."""
+        if type(move) is not Play:
+            self.history.append(Turn(self.turn, move, False))
+            self._decide_cut(move)  # type: ignore[arg-type]
+            return
+        card, cap = move
+        seat = self.turn
+        side = self.side_of[seat]
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        self.in_hands -= 1
+        last_play = self.in_hands == 0 and self.stock_pos == len(self.deck)
+        sweep = False
+        if cap:
+            table = self.table ^ cap
+            self.table = table
+            self.piles[side] |= cap | bit
+            self.last_capturer = side
+            # No chkobba on the last play of the round (§2.4).
+            if table == 0 and not last_play:
+                self.chkobba[side] += 1
+                sweep = True
+        else:
+            self.table |= bit
+        self.history.append(Turn(seat, move, sweep))
+        self.turn = (seat + 1) % self.seats
+        if self.in_hands == 0:
+            if last_play:
+                self._finish()
+            else:
+                # The dealer deals again from the cutter on; play goes on with
+                # the seat after the one who played last (§2.2).
+                self._deal_hands(self.cutter)
+
+    def _finish(self) -> None:
+        if self.last_capturer is None:
+            self.leftover = self.table
+        else:
+            self.swept = self.table
+            self.piles[self.last_capturer] |= self.table
+        self.table = 0
+        self.phase = Phase.OVER
+        self.score = score_round(self.piles, self.chkobba)
+
+    def explain_illegal(self, move: Move) -> str:
+        """Why ``move`` is not legal now (for an illegal move)."""
+        if self.phase is Phase.OVER:
+            return "the round is over"
+        if self.phase is Phase.CUT:
+            if isinstance(move, Cut):
+                return f"{move} is legal"
+            return f"seat {self.cutter} must first decide the cut: keep or table"
+        if isinstance(move, Cut):
+            return f"there is no cut to decide now: it is seat {self.turn}'s play"
+        card, cap = move
+        name = CARDS[card]
+        if not self.hands[self.turn] >> card & 1:
+            return f"{name} is not in seat {self.turn}'s hand"
+        legal = captures(VALUE_OF[card], self.table, self.rules) if self.table else []
+        if not cap:
+            if legal:
+                return f"{name} cannot be laid on the table: it captures {format_cards(legal[0])}"
+            return f"{name} may be laid"
+        missing = cap & ~self.table
+        if missing:
+            return (
+                f"{name} cannot capture {format_cards(cap)}: "
+                f"{format_cards(missing)} {'is' if missing.bit_count() == 1 else 'are'} "
+                "not on the table"
+            )
+        v = VALUE_OF[card]
+        same = [c for c in iter_bits(self.table) if VALUE_OF[c] == v]
+        if same:
+            choices = ", ".join(str(CARDS[c]) for c in same)
+            return (
+                f"{name} must capture a single {RANKS[v - 1]} ({choices}): "
+                "matching has priority over addition"
+            )
+        if cap.bit_count() == 1:
+            other = next(iter_bits(cap))
+            return f"{name} cannot capture {CARDS[other]}: it is worth {VALUE_OF[other]}, not {v}"
+        total = sum(VALUE_OF[c] for c in iter_bits(cap))
+        if total != v:
+            terms = "+".join(str(VALUE_OF[c]) for c in iter_bits(cap))
+            return f"{name} cannot capture {format_cards(cap)}: {terms} = {total}, not {v}"
+        limit = self.rules.max_capture_cards
+        if limit and cap.bit_count() > limit:
+            return f"{name} cannot capture {format_cards(cap)}: at most {limit} cards by addition"
+        return f"{move} is not a legal play now"
+
+    # -- copying and accounting ------------------------------------------------
+
+    def copy(self) -> Round:
+        """An independent copy, cheap enough for search."""
+        r = Round.__new__(Round)
+        for name in Round.__slots__:
+            setattr(r, name, getattr(self, name))
+        r.hands = self.hands[:]
+        r.piles = self.piles[:]
+        r.chkobba = self.chkobba[:]
+        r.history = self.history[:]
+        return r
+
+    def stock_mask(self) -> int:
+        """The cards not yet dealt, as a set."""
+        m = 0
+        for c in self.deck[self.stock_pos :]:
+            m |= 1 << c
+        return m
+
+    def plays(self) -> list[Play]:
+        """The plays of the round so far, in order (the cut decision left out)."""
+        return [t.move for t in self.history if isinstance(t.move, Play)]
+
+
+def check_deck(deck: Sequence[int]) -> None:
+    """Raise :class:`DealError` unless ``deck`` holds each of the 40 cards once."""
+    if len(deck) != 40:
+        raise DealError(f"a deck has 40 cards, this one has {len(deck)}")
+    seen = 0
+    for c in deck:
+        if not 0 <= c < 40:
+            raise DealError(f"{c!r} is not a card number")
+        if seen >> c & 1:
+            raise DealError(f"{CARDS[c]} appears twice in the deck")
+        seen |= 1 << c

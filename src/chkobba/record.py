@@ -1,0 +1,298 @@
+"""Game records (RECORD.md): save, load, replay and verify.
+
+A record is JSON: the rule set, the seats, and per round the dealer, the whole
+shuffled deck, the cutter's decision and every play in the notation. Replaying
+it through the engine checks every move; the first illegal one is reported with
+its round and play number (1-based; play 0 means the deal itself).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from chkobba.cards import CARDS, Card, CardError, cards_of
+from chkobba.game import DealError, IllegalMove, Round, check_seating
+from chkobba.match import Match, match_winner
+from chkobba.moves import Cut, NotationError, Play
+from chkobba.rules import RulesError, RuleSet, preset
+
+FORMAT: Final = "chkobba-record/1"
+_KEYS: Final = {"format", "rules", "options", "seats", "teams", "names", "rounds", "meta"}
+_ROUND_KEYS: Final = {"dealer", "deck", "cut", "plays"}
+
+
+class RecordError(ValueError):
+    """A record that is malformed or holds an illegal move.
+
+    ``round`` and ``play`` locate the fault (both 1-based; ``play`` 0 is the deal,
+    ``round`` 0 the record's header).
+    """
+
+    def __init__(self, round: int, play: int, reason: str) -> None:
+        self.round = round
+        self.play = play
+        self.reason = reason
+        if round == 0:
+            where = "record"
+        elif play == 0:
+            where = f"round {round}"
+        else:
+            where = f"round {round}, play {play}"
+        super().__init__(f"{where}: {reason}")
+
+
+@dataclass
+class RoundRecord:
+    """One round of a record: who dealt, the shuffle, the cut and the plays."""
+
+    dealer: int
+    deck: list[str]
+    cut: str | None
+    plays: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The round as RECORD.md writes it (``cut`` omitted when there is none)."""
+        out: dict[str, Any] = {"dealer": self.dealer, "deck": self.deck}
+        if self.cut is not None:
+            out["cut"] = self.cut
+        out["plays"] = self.plays
+        return out
+
+
+@dataclass
+class GameRecord:
+    """A whole game, finished or not, in the form of RECORD.md."""
+
+    rules: str = "chkobba"
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: int = 2
+    teams: bool = False
+    names: list[str] | None = None
+    rounds: list[RoundRecord] = field(default_factory=list)
+    meta: dict[str, Any] | None = None
+    """Free-form facts about the game (where it was played, hints used, …)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as a JSON-ready dict."""
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "rules": self.rules,
+            "options": self.options,
+            "seats": self.seats,
+            "teams": self.teams,
+        }
+        if self.names is not None:
+            out["names"] = self.names
+        out["rounds"] = [r.to_json() for r in self.rounds]
+        if self.meta is not None:
+            out["meta"] = self.meta
+        return out
+
+    def dumps(self) -> str:
+        """The record as JSON text."""
+        return json.dumps(self.to_json(), ensure_ascii=False)
+
+    def save(self, path: str | Path) -> None:
+        """Write the record to a file, atomically, so a crash never leaves half a record."""
+        p = Path(path)
+        tmp = p.with_name(p.name + ".tmp")
+        tmp.write_text(self.dumps() + "\n", encoding="utf-8")
+        tmp.replace(p)
+
+    def ruleset(self) -> RuleSet:
+        """The rule set the record names, with its options."""
+        return preset(self.rules, self.options)
+
+    @staticmethod
+    def from_json(data: Any) -> GameRecord:
+        """Read a record from parsed JSON; raise :class:`RecordError` if malformed."""
+        if not isinstance(data, dict):
+            raise RecordError(0, 0, "a record is a JSON object")
+        unknown = set(data) - _KEYS
+        if unknown:
+            raise RecordError(0, 0, f"unknown record keys: {', '.join(sorted(unknown))}")
+        if data.get("format") != FORMAT:
+            raise RecordError(0, 0, f"format must be {FORMAT!r}, not {data.get('format')!r}")
+        rules = _typed(data, "rules", str, 0)
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise RecordError(0, 0, "options must be an object")
+        seats = _typed(data, "seats", int, 0)
+        teams = data.get("teams", False)
+        if not isinstance(teams, bool):
+            raise RecordError(0, 0, "teams must be true or false")
+        names = data.get("names")
+        if names is not None and (
+            not isinstance(names, list)
+            or len(names) != seats
+            or not all(isinstance(n, str) for n in names)
+        ):
+            raise RecordError(0, 0, f"names must be a list of {seats} strings")
+        meta = data.get("meta")
+        if meta is not None and not isinstance(meta, dict):
+            raise RecordError(0, 0, "meta must be an object")
+        raw_rounds = data.get("rounds")
+        if not isinstance(raw_rounds, list):
+            raise RecordError(0, 0, "rounds must be a list")
+        rounds = [_round_from_json(r, i) for i, r in enumerate(raw_rounds, 1)]
+        return GameRecord(rules, options, seats, teams, names, rounds, meta)
+
+    @staticmethod
+    def loads(text: str) -> GameRecord:
+        """Read a record from JSON text."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise RecordError(0, 0, f"not valid JSON: {e}") from None
+        return GameRecord.from_json(data)
+
+    @staticmethod
+    def load(path: str | Path) -> GameRecord:
+        """Read a record from a file."""
+        return GameRecord.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def _typed(data: dict[str, Any], key: str, kind: type, round_no: int) -> Any:
+    value = data.get(key)
+    if type(value) is not kind:
+        raise RecordError(round_no, 0, f"{key} must be a {kind.__name__}, not {value!r}")
+    return value
+
+
+def _round_from_json(raw: Any, i: int) -> RoundRecord:
+    if not isinstance(raw, dict):
+        raise RecordError(i, 0, "a round is a JSON object")
+    unknown = set(raw) - _ROUND_KEYS
+    if unknown:
+        raise RecordError(i, 0, f"unknown round keys: {', '.join(sorted(unknown))}")
+    dealer = _typed(raw, "dealer", int, i)
+    deck = raw.get("deck")
+    if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
+        raise RecordError(i, 0, "deck must be a list of cards")
+    cut = raw.get("cut")
+    if cut is not None and cut not in ("keep", "table"):
+        raise RecordError(i, 0, f"cut must be 'keep' or 'table', not {cut!r}")
+    plays = raw.get("plays", [])
+    if not isinstance(plays, list):
+        raise RecordError(i, 0, "plays must be a list")
+    for j, p in enumerate(plays, 1):
+        if not isinstance(p, str):
+            raise RecordError(i, j, f"a play is a string in the notation, not {p!r}")
+    return RoundRecord(dealer, deck, cut, plays)
+
+
+def round_record(r: Round) -> RoundRecord:
+    """The record of one round as played so far."""
+    return RoundRecord(
+        dealer=r.dealer,
+        deck=[str(CARDS[c]) for c in r.deck],
+        cut=str(r.cut) if r.cut is not None else None,
+        plays=[str(p) for p in r.plays()],
+    )
+
+
+def record_of(
+    match: Match, names: Sequence[str] | None = None, meta: dict[str, Any] | None = None
+) -> GameRecord:
+    """The record of a match so far (a void deal in progress is left out)."""
+    rounds = [round_record(r) for r in match.finished]
+    current = match.round
+    if not current.is_over and not current.void:
+        rounds.append(round_record(current))
+    return GameRecord(
+        rules=match.rules.name,
+        options=match.rules.changed_options(),
+        seats=match.seats,
+        teams=match.teams,
+        names=list(names) if names is not None else None,
+        rounds=rounds,
+        meta=meta,
+    )
+
+
+@dataclass
+class Replay:
+    """The outcome of replaying a record: every round as the engine played it."""
+
+    rules: RuleSet
+    rounds: list[Round]
+    """Every round of the record, the last one possibly unfinished."""
+    totals: list[int]
+    winner: int | None
+
+    @property
+    def finished(self) -> list[Round]:
+        """The rounds played to the end."""
+        return [r for r in self.rounds if r.is_over]
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary ``chkobba verify --json`` prints (RECORD.md)."""
+        return {
+            "rounds": [r.score.to_json() for r in self.rounds if r.score is not None],
+            "totals": list(self.totals),
+            "winner": self.winner,
+        }
+
+
+def replay(record: GameRecord) -> Replay:
+    """Replay a record through the engine; raise :class:`RecordError` at the first fault."""
+    try:
+        rules = record.ruleset()
+        check_seating(record.seats, record.teams)
+    except (RulesError, ValueError) as e:
+        raise RecordError(0, 0, str(e)) from None
+    sides = 2 if record.teams else record.seats
+    totals = [0] * sides
+    winner: int | None = None
+    rounds: list[Round] = []
+    n = len(record.rounds)
+    for i, rr in enumerate(record.rounds, 1):
+        if winner is not None:
+            raise RecordError(i, 0, f"the match was already won by side {winner}")
+        if rounds and rr.dealer != (rounds[-1].dealer + 1) % record.seats:
+            expected = (rounds[-1].dealer + 1) % record.seats
+            raise RecordError(i, 0, f"the dealer must be seat {expected}, not {rr.dealer}")
+        r = _deal(rules, record, rr, i, last=i == n)
+        for j, text in enumerate(rr.plays, 1):
+            if r.is_over:
+                raise RecordError(i, j, "the round is over: every card has been played")
+            try:
+                r.apply(Play.parse(text))
+            except (NotationError, IllegalMove) as e:
+                raise RecordError(i, j, str(e)) from None
+        rounds.append(r)
+        if r.score is not None:
+            for side, pts in enumerate(r.score.points):
+                totals[side] += pts
+            winner = match_winner(totals, rules.target)
+        elif i != n:
+            raise RecordError(
+                i, len(rr.plays) + 1, "the round stops here but another round follows"
+            )
+    return Replay(rules, rounds, totals, winner)
+
+
+def _deal(rules: RuleSet, record: GameRecord, rr: RoundRecord, i: int, last: bool) -> Round:
+    try:
+        deck = [Card.parse(c) for c in rr.deck]
+        r = Round(rules, record.seats, record.teams, rr.dealer, deck)
+    except (CardError, DealError) as e:
+        raise RecordError(i, 0, str(e)) from None
+    if rules.cut_choice:
+        if rr.cut is None:
+            if last and not rr.plays:
+                return r  # an unfinished game stopped at the cut
+            raise RecordError(i, 0, "the cutter's decision (cut: keep or table) is missing")
+        r.apply(Cut(rr.cut))
+    elif rr.cut is not None:
+        raise RecordError(i, 0, f"rules {rules.name!r} have no cut decision")
+    if r.void:
+        ranks = [c for c in cards_of(r.table)]
+        raise RecordError(
+            i, 0, f"void deal: the table {' '.join(map(str, ranks))} must be dealt again"
+        )
+    return r

@@ -1,0 +1,16 @@
+"""Shared test fixtures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+CASES = DATA / "cases"
+
+
+@pytest.fixture
+def cases_dir() -> Path:
+    """The record cases copied from ../shared/cases."""
+    return CASES

@@ -1,0 +1,56 @@
+"""The shared record cases (../shared/cases): `chkobba verify` must give their results."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from chkobba.cli import main
+from chkobba.record import GameRecord, RecordError, replay
+
+CASES = Path(__file__).parent / "data" / "cases"
+LEGAL = sorted((CASES / "chkobba").glob("legal-[0-9][0-9].json"))
+ILLEGAL = sorted(
+    p for p in (CASES / "chkobba").glob("illegal-*.json") if not p.name.endswith(".expected.json")
+)
+
+
+def expected(path: Path) -> dict[str, object]:
+    return json.loads(path.with_suffix("").with_suffix(".expected.json").read_text())  # type: ignore[no-any-return]
+
+
+def test_cases_are_present() -> None:
+    assert len(LEGAL) == 20
+    assert len(ILLEGAL) == 8
+
+
+@pytest.mark.parametrize("path", LEGAL, ids=lambda p: p.name)
+def test_legal_record_verifies_with_expected_json(path: Path) -> None:
+    result = CliRunner().invoke(main, ["verify", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == expected(path)
+
+
+@pytest.mark.parametrize("path", ILLEGAL, ids=lambda p: p.name)
+def test_illegal_record_is_rejected_at_the_right_play(path: Path) -> None:
+    exp = expected(path)
+    with pytest.raises(RecordError) as info:
+        replay(GameRecord.load(path))
+    assert (info.value.round, info.value.play) == (exp["round"], exp["play"])
+    result = CliRunner().invoke(main, ["verify", str(path)])
+    assert result.exit_code == 1
+    line = result.output.strip()
+    assert "\n" not in line
+    where = f"round {exp['round']}" + (f", play {exp['play']}" if exp["play"] else "")
+    assert line.startswith(where + ":"), line
+
+
+@pytest.mark.parametrize("path", LEGAL, ids=lambda p: p.name)
+def test_record_round_trips_through_json(path: Path) -> None:
+    rec = GameRecord.load(path)
+    again = GameRecord.loads(rec.dumps())
+    assert again == rec
+    assert replay(again).to_json() == replay(rec).to_json()
