@@ -44,6 +44,8 @@ class Observation:
     piles: tuple[int, ...]
     """The cards each side has captured (public: every capture is seen)."""
     chkobba: tuple[int, ...]
+    last_capturer: int | None
+    """The side that captured last this round (it takes the table at the end)."""
     hand_sizes: tuple[int, ...]
     stock: int
     """How many cards are left to deal."""
@@ -123,6 +125,7 @@ def observe_round(
         history=tuple(r.history),
         piles=tuple(piles),
         chkobba=tuple(r.chkobba),
+        last_capturer=r.last_capturer,
         hand_sizes=tuple(h.bit_count() for h in r.hands),
         stock=r.stock if r.phase is not Phase.CUT else len(r.deck),
         unseen=FULL_DECK & ~known,
