@@ -63,11 +63,17 @@ class Match:
         self.round = self._new_round(dealer, first_deck)
 
     def _new_round(self, dealer: int, deck: Sequence[int] | None = None) -> Round:
-        if deck is None:
+        if deck is not None:
+            return Round(self.rules, self.seats, self.teams, dealer, deck)
+        while True:
             cards = list(range(40))
             self.rng.shuffle(cards)
-            deck = cards
-        return Round(self.rules, self.seats, self.teams, dealer, deck)
+            r = Round(self.rules, self.seats, self.teams, dealer, cards)
+            if not r.void:
+                return r
+            # Without the cut the deal is complete at once: a void one is redone
+            # here, before anyone plays on it (§2.2).
+            self.void_deals += 1
 
     # -- queries ---------------------------------------------------------------
 
