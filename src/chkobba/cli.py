@@ -10,6 +10,7 @@ import click
 
 from chkobba.narrate import narrate_round, side_name
 from chkobba.record import GameRecord, RecordError, replay
+from chkobba.simulate import simulate
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -70,3 +71,6 @@ def _load(file: Path) -> GameRecord:
         raise RecordError(0, 0, f"cannot read {file}: {e.strerror}") from None
     except UnicodeDecodeError:
         raise RecordError(0, 0, f"{file} is not UTF-8 text") from None
+
+
+main.add_command(simulate)

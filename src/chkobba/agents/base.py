@@ -51,4 +51,6 @@ def make_agent(name: str, seed: int = 0) -> Agent:
 
 def _load_builtin() -> None:
     # Imported here, not at the top, because each module registers itself on import.
+    import chkobba.agents.greedy
+    import chkobba.agents.heuristic
     import chkobba.agents.random_agent  # noqa: F401

@@ -1,0 +1,81 @@
+"""The greedy player: takes the most valuable capture there is, or lays its cheapest card.
+
+It values cards with the fixed weights of :data:`~chkobba.agents.evaluate.STATIC`
+(kārṭa, dīnārī, barmīla, sabʿa l-ḥayya) and a chkobba at a full point, looks no
+further than the play in front of it, and breaks ties with its own seeded
+``random.Random``.
+
+The cut: it keeps the cut card when it is worth keeping — a 7 (a 7 in hand can
+take a 7 or any pair adding to 7, and barmīla and the 7♦ are the points a 7
+decides) or a diamond — and tables anything else. The cutter plays first, so a
+tabled card is also one it may capture at once.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from chkobba.agents.base import register
+from chkobba.agents.evaluate import CHKOBBA_POINT, STATIC
+from chkobba.cards import DIAMONDS_MASK, SEVENS_MASK
+from chkobba.moves import Cut, Move, Play
+from chkobba.observe import Observation
+
+_WORTH: Final = STATIC.card_values()
+
+KEEP_ON_CUT: Final = SEVENS_MASK | DIAMONDS_MASK
+"""The cut cards the greedy player keeps: every 7 and every diamond."""
+
+
+@register("greedy")
+class GreedyAgent:
+    """Captures the most valuable set it can; otherwise lays its least valuable card."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.name = "greedy"
+        self.rng = random.Random(seed)
+
+    def choose(self, obs: Observation) -> Move:
+        """The best immediate capture by card value, or the cheapest lay."""
+        moves = obs.legal_moves
+        if not moves:
+            raise ValueError(f"seat {obs.seat} has no legal move to choose from")
+        if isinstance(moves[0], Cut):
+            return cut_decision(obs)
+        last_play = obs.plays_left == 1
+        best: list[Play] = []
+        best_score = float("-inf")
+        for m in moves:
+            assert isinstance(m, Play)
+            score = play_worth(m, obs.table, last_play)
+            if score > best_score:
+                best, best_score = [m], score
+            elif score == best_score:
+                best.append(m)
+        return best[0] if len(best) == 1 else self.rng.choice(best)
+
+
+def play_worth(play: Play, table: int, last_play: bool) -> float:
+    """What a play earns at once by the fixed weights; a lay scores minus its card's worth.
+
+    A capture earns the captured cards and the card played (both go to the
+    pile), plus a full point when it sweeps the table, except on the round's
+    last play (RULES.md §2.4). A lay earns nothing and gives the card up, so the
+    cheapest lay scores highest, and any capture beats any lay.
+    """
+    card, cap = play
+    if not cap:
+        return -_WORTH[card]
+    worth = STATIC.of(cap | 1 << card)
+    if cap == table and not last_play:
+        worth += CHKOBBA_POINT
+    return worth
+
+
+def cut_decision(obs: Observation) -> Cut:
+    """Keep a 7 or a diamond (:data:`KEEP_ON_CUT`); table anything else."""
+    card = obs.cut_card
+    if card is not None and KEEP_ON_CUT >> card & 1:
+        return Cut.KEEP
+    return Cut.TABLE
