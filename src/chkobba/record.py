@@ -148,6 +148,10 @@ class GameRecord:
             data = json.loads(text)
         except json.JSONDecodeError as e:
             raise RecordError(0, 0, f"not valid JSON: {e}") from None
+        except (ValueError, RecursionError) as e:
+            # Numbers too long to convert and nesting too deep to decode are
+            # malformed records too, not crashes of whoever reads them.
+            raise RecordError(0, 0, f"not a readable record: {e}") from None
         return GameRecord.from_json(data)
 
     @staticmethod
