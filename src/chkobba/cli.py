@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from chkobba.duel.cli import duel, tournament
 from chkobba.narrate import narrate_round, side_name
 from chkobba.record import GameRecord, RecordError, replay
 from chkobba.simulate import simulate
@@ -74,3 +75,5 @@ def _load(file: Path) -> GameRecord:
 
 
 main.add_command(simulate)
+main.add_command(duel)
+main.add_command(tournament)

@@ -1,0 +1,409 @@
+"""Duels and tournaments: the Python API behind ``chkobba duel`` and ``chkobba tournament``.
+
+:func:`run_duel` plays duplicate pairs (:mod:`chkobba.duel.play`) on every core
+and sums them up in a :class:`DuelResult`; :func:`run_tournament` plays a duel
+between every two players and fits one Elo scale to all of them.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, get_args
+
+from chkobba.agents import make_agent
+from chkobba.duel.play import DuelSpec, PairOutcome, Unit, play_pair, play_pairs
+from chkobba.duel.stats import (
+    EloEstimate,
+    Estimate,
+    Meeting,
+    elo_estimate,
+    finite_or_none,
+    fit_elo,
+    mean_estimate,
+    percentile,
+)
+from chkobba.rules import CHKOBBA, RuleSet
+
+Progress = Callable[[int], None]
+"""Told how many more pairs have been played, as they finish."""
+
+MAX_CHUNK = 25
+"""At most this many pairs go to a worker at once, so the progress bar moves."""
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """How long one player took per move (every ``choose`` call), in milliseconds."""
+
+    moves: int
+    median_ms: float
+    p95_ms: float
+
+    @staticmethod
+    def of(ms: Sequence[float]) -> Timing:
+        """The timing of these calls (NaN figures when there are none)."""
+        if not ms:
+            return Timing(0, math.nan, math.nan)
+        return Timing(len(ms), percentile(ms, 50), percentile(ms, 95))
+
+    def to_json(self) -> dict[str, Any]:
+        """The timing as JSON."""
+        return {
+            "moves": self.moves,
+            "median_ms": finite_or_none(self.median_ms),
+            "p95_ms": finite_or_none(self.p95_ms),
+        }
+
+
+@dataclass(frozen=True)
+class DuelResult:
+    """Everything a duel measured; every figure is from A's point of view.
+
+    A game is one round or one match (``unit``). ``wins``, ``draws`` and
+    ``losses`` count games by who scored more points in them. ``margin`` is the
+    mean of A's points minus B's per game and ``score`` A's mean score (a draw
+    counts half); both are estimated over pairs, each pair's two games averaged
+    first, since the two games of a pair share their cards. ``elo`` is A's
+    rating minus B's, from ``score``.
+    """
+
+    a: str
+    b: str
+    players: int
+    unit: Unit
+    pairs: int
+    seed: int
+    rules: RuleSet
+    wins: int
+    draws: int
+    losses: int
+    a_points: int
+    b_points: int
+    rounds: int
+    """Rounds played in all (twice the pairs for round games)."""
+    margin: Estimate
+    score: Estimate
+    elo: EloEstimate
+    a_timing: Timing
+    b_timing: Timing
+    pair_margins: tuple[float, ...]
+    """Each pair's mean margin, in pair order (for paired comparisons between duels)."""
+
+    @property
+    def games(self) -> int:
+        """Games played: two per pair."""
+        return 2 * self.pairs
+
+    @staticmethod
+    def of(spec: DuelSpec, outcomes: Sequence[PairOutcome]) -> DuelResult:
+        """Sum up the pairs of a duel (in pair order)."""
+        games = [g for p in outcomes for g in p.games]
+        a_ms = [t for p in outcomes for t in p.a_ms]
+        b_ms = [t for p in outcomes for t in p.b_ms]
+        margins = tuple(p.margin for p in outcomes)
+        score = mean_estimate([p.score for p in outcomes])
+        return DuelResult(
+            a=spec.a,
+            b=spec.b,
+            players=spec.players,
+            unit=spec.unit,
+            pairs=len(outcomes),
+            seed=spec.seed,
+            rules=spec.rules,
+            wins=sum(g.margin > 0 for g in games),
+            draws=sum(g.margin == 0 for g in games),
+            losses=sum(g.margin < 0 for g in games),
+            a_points=sum(g.a_points for g in games),
+            b_points=sum(g.b_points for g in games),
+            rounds=sum(g.rounds for g in games),
+            margin=mean_estimate(margins),
+            score=score,
+            elo=elo_estimate(score),
+            a_timing=Timing.of(a_ms),
+            b_timing=Timing.of(b_ms),
+            pair_margins=margins,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as JSON; only ``timing_ms`` changes from one run to the next."""
+        return {
+            "a": self.a,
+            "b": self.b,
+            "players": self.players,
+            "unit": self.unit,
+            "pairs": self.pairs,
+            "games": self.games,
+            "seed": self.seed,
+            "rules": self.rules.name,
+            "options": self.rules.changed_options(),
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "points": {"a": self.a_points, "b": self.b_points},
+            "rounds": self.rounds,
+            "margin": self.margin.to_json(),
+            "score": self.score.to_json(),
+            "elo": self.elo.to_json(),
+            "timing_ms": {"a": self.a_timing.to_json(), "b": self.b_timing.to_json()},
+        }
+
+    def summary(self) -> list[str]:
+        """The result in a few lines of text."""
+        game = "deal" if self.unit == "round" else "match"
+        what = "deals" if self.unit == "round" else "matches"
+        seating = "2 players" if self.players == 2 else "4 players, 2 against 2"
+        m = self.margin
+        e = self.elo
+        return [
+            f"{self.a} (A) vs {self.b} (B): {self.pairs} duplicate pairs = "
+            f"{self.games} {what} ({seating}, seed {self.seed})",
+            f"A: {self.wins} won, {self.draws} drawn, {self.losses} lost; "
+            f"score {100 * self.score.mean:.1f}%",
+            f"margin per {game} (A − B): "
+            f"{m.mean:+.3f} (SE {_num(m.se, '.3f')}; "
+            f"95% interval {_num(m.low, '+.3f')} to {_num(m.high, '+.3f')})",
+            f"Elo of A over B: {_num(e.elo, '+.0f')} "
+            f"(95% interval {_num(e.low, '+.0f')} to {_num(e.high, '+.0f')})",
+            f"ms per move: {self.a} (A) median {_num(self.a_timing.median_ms, '.3g')}, "
+            f"p95 {_num(self.a_timing.p95_ms, '.3g')}; "
+            f"{self.b} (B) median {_num(self.b_timing.median_ms, '.3g')}, "
+            f"p95 {_num(self.b_timing.p95_ms, '.3g')}",
+        ]
+
+
+def _num(x: float, fmt: str) -> str:
+    if math.isnan(x):
+        return "n/a"
+    if math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    return format(x, fmt)
+
+
+def check_player(name: str) -> None:
+    """Raise :class:`~chkobba.agents.AgentError` (naming the known players) for an unknown name."""
+    make_agent(name, 0)
+
+
+def duel_spec(
+    a: str,
+    b: str,
+    seed: int = 0,
+    players: int = 2,
+    unit: Unit = "round",
+    target: int | None = None,
+    rules: RuleSet = CHKOBBA,
+    save_dir: str | Path | None = None,
+) -> DuelSpec:
+    """Check a duel's settings and bundle them; bad settings raise ``ValueError``."""
+    check_player(a)
+    check_player(b)
+    if players not in (2, 4):
+        raise ValueError(f"a duel is played by 2 players or 4 (2 against 2), not {players}")
+    if unit not in get_args(Unit):
+        raise ValueError(f"a duel's unit is 'round' or 'match', not {unit!r}")
+    if target is not None:
+        rules = rules.with_options({"target": target})
+    return DuelSpec(a, b, players, unit, seed, rules, None if save_dir is None else str(save_dir))
+
+
+def run_duel(
+    a: str,
+    b: str,
+    pairs: int,
+    seed: int = 0,
+    players: int = 2,
+    unit: Unit = "round",
+    target: int | None = None,
+    rules: RuleSet = CHKOBBA,
+    jobs: int | None = None,
+    save_dir: str | Path | None = None,
+    progress: Progress | None = None,
+) -> DuelResult:
+    """Play ``pairs`` duplicate pairs of ``a`` against ``b`` and measure the difference.
+
+    Each pair plays the same shuffles twice, A in seat 0 then in seat 1 (with 4
+    players, A and A partners against B and B). ``jobs`` worker processes share
+    the pairs (default: one per core); the result does not depend on ``jobs``
+    because each pair depends only on ``seed`` and its index. With ``save_dir``
+    every game is saved there as a chkobba-record/1 file.
+    """
+    spec = duel_spec(a, b, seed, players, unit, target, rules, save_dir)
+    if pairs < 1:
+        raise ValueError(f"a duel needs at least one pair, not {pairs}")
+    if save_dir is not None:
+        Path(save_dir).mkdir(parents=True, exist_ok=True)
+    outcomes = play_all(spec, pairs, jobs, progress)
+    return DuelResult.of(spec, outcomes)
+
+
+def play_all(
+    spec: DuelSpec, pairs: int, jobs: int | None = None, progress: Progress | None = None
+) -> list[PairOutcome]:
+    """Play pairs 0 to ``pairs - 1`` on ``jobs`` processes; the outcomes in pair order."""
+    if jobs is None:
+        jobs = os.cpu_count() or 1
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    jobs = min(jobs, pairs)
+    if jobs == 1:
+        # In this process: no start-up cost, and players registered at run time work.
+        out = []
+        for i in range(pairs):
+            out.append(play_pair(spec, i))
+            if progress is not None:
+                progress(1)
+        return out
+    size = max(1, min(MAX_CHUNK, math.ceil(pairs / (jobs * 4))))
+    chunks = [list(range(k, min(k + size, pairs))) for k in range(0, pairs, size)]
+    results: list[PairOutcome] = []
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    try:
+        futures: dict[Future[list[PairOutcome]], int] = {
+            pool.submit(play_pairs, spec, chunk): len(chunk) for chunk in chunks
+        }
+        for f in as_completed(futures):
+            results.extend(f.result())
+            if progress is not None:
+                progress(futures[f])
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    results.sort(key=lambda p: p.index)
+    return results
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """A round robin of duels and one Elo scale fitted to all their games.
+
+    ``ratings[i]`` is player ``i``'s Elo, fitted by maximum likelihood to every
+    game of every duel (draws count half, one virtual drawn game per duel as a
+    prior), with ``anchor`` rated 0.
+    """
+
+    names: tuple[str, ...]
+    duels: tuple[DuelResult, ...]
+    ratings: tuple[float, ...]
+    anchor: str
+
+    def duel(self, i: int, j: int) -> DuelResult:
+        """The duel between players ``i`` and ``j`` (in either order)."""
+        for d in self.duels:
+            if {d.a, d.b} == {self.names[i], self.names[j]}:
+                return d
+        raise KeyError(f"no duel between {self.names[i]} and {self.names[j]}")
+
+    def margin(self, i: int, j: int) -> float:
+        """Player ``i``'s mean margin per game against player ``j``."""
+        d = self.duel(i, j)
+        return d.margin.mean if d.a == self.names[i] else -d.margin.mean
+
+    def points(self, i: int) -> tuple[float, int]:
+        """Player ``i``'s score over all its games (a draw counts half) and its game count."""
+        score = 0.0
+        games = 0
+        for d in self.duels:
+            if d.a == self.names[i]:
+                score += d.wins + d.draws / 2
+            elif d.b == self.names[i]:
+                score += d.losses + d.draws / 2
+            else:
+                continue
+            games += d.games
+        return score, games
+
+    def to_json(self) -> dict[str, Any]:
+        """The tournament as JSON: the table, the ratings and every duel."""
+        n = len(self.names)
+        return {
+            "players": list(self.names),
+            "anchor": self.anchor,
+            "table": [
+                {
+                    "player": self.names[i],
+                    "margin": {self.names[j]: self.margin(i, j) for j in range(n) if j != i},
+                    "score": self.points(i)[0],
+                    "games": self.points(i)[1],
+                    "elo": self.ratings[i],
+                }
+                for i in range(n)
+            ],
+            "duels": [d.to_json() for d in self.duels],
+        }
+
+    def table(self) -> list[str]:
+        """The table as text: mean margin against each opponent, total score, Elo."""
+        n = len(self.names)
+        width = max(8, *(len(s) for s in self.names))
+        head = ["player".ljust(width)]
+        head += [s[:width].rjust(width) for s in self.names]
+        head += ["score".rjust(14), "elo".rjust(6)]
+        lines = ["  ".join(head)]
+        order = sorted(range(n), key=lambda i: -self.ratings[i])
+        for i in order:
+            row = [self.names[i].ljust(width)]
+            for j in range(n):
+                cell = "—" if i == j else f"{self.margin(i, j):+.2f}"
+                row.append(cell.rjust(width))
+            score, games = self.points(i)
+            row.append(f"{score:g}/{games} {100 * score / games:3.0f}%".rjust(14))
+            row.append(f"{self.ratings[i]:+.0f}".rjust(6))
+            lines.append("  ".join(row))
+        lines.append(
+            f"(margin: the row player's mean points minus the column player's per game; "
+            f"Elo fitted to all games, {self.anchor} = 0)"
+        )
+        return lines
+
+
+def run_tournament(
+    names: Sequence[str],
+    pairs: int,
+    seed: int = 0,
+    players: int = 2,
+    unit: Unit = "round",
+    target: int | None = None,
+    rules: RuleSet = CHKOBBA,
+    jobs: int | None = None,
+    progress: Progress | None = None,
+) -> TournamentResult:
+    """A duel of ``pairs`` pairs between every two of ``names``, and Elo ratings for all.
+
+    Every duel uses the same ``seed``, hence the same shuffles, so the players
+    are compared on the same cards. The ratings are anchored at ``random`` if it
+    plays, else at the first player.
+    """
+    if len(names) < 2:
+        raise ValueError("a tournament needs at least two players")
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise ValueError(f"each player plays once in a tournament: {', '.join(dupes)} repeated")
+    for name in names:
+        check_player(name)
+    duels: list[DuelResult] = []
+    meetings: list[Meeting] = []
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            d = run_duel(
+                names[i],
+                names[j],
+                pairs,
+                seed=seed,
+                players=players,
+                unit=unit,
+                target=target,
+                rules=rules,
+                jobs=jobs,
+                progress=progress,
+            )
+            duels.append(d)
+            meetings.append(Meeting(i, j, d.wins + d.draws / 2, d.games))
+    anchor = names.index("random") if "random" in names else 0
+    ratings = fit_elo(len(names), meetings, anchor=anchor)
+    return TournamentResult(tuple(names), tuple(duels), tuple(ratings), names[anchor])
