@@ -12,6 +12,7 @@ from chkobba.duel.cli import duel, tournament
 from chkobba.narrate import narrate_round, side_name
 from chkobba.record import GameRecord, RecordError, replay
 from chkobba.simulate import simulate
+from chkobba.tui import play
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -75,5 +76,6 @@ def _load(file: Path) -> GameRecord:
 
 
 main.add_command(simulate)
+main.add_command(play)
 main.add_command(duel)
 main.add_command(tournament)

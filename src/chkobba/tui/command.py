@@ -1,0 +1,194 @@
+"""``chkobba play``: a game against the computer in the terminal."""
+
+from __future__ import annotations
+
+import getpass
+import secrets
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Final
+
+import click
+import platformdirs
+from rich.console import Console
+
+from chkobba.agents import Agent, AgentError, make_agent
+from chkobba.match import Match
+from chkobba.rules import preset
+from chkobba.tui.session import Ask, Ending, PlaySession
+
+PREFERRED_OPPONENTS: Final = ("heuristic", "greedy", "random")
+"""The default computer player: the first of these that exists."""
+
+COMPUTER_PAUSE: Final = 0.7
+"""Seconds to wait after each computer play when a person is watching."""
+
+
+def default_player() -> str:
+    """The strongest player available among :data:`PREFERRED_OPPONENTS`."""
+    for name in PREFERRED_OPPONENTS:
+        try:
+            make_agent(name, 0)
+        except AgentError:
+            continue
+        return name
+    raise AgentError(f"none of the players {', '.join(PREFERRED_OPPONENTS)} is available")
+
+
+def games_dir() -> Path:
+    """Where game records go unless ``--save`` says otherwise."""
+    return Path(platformdirs.user_data_dir("chkobba")) / "games"
+
+
+def default_save_path(now: datetime | None = None) -> Path:
+    """A new file in :func:`games_dir` named after the time the game starts."""
+    stamp = (now or datetime.now()).strftime("%Y-%m-%d_%H-%M-%S")
+    folder = games_dir()
+    path = folder / f"{stamp}.json"
+    n = 2
+    while path.exists():
+        path = folder / f"{stamp}-{n}.json"
+        n += 1
+    return path
+
+
+def _human_name() -> str:
+    try:
+        return getpass.getuser() or "Player"
+    except (OSError, KeyError):
+        return "Player"
+
+
+def _agent(name: str, seed: int, option: str) -> Agent:
+    try:
+        return make_agent(name, seed)
+    except AgentError as e:
+        raise click.BadParameter(str(e), param_hint=option) from None
+
+
+def seat_names(human: str, computers: dict[int, str], seats: int) -> list[str]:
+    """Names for the table: the human's, then each computer by its player and place."""
+    if seats == 2:
+        other = computers[1]
+        return [human, other if other != human else f"{other} (computer)"]
+    # Playing order runs counter-clockwise, so seat 1 sits on the human's right.
+    return [
+        human,
+        f"{computers[1]} (right)",
+        f"{computers[2]} (partner)",
+        f"{computers[3]} (left)",
+    ]
+
+
+@click.command()
+@click.option(
+    "--players",
+    type=click.Choice(["2", "4"]),
+    default="2",
+    show_default=True,
+    help="2 (you against the computer) or 4 (you and a computer partner, "
+    "sitting opposite, against two computers).",
+)
+@click.option(
+    "--opponent",
+    metavar="NAME",
+    help="The computer player you play against "
+    f"(default: the first available of {', '.join(PREFERRED_OPPONENTS)}).",
+)
+@click.option("--partner", metavar="NAME", help="Your computer partner (4 players only).")
+@click.option(
+    "--target",
+    type=click.Choice(["11", "21", "31"]),
+    default="21",
+    show_default=True,
+    help="Points that win the match.",
+)
+@click.option("--seed", type=int, help="Seed of the shuffles (default: a random one).")
+@click.option("--name", metavar="NAME", help="Your name (default: your login name).")
+@click.option(
+    "--save",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Where to write the game record (default: a new file in your data directory).",
+)
+def play(
+    players: str,
+    opponent: str | None,
+    partner: str | None,
+    target: str,
+    seed: int | None,
+    name: str | None,
+    save: Path | None,
+) -> None:
+    """Play Chkobba against the computer in the terminal.
+
+    Answer each turn with the number of a play, or a card (Qh), or a capture in
+    the notation (Qh:7d+Ah); ? shows the help, q quits. The game record is saved
+    when the game ends or stops, and `chkobba replay FILE` shows it again.
+    """
+    seats = int(players)
+    if partner is not None and seats != 4:
+        raise click.UsageError("--partner needs --players 4")
+    human = (name if name is not None else _human_name()).strip()
+    if not human:
+        raise click.BadParameter("a name cannot be empty", param_hint="--name")
+    if save is not None and save.exists():
+        raise click.BadParameter(
+            f"{save} already exists; choose a new file so no record is overwritten",
+            param_hint="--save",
+        )
+    if seed is None:
+        seed = secrets.randbelow(2**32)
+    try:
+        default = default_player() if opponent is None or partner is None else ""
+    except AgentError as e:
+        raise click.ClickException(str(e)) from None
+    roles = {1: opponent or default}
+    if seats == 4:
+        roles |= {2: partner or default, 3: opponent or default}
+    hint = {1: "--opponent", 2: "--partner", 3: "--opponent"}
+    # Each computer gets its own stream of chance, all derived from the one seed.
+    agents = {s: _agent(n, seed + s, hint[s]) for s, n in roles.items()}
+
+    match = Match(
+        preset("chkobba", {"target": int(target)}), seats=seats, teams=seats == 4, seed=seed
+    )
+    path = save if save is not None else default_save_path()
+    console = Console(highlight=False)
+    interactive = console.is_terminal and sys.stdin.isatty()
+    names = seat_names(human, roles, seats)
+    console.print(
+        f"[bold]Chkobba[/bold]: {seats} players, first to {target} points, seed {seed}. "
+        "Type ? for help."
+    )
+    session = PlaySession(
+        match,
+        agents,
+        names,
+        path,
+        console=console,
+        ask=console.input if interactive else _echoing(console),
+        pause=COMPUTER_PAUSE if interactive else 0.0,
+        meta={
+            "app": "chkobba play",
+            "seed": seed,
+            "human_seat": 0,
+            "players": {str(s): n for s, n in roles.items()},
+        },
+    )
+    result = session.run()
+    if result.saved is None:
+        sys.exit(1)
+    if result.ending is Ending.INTERRUPTED:
+        sys.exit(130)
+
+
+def _echoing(console: Console) -> Ask:
+    """Read piped input, writing each answer after its prompt as a terminal would."""
+
+    def ask(prompt: str) -> str:
+        line = console.input(prompt)
+        console.print(line, markup=False)
+        return line
+
+    return ask

@@ -1,0 +1,152 @@
+"""What the terminal game draws: cards, the board as one seat sees it, the choices.
+
+Everything here is built from an :class:`~chkobba.observe.Observation`, the same
+view an agent gets, so the screen cannot show a card the player may not know.
+Renderables are Rich objects; the caller decides which console they go to.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from rich import box
+from rich.console import Group
+from rich.markup import escape
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from chkobba.cards import CARDS, DIAMONDS, HEARTS, cards_of, format_cards, sort_for_display
+from chkobba.game import Phase
+from chkobba.moves import Cut, Move
+from chkobba.narrate import describe_turn, seat_name, side_name
+from chkobba.observe import Observation
+
+RECENT_PLAYS: Final = 4
+"""How many of the round's latest plays the board recalls."""
+
+_RED: Final = (HEARTS, DIAMONDS)
+_RED_CARD: Final = re.compile(r"[A2-7QJK][♥♦]")
+
+
+def card_style(card: int) -> str:
+    """Hearts and diamonds are red, spades and clubs are not."""
+    return "bold red" if CARDS[card].suit in _RED else "bold"
+
+
+def card_text(card: int) -> Text:
+    """A card with its suit symbol, in its suit's colour: ``7♦``."""
+    return Text(CARDS[card].pretty(), style=card_style(card))
+
+
+def card_face(card: int) -> Text:
+    """A card drawn as a small face, for the hand and the table."""
+    colour = "red" if CARDS[card].suit in _RED else "black"
+    return Text(f" {CARDS[card].pretty()} ", style=f"bold {colour} on grey93")
+
+
+def cards_row(mask: int, empty: str = "(empty)") -> Text:
+    """A set of cards as a row of faces, by value then suit."""
+    cards = sort_for_display(cards_of(mask))
+    if not cards:
+        return Text(empty, style="dim")
+    return Text(" ").join(card_face(c) for c in cards)
+
+
+def coloured(line: str) -> Text:
+    """A line of prose whose cards (``7♦``, ``Ks``…) are shown in their colours."""
+    text = Text(line)
+    text.highlight_regex(_RED_CARD, "bold red")
+    return text
+
+
+def cards_words(mask: int) -> Text:
+    """A set of cards inline, separated by spaces, in their colours."""
+    return coloured(format_cards(mask, " ", pretty=True))
+
+
+def move_text(move: Move) -> Text:
+    """One legal move in words: ``7♣ takes 3♠ 4♥``, ``lay 5♠``, ``keep the cut card``."""
+    if isinstance(move, Cut):
+        return Text("keep it in your hand" if move is Cut.KEEP else "put it on the table")
+    if not move.capture:
+        return Text("lay ").append_text(card_text(move.card))
+    return card_text(move.card).append(" takes ").append_text(cards_words(move.capture))
+
+
+def choices_table(moves: Sequence[Move]) -> Table:
+    """The numbered legal moves, each with its notation for typing it directly."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column(justify="right", style="bold cyan")
+    table.add_column()
+    table.add_column(style="dim")
+    for i, move in enumerate(moves, 1):
+        notation = "" if isinstance(move, Cut) else str(move)
+        table.add_row(str(i), move_text(move), notation)
+    return table
+
+
+def score_line(totals: Sequence[int], side_of: Sequence[int], names: Sequence[str]) -> Text:
+    """Each side's match points: ``Alice 5 · heuristic 3``."""
+    parts = [f"{side_name(s, side_of, names)} {t}" for s, t in enumerate(totals)]
+    return Text(" · ".join(parts))
+
+
+def board(obs: Observation, names: Sequence[str]) -> Panel:
+    """The whole situation as ``obs.seat`` sees it, framed for the terminal.
+
+    While the cut is being decided nothing is dealt yet, so only the score shows.
+    """
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column()
+    score = score_line(obs.totals, obs.side_of, names)
+    grid.add_row("Score", score.append(f"   (first to {obs.target})", style="dim"))
+    dealer = Text(f"{seat_name(obs.dealer, names)} deals, {seat_name(obs.cutter, names)} cuts")
+    grid.add_row("Deal", dealer)
+    if obs.phase is not Phase.CUT:
+        piles = " · ".join(
+            f"{side_name(s, obs.side_of, names)} {p.bit_count()} cards"
+            + (f", {obs.chkobba[s]} chkobba" if obs.chkobba[s] else "")
+            for s, p in enumerate(obs.piles)
+        )
+        grid.add_row("Piles", Text(piles))
+        others = " · ".join(
+            f"{seat_name(s, names)}: {n} card{'' if n == 1 else 's'}"
+            for s, n in enumerate(obs.hand_sizes)
+            if s != obs.seat
+        )
+        grid.add_row("Hands", Text(others))
+        grid.add_row("Stock", Text(f"{obs.stock} cards"))
+        recent = obs.history[-RECENT_PLAYS:]
+        if recent:
+            lines = Text("\n").join(coloured(describe_turn(t, names)) for t in recent)
+            grid.add_row("Last", lines)
+        grid.add_row("", "")
+        grid.add_row("Table", cards_row(obs.table))
+        grid.add_row("Your hand", cards_row(obs.hand))
+    to_move = "your turn" if obs.turn == obs.seat else f"{seat_name(obs.turn, names)} to play"
+    return Panel(
+        grid,
+        title=f"Round {obs.round_number}",
+        subtitle=escape(to_move),
+        box=box.ROUNDED,
+        expand=False,
+    )
+
+
+def breakdown_panel(lines: Sequence[str], title: str) -> Panel:
+    """A finished round's points, one line each (from :func:`~chkobba.narrate.breakdown_lines`)."""
+    return Panel(Group(*(coloured(line) for line in lines)), title=title, expand=False)
+
+
+def play_line(line: str, mine: bool, chkobba: bool) -> Text:
+    """A play as it happens; the player's own and chkobba sweeps stand out."""
+    text = coloured("  " + line)
+    if mine:
+        text.stylize("bold", 0, len(text))
+    if chkobba:
+        text.stylize("bold yellow", 0, len(text))
+    return text

@@ -1,0 +1,389 @@
+"""The terminal game's controller: one human seat, agents at the others.
+
+:class:`PlaySession` drives a :class:`~chkobba.match.Match` to its end. The
+computer seats choose from their :func:`~chkobba.observe.observe` view only;
+the human is asked through an injectable ``ask`` function and everything is
+drawn on an injectable :class:`rich.console.Console`, so a test can script the
+answers and read the screen. Whatever way the session ends (the match won,
+``quit``, end of input, Ctrl-C, even a crash) the record of the game so far is
+saved, and it always replays with :func:`chkobba.record.replay`.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
+
+from chkobba.agents import Agent
+from chkobba.cards import CARDS, cards_of
+from chkobba.game import IllegalMove, Round
+from chkobba.match import Match
+from chkobba.moves import Cut, Move, NotationError, Play, parse_move
+from chkobba.narrate import breakdown_lines, describe_turn, seat_name, side_name
+from chkobba.observe import Observation, observe
+from chkobba.record import record_of
+from chkobba.tui.render import (
+    board,
+    breakdown_panel,
+    card_text,
+    cards_words,
+    choices_table,
+    coloured,
+    play_line,
+    score_line,
+)
+
+Ask = Callable[[str], str]
+"""Shows a prompt (Rich markup) and returns the line typed, without its newline.
+
+Raises :class:`EOFError` at the end of input and :class:`KeyboardInterrupt` on
+Ctrl-C, as the builtin :func:`input` does.
+"""
+
+HELP: Final = """\
+[bold]How to answer[/bold]
+  [cyan]3[/cyan]            the play numbered 3 in the list
+  [cyan]Qh[/cyan]           play the Q♥ (if it can capture in several ways, you are asked which)
+  [cyan]Qh:7d+Ah[/cyan]     play the Q♥ and capture the 7♦ and the A♥
+  [cyan]lay 5s[/cyan]       lay the 5♠ on the table without capturing
+  [cyan]keep[/cyan] / [cyan]table[/cyan]  at the cut: keep the card shown, or put it on the table
+  [cyan]board[/cyan]        show the board again
+  [cyan]?[/cyan]            this help
+  [cyan]q[/cyan]            quit (the game is saved; Ctrl-C and end of input save it too)
+Suits: s ♠ spades, h ♥ hearts, d ♦ diamonds (dīnārī), c ♣ clubs.
+Ranks: A 2 3 4 5 6 7 Q J K, worth 1 to 10.
+A card that matches a table card's value must take it; otherwise it may take
+table cards that add up to its value; a card that can capture must capture."""
+
+
+class Ending(enum.Enum):
+    """How a session ended."""
+
+    FINISHED = "finished"
+    """The match was played to its end."""
+    QUIT = "quit"
+    """The player typed ``quit`` and confirmed."""
+    END_OF_INPUT = "end of input"
+    INTERRUPTED = "interrupted"
+    """Ctrl-C."""
+
+
+@dataclass(frozen=True)
+class SessionResult:
+    """What a finished session reports to its caller."""
+
+    ending: Ending
+    winner: int | None
+    """The winning side, once the match is decided."""
+    saved: Path | None
+    """Where the record was written, or None if it could not be."""
+
+
+class _Quit(Exception):
+    """The player asked to stop."""
+
+
+class PlaySession:
+    """A match between one human seat and agents at every other seat."""
+
+    def __init__(
+        self,
+        match: Match,
+        agents: Mapping[int, Agent],
+        names: Sequence[str],
+        save_path: Path,
+        *,
+        human: int = 0,
+        console: Console | None = None,
+        ask: Ask | None = None,
+        pause: float = 0.0,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        if not 0 <= human < match.seats:
+            raise ValueError(f"no seat {human} in a {match.seats}-player match")
+        if set(agents) != set(range(match.seats)) - {human}:
+            raise ValueError("every seat but the human's needs an agent")
+        if len(names) != match.seats:
+            raise ValueError(f"{match.seats} names are needed, not {len(names)}")
+        self.match = match
+        self.agents = dict(agents)
+        self.names = list(names)
+        self.save_path = save_path
+        self.human = human
+        self.console = console if console is not None else Console(highlight=False)
+        self.ask: Ask = ask if ask is not None else self.console.input
+        self.pause = pause
+        self.meta = meta
+        self._round: Round | None = None
+        self._void_deals = match.void_deals
+
+    # -- the whole session -------------------------------------------------------
+
+    def run(self) -> SessionResult:
+        """Play until the match is decided or the player stops; save the record."""
+        ending = Ending.FINISHED
+        try:
+            while not self.match.is_over:
+                self._step()
+        except _Quit:
+            ending = Ending.QUIT
+        except EOFError:
+            ending = Ending.END_OF_INPUT
+            self.console.print("\n[yellow]End of input: the game stops here.[/yellow]")
+        except KeyboardInterrupt:
+            ending = Ending.INTERRUPTED
+            self.console.print("\n[yellow]Interrupted: the game stops here.[/yellow]")
+        except BaseException:
+            # Even a bug must not lose the game played so far.
+            self.save()
+            raise
+        if ending is Ending.FINISHED:
+            self._announce_winner()
+        elif self.match.finished or self.match.round.history:
+            self.console.print(score_line(self.match.totals, self.match.side_of, self.names))
+        return SessionResult(ending, self.match.winner, self.save())
+
+    def save(self) -> Path | None:
+        """Write the record of the game so far; say where, or why it could not be."""
+        record = record_of(self.match, self.names, meta=self.meta)
+        try:
+            self.save_path.parent.mkdir(parents=True, exist_ok=True)
+            record.save(self.save_path)
+        except OSError as e:
+            self.console.print(
+                f"[bold red]Could not save the game record to {escape(str(self.save_path))}: "
+                f"{escape(e.strerror or str(e))}[/bold red]"
+            )
+            return None
+        # Soft wrap keeps a long path on one line, so it can be copied whole.
+        where = escape(str(self.save_path))
+        self.console.print(f"Game record saved to [bold]{where}[/bold]", soft_wrap=True)
+        self.console.print(f"  replay it with: chkobba replay {where}", soft_wrap=True)
+        return self.save_path
+
+    # -- one move ----------------------------------------------------------------
+
+    def _step(self) -> None:
+        r = self.match.round
+        if r is not self._round:
+            self._start_round(r)
+        seat = self.match.turn
+        stock_before = r.stock
+        if seat == self.human:
+            self._human_turn()
+        else:
+            self._computer_turn(seat)
+        self._after_move(r, stock_before)
+
+    def _computer_turn(self, seat: int) -> None:
+        agent = self.agents[seat]
+        move = agent.choose(observe(self.match, seat))
+        try:
+            self.match.apply(move, seat)
+        except IllegalMove as e:
+            raise RuntimeError(
+                f"the {agent.name!r} player at seat {seat} chose an illegal move {move}: {e}"
+            ) from None
+        if self.pause > 0:
+            time.sleep(self.pause)
+
+    def _after_move(self, r: Round, stock_before: int) -> None:
+        turn = r.history[-1]
+        mine = turn.seat == self.human
+        self.console.print(play_line(describe_turn(turn, self.names), mine, turn.chkobba))
+        if self.match.void_deals != self._void_deals:
+            self._void_deals = self.match.void_deals
+            self._tell_void(r)
+        elif r.is_over:
+            self._end_round(r)
+        elif isinstance(turn.move, Play) and r.stock < stock_before:
+            self.console.print(
+                f"[dim]— {escape(seat_name(r.dealer, self.names))} deals 3 more cards each; "
+                f"{r.stock} left in the stock —[/dim]"
+            )
+
+    # -- rounds ------------------------------------------------------------------
+
+    def _start_round(self, r: Round) -> None:
+        self._round = r
+        dealer = seat_name(r.dealer, self.names)
+        cutter = "you" if r.cutter == self.human else seat_name(r.cutter, self.names)
+        self.console.print()
+        self.console.rule(
+            f"[bold]Round {self.match.round_number}[/bold]: {escape(dealer)} deals, "
+            f"{escape(cutter)} {'cut' if r.cutter == self.human else 'cuts'}"
+        )
+
+    def _tell_void(self, r: Round) -> None:
+        counts = [0] * 10
+        for c in cards_of(r.table):
+            counts[c % 10] += 1
+        rank = max(range(10), key=counts.__getitem__)
+        line = (
+            Text("The table was dealt ")
+            .append_text(cards_words(r.table))
+            .append(f": {counts[rank]} cards of rank {CARDS[rank].rank} make the deal void. ")
+            .append(f"{seat_name(r.dealer, self.names)} shuffles and deals again.")
+        )
+        self.console.print(line, style="yellow")
+
+    def _end_round(self, r: Round) -> None:
+        assert r.score is not None
+        number = len(self.match.finished)
+        if r.swept:
+            taker = side_name(r.last_capturer or 0, r.side_of, self.names)
+            self.console.print(
+                coloured(f"{taker} takes the rest of the table: ").append_text(cards_words(r.swept))
+            )
+        if r.leftover:
+            self.console.print(
+                Text("Nobody captured; set aside: ").append_text(cards_words(r.leftover))
+            )
+        lines = breakdown_lines(r.score, r.side_of, self.names)
+        self.console.print(breakdown_panel(lines, f"Round {number} points"))
+        total = score_line(self.match.totals, self.match.side_of, self.names)
+        self.console.print(
+            Text("Match score: ", style="bold")
+            .append_text(total)
+            .append(f"   (first to {self.match.rules.target})", style="dim")
+        )
+        if not self.match.is_over:
+            self._wait_for_enter(f"Press Enter for round {number + 1} (q to quit) ")
+
+    def _announce_winner(self) -> None:
+        winner = self.match.winner
+        assert winner is not None
+        name = side_name(winner, self.match.side_of, self.names)
+        headline = f"{name} {'win' if self.match.teams else 'wins'} the match!"
+        if winner == self.match.side_of[self.human]:
+            headline += " Well played."
+        self.console.print()
+        self.console.rule(f"[bold green]{escape(headline)}[/bold green]")
+        self.console.print(
+            Text("Final score: ", style="bold").append_text(
+                score_line(self.match.totals, self.match.side_of, self.names)
+            )
+        )
+
+    # -- asking the human --------------------------------------------------------
+
+    def _ask_line(self, prompt: str) -> str:
+        return self.ask(prompt).strip()
+
+    def _human_turn(self) -> None:
+        obs = observe(self.match, self.human)
+        moves = list(obs.legal_moves)
+        self._show_turn(obs, moves)
+        while True:
+            if obs.cut_card is not None:
+                prompt = "[bold]Your choice[/bold] (number, keep or table, ? for help): "
+            else:
+                prompt = "[bold]Your play[/bold] (number, card, ? for help): "
+            text = self._ask_line(prompt)
+            move = self._read(text, obs, moves)
+            if move is None:
+                continue
+            try:
+                self.match.apply(move, self.human)
+            except IllegalMove as e:
+                self._complain(str(e))
+                continue
+            return
+
+    def _show_turn(self, obs: Observation, moves: Sequence[Move]) -> None:
+        self.console.print(board(obs, self.names))
+        if obs.cut_card is not None:
+            self.console.print(
+                Text("You cut and are shown ", style="bold")
+                .append_text(card_text(obs.cut_card))
+                .append(": keep it in your hand, or put it on the table?", style="bold")
+            )
+        else:
+            self.console.print("[bold]Your plays:[/bold]")
+        self.console.print(choices_table(moves))
+
+    def _read(self, text: str, obs: Observation, moves: Sequence[Move]) -> Move | None:
+        """The move ``text`` names, or None once the player has been told what is wrong."""
+        low = text.lower()
+        if not low:
+            self._complain(f"type the number of a play (1 to {len(moves)}), or ? for help")
+            return None
+        if low in ("?", "h", "help"):
+            self.console.print(HELP)
+            return None
+        if low in ("q", "quit", "exit"):
+            self._confirm_quit()
+            return None
+        if low in ("b", "board"):
+            self._show_turn(obs, moves)
+            return None
+        if low.isdigit():
+            n = int(low)
+            if 1 <= n <= len(moves):
+                return moves[n - 1]
+            self._complain(f"there is no play number {n}: choose 1 to {len(moves)}")
+            return None
+        if obs.cut_card is not None and low in ("k", "t"):
+            return Cut.KEEP if low == "k" else Cut.TABLE
+        lay = low.startswith("lay ")
+        try:
+            move = parse_move(text[4:] if lay else text)
+        except NotationError as e:
+            self._complain(str(e))
+            return None
+        if lay:
+            if not isinstance(move, Play) or move.capture:
+                self._complain(f"'lay' takes one card, like 'lay 5s', not {text[4:].strip()!r}")
+                return None
+            return move
+        if isinstance(move, Play) and ":" not in text:
+            # A bare card stands for its play when that is unambiguous.
+            options = [m for m in moves if isinstance(m, Play) and m.card == move.card]
+            if len(options) == 1:
+                return options[0]
+            if len(options) > 1:
+                return self._which_capture(move.card, options)
+        return move
+
+    def _which_capture(self, card: int, options: Sequence[Move]) -> Move | None:
+        self.console.print(
+            card_text(card).append(f" can be played {len(options)} ways:", style="bold")
+        )
+        self.console.print(choices_table(options))
+        while True:
+            text = self._ask_line("Which one? (number; Enter to choose another card): ").lower()
+            if not text:
+                return None
+            if text in ("q", "quit", "exit"):
+                self._confirm_quit()
+                continue
+            if text.isdigit() and 1 <= int(text) <= len(options):
+                return options[int(text) - 1]
+            self._complain(f"answer a number from 1 to {len(options)}, or Enter to go back")
+
+    def _confirm_quit(self) -> None:
+        answer = self._ask_line("Quit now? The game so far is saved. [y/N] ").lower()
+        if answer in ("y", "yes"):
+            raise _Quit
+        self.console.print("Let's play on.")
+
+    def _wait_for_enter(self, prompt: str) -> None:
+        while True:
+            text = self._ask_line(prompt).lower()
+            if text in ("?", "h", "help"):
+                self.console.print(HELP)
+            elif text in ("q", "quit", "exit"):
+                self._confirm_quit()
+            else:
+                return
+
+    def _complain(self, reason: str) -> None:
+        self.console.print(Text("✗ ", style="bold red").append(reason))

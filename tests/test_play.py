@@ -1,0 +1,436 @@
+"""The terminal game: whole games by scripted input, bad input, quitting, the CLI."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+from chkobba.agents import make_agent
+from chkobba.cards import Card
+from chkobba.cli import main
+from chkobba.match import Match
+from chkobba.moves import Cut, Play
+from chkobba.observe import Observation
+from chkobba.record import GameRecord, replay
+from chkobba.rules import preset
+from chkobba.tui import Ending, PlaySession
+from chkobba.tui.command import PREFERRED_OPPONENTS, default_player
+
+RULES_11 = preset("chkobba", {"target": 11})
+
+
+def deck(*first: str) -> list[int]:
+    """A deck whose top cards are ``first``, the others after them in card order."""
+    top = [Card.parse(c) for c in first]
+    return top + [c for c in range(40) if c not in top]
+
+
+# With seat 1 dealing, the human at seat 0 cuts; keeping the cut card gives the
+# human deck[0:3], seat 1 deck[3:6] and the table deck[6:10].
+SPLIT_DECK = deck("7c", "Ks", "5h", "6s", "Jh", "Qd", "3s", "4d", "2d", "Ac")
+"""The human holds 7♣ K♠ 5♥ against a table of 3♠ 4♦ 2♦ A♣: every card captures,
+and 7♣ and 5♥ can each capture in two ways."""
+VOID_DECK = deck("7c", "Ks", "2h", "6s", "Jh", "Qd", "5s", "5h", "5d", "Kc")
+"""Keeping the cut card puts three 5s on the table: a void deal."""
+
+
+class Script:
+    """Answers the prompts from a list of lines, then raises EOFError.
+
+    Each prompt and answer is written to the console, so the output reads as a
+    terminal transcript would.
+    """
+
+    def __init__(self, console: Console, answers: Iterable[str]) -> None:
+        self.console = console
+        self.answers: Iterator[str] = iter(answers)
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        self.console.print(prompt, end="")
+        answer = next(self.answers, None)
+        if answer is None:
+            raise EOFError
+        self.console.print(answer, markup=False)
+        return answer
+
+
+def session(
+    tmp_path: Path,
+    answers: Iterable[str],
+    seats: int = 2,
+    seed: int = 1,
+    first_deck: list[int] | None = None,
+    first_dealer: int | None = None,
+) -> tuple[PlaySession, io.StringIO]:
+    """A session against random players, its output captured."""
+    match = Match(
+        RULES_11,
+        seats=seats,
+        teams=seats == 4,
+        seed=seed,
+        first_dealer=first_dealer,
+        first_deck=first_deck,
+    )
+    out = io.StringIO()
+    console = Console(file=out, width=100, highlight=False)
+    agents = {s: make_agent("random", seed + s) for s in range(1, seats)}
+    names = ["Alice"] + [f"cpu{s}" for s in range(1, seats)]
+    play = PlaySession(
+        match,
+        agents,
+        names,
+        tmp_path / "game.json",
+        console=console,
+        ask=Script(console, answers),
+        meta={"test": True},
+    )
+    return play, out
+
+
+def check_record(play: PlaySession) -> GameRecord:
+    """The saved record replays through the engine to the session's own match."""
+    record = GameRecord.load(play.save_path)
+    rep = replay(record)
+    m = play.match
+    assert rep.totals == m.totals
+    assert rep.winner == m.winner
+    played = list(m.finished)
+    if not m.round.is_over and not m.round.void:
+        played.append(m.round)
+    assert [r.plays() for r in rep.rounds] == [r.plays() for r in played]
+    assert record.names == play.names
+    assert record.meta == {"test": True}
+    return record
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(2, 1), (2, 2), (4, 3)])
+def test_a_whole_match_by_always_answering_1(tmp_path: Path, seats: int, seed: int) -> None:
+    play, out = session(tmp_path, itertools.repeat("1"), seats=seats, seed=seed)
+    result = play.run()
+    assert result.ending is Ending.FINISHED
+    assert result.winner is not None and result.winner == play.match.winner
+    assert max(play.match.totals) >= 11
+    assert result.saved == play.save_path
+    record = check_record(play)
+    assert record.teams is (seats == 4) and record.seats == seats
+    text = out.getvalue()
+    assert "wins the match" in text or "win the match" in text
+    assert f"Game record saved to {play.save_path}" in text
+    # Every finished round is shown with its points under their Arabic names.
+    assert text.count("kārṭa (كارطة)") == len(play.match.finished)
+    assert "dīnārī" in text and "barmīla" in text and "sabʿa l-ḥayya" in text
+    # Between rounds the game waits for Enter, never after the last one.
+    assert text.count("Press Enter for round") == len(play.match.finished) - 1
+
+
+def test_the_human_sees_the_board_before_each_play(tmp_path: Path) -> None:
+    play, out = session(tmp_path, ["keep", "q", "y"], first_deck=SPLIT_DECK, first_dealer=1)
+    play.run()
+    text = out.getvalue()
+    assert "You cut and are shown 7♣" in text
+    board = text[text.index("Alice keeps the cut card") :]
+    assert "Your hand" in board and " 5♥ " in board and " 7♣ " in board and " K♠ " in board
+    assert " A♣ " in board and " 3♠ " in board
+    assert "Score" in board and "first to 11" in board and "Stock" in board
+    assert "cpu1: 3 cards" in board
+    # Each legal play is listed with its number and its notation.
+    for i, move in enumerate(play.match.legal_moves(), 1):
+        assert any(
+            line.split()[:1] == [str(i)] and str(move) in line for line in board.splitlines()
+        )
+
+
+def test_bad_input_is_explained_and_the_game_goes_on(tmp_path: Path) -> None:
+    answers = [
+        "1",  # keep the cut card
+        "Jd",  # not in the hand
+        "zz",  # not a card
+        "99",  # no such play number
+        "0",
+        "",
+        "lay 7c",  # 7c captures: it cannot be laid
+        "7c:3s+2d",  # 3 + 2 is not 7
+        "Ks:3s",  # a single card of the wrong value
+        "keep",  # the cut is already decided
+        "7c:",  # malformed
+        "5h",  # two ways to capture: asked which
+        "7",  # not one of them
+        "2",
+    ]
+    play, out = session(
+        tmp_path,
+        itertools.chain(answers, itertools.repeat("1")),
+        first_deck=SPLIT_DECK,
+        first_dealer=1,
+    )
+    result = play.run()
+    assert result.ending is Ending.FINISHED
+    text = out.getvalue()
+    for reason in [
+        "Jd is not in seat 0's hand",
+        "malformed play 'zz'",
+        "there is no play number 99: choose 1 to",
+        "there is no play number 0",
+        "type the number of a play",
+        "7c cannot be laid on the table: it captures",
+        "7c cannot capture 2d+3s: 3+2 = 5, not 7",
+        "Ks cannot capture 3s: it is worth 3, not 10",
+        "there is no cut to decide now",
+        "malformed play '7c:'",
+        "5♥ can be played 2 ways",
+        "answer a number from 1 to 2",
+    ]:
+        assert reason in text, reason
+    # The play chosen in the end is the second of the two captures offered.
+    m = Match(RULES_11, first_dealer=1, first_deck=SPLIT_DECK)
+    m.apply(Cut.KEEP)
+    offered = [mv for mv in m.legal_moves() if isinstance(mv, Play) and mv.card == Card.parse("5h")]
+    record = check_record(play)
+    assert record.rounds[0].plays[0] == str(offered[1])
+
+
+def test_a_bare_card_with_one_play_and_a_written_capture_are_played(tmp_path: Path) -> None:
+    answers = ["keep", "Ks", "5h:4d+Ac", "q", "y"]
+    play, out = session(tmp_path, answers, first_deck=SPLIT_DECK, first_dealer=1)
+    play.run()
+    plays = check_record(play).rounds[0].plays
+    assert plays[0] == "Ks:Ac+2d+3s+4d"  # K♠'s only play, a sweep of the table
+    assert "Alice plays K♠ and captures A♣ 2♦ 3♠ 4♦  — chkobba!" in out.getvalue()
+    if len(plays) > 2:
+        assert plays[2].startswith("5h:")
+
+
+def test_quit_saves_a_record_that_replays_unfinished(tmp_path: Path) -> None:
+    play, out = session(tmp_path, ["1", "1", "1", "q", "n", "1", "quit", "yes"], seed=5)
+    result = play.run()
+    assert result.ending is Ending.QUIT
+    assert result.winner is None and result.saved == play.save_path
+    assert "Let's play on." in out.getvalue()
+    record = check_record(play)
+    assert replay(record).winner is None
+    assert sum(1 for r in record.rounds for p in r.plays) >= 4
+
+
+def test_quit_at_the_cut_saves_a_record_stopped_at_the_cut(tmp_path: Path) -> None:
+    play, _ = session(tmp_path, ["q", "y"], first_deck=SPLIT_DECK, first_dealer=1)
+    assert play.run().ending is Ending.QUIT
+    record = check_record(play)
+    assert record.rounds[0].cut is None and record.rounds[0].plays == []
+
+
+def test_quit_between_rounds(tmp_path: Path) -> None:
+    answers = iter(["q", "y"])
+
+    def ask(prompt: str) -> str:
+        if "Press Enter" in prompt or "Quit now?" in prompt:
+            return next(answers)
+        return "1"
+
+    play, _ = session(tmp_path, [], seed=4)
+    play.ask = ask
+    assert play.run().ending is Ending.QUIT
+    assert len(play.match.finished) == 1
+    record = check_record(play)
+    # The next round has been shuffled but not cut yet: it is saved stopped at the cut.
+    assert len(record.rounds) == 2 and record.rounds[1].cut is None
+    assert replay(record).winner is None
+
+
+def test_end_of_input_saves_the_record(tmp_path: Path) -> None:
+    play, out = session(tmp_path, ["1"] * 7, seed=6)
+    result = play.run()
+    assert result.ending is Ending.END_OF_INPUT
+    assert "End of input" in out.getvalue()
+    assert replay(check_record(play)).winner is None
+
+
+def test_ctrl_c_saves_the_record(tmp_path: Path) -> None:
+    answers = ["1", "1", "1"]
+
+    def ask(prompt: str) -> str:
+        if not answers:
+            raise KeyboardInterrupt
+        return answers.pop()
+
+    play, out = session(tmp_path, [], seed=7)
+    play.ask = ask
+    result = play.run()
+    assert result.ending is Ending.INTERRUPTED
+    assert "Interrupted" in out.getvalue()
+    check_record(play)
+
+
+def test_a_crash_still_saves_the_record(tmp_path: Path) -> None:
+    class Broken:
+        name = "broken"
+
+        def choose(self, obs: Observation) -> Play:
+            return Play(Card.parse("7d"), Card.parse("7h").bit)
+
+    play, _ = session(tmp_path, itertools.repeat("1"), seed=8)
+    play.agents[1] = Broken()
+    with pytest.raises(RuntimeError, match="'broken' player at seat 1 chose an illegal move"):
+        play.run()
+    check_record(play)
+
+
+def test_a_void_deal_is_told_and_dealt_again(tmp_path: Path) -> None:
+    play, out = session(tmp_path, ["1", "q", "y"], first_deck=VOID_DECK, first_dealer=1)
+    play.run()
+    assert play.match.void_deals == 1
+    text = " ".join(out.getvalue().split())
+    assert "The table was dealt 5♠ 5♥ 5♦ K♣: 3 cards of rank 5 make the deal void" in text
+    assert "cpu1 shuffles and deals again" in text
+    record = check_record(play)
+    assert len(record.rounds) == 1 and record.rounds[0].deck != [str(Card(c)) for c in VOID_DECK]
+
+
+def test_help_and_board_commands(tmp_path: Path) -> None:
+    play, out = session(tmp_path, ["?", "board", "q", "y"], seed=9)
+    play.run()
+    text = out.getvalue()
+    assert "Qh:7d+Ah" in text and "lay 5s" in text
+    assert text.count("Round 1 ─") >= 2 or text.count("╭") >= 2
+
+
+def test_computers_are_given_their_own_observation(tmp_path: Path) -> None:
+    seen: list[tuple[int, Observation]] = []
+
+    class Spy:
+        def __init__(self, seat: int) -> None:
+            self.name = "spy"
+            self.seat = seat
+            self.inner = make_agent("random", seat)
+
+        def choose(self, obs: Observation) -> Play | Cut:
+            seen.append((self.seat, obs))
+            return self.inner.choose(obs)
+
+    play, _ = session(tmp_path, itertools.repeat("1"), seats=4, seed=10)
+    play.agents = {s: Spy(s) for s in (1, 2, 3)}
+    play.run()
+    assert seen
+    for seat, obs in seen:
+        assert isinstance(obs, Observation)
+        assert obs.seat == seat and obs.turn == seat and obs.legal_moves
+
+
+# -- the command ---------------------------------------------------------------
+
+
+def run_cli(args: list[str], answers: str = "") -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["play", *args], input=answers)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.output
+
+
+def test_cli_plays_a_whole_match(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    args = ["--seed", "11", "--opponent", "random", "--target", "11", "--name", "Bob"]
+    code, output = run_cli([*args, "--save", str(path)], "1\n" * 2000)
+    assert code == 0, output
+    assert "seed 11" in output and "the match!" in output
+    record = GameRecord.load(path)
+    rep = replay(record)
+    assert rep.winner is not None and max(rep.totals) >= 11
+    assert record.names == ["Bob", "random"]
+    assert record.meta is not None and record.meta["seed"] == 11
+    # The same seed and the same answers give the same game.
+    again = tmp_path / "g2.json"
+    code, _ = run_cli([*args, "--save", str(again)], "1\n" * 20)
+    first = GameRecord.load(again).rounds[0]
+    assert first.deck == record.rounds[0].deck
+    assert first.plays == record.rounds[0].plays[: len(first.plays)] and first.plays
+
+
+def test_cli_two_against_two(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    args = ["--players", "4", "--opponent", "random", "--partner", "random", "--seed", "3"]
+    code, output = run_cli([*args, "--target", "11", "--save", str(path)], "1\n" * 2000)
+    assert code == 0, output
+    record = GameRecord.load(path)
+    assert record.seats == 4 and record.teams
+    assert record.names is not None and record.names[2] == "random (partner)"
+    assert replay(record).winner is not None
+
+
+def test_cli_saves_to_the_data_directory_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    code, output = run_cli(["--seed", "2", "--name", "Eve"], "1\n1\n")
+    assert code == 0, output
+    saved = list((tmp_path / "chkobba" / "games").glob("*.json"))
+    assert len(saved) == 1
+    assert str(saved[0]) in output.replace("\n", "")
+    record = GameRecord.load(saved[0])
+    assert replay(record).winner is None
+    assert record.meta is not None and record.meta["players"] == {"1": default_player()}
+
+
+def test_the_default_opponent_is_the_strongest_available() -> None:
+    assert default_player() in PREFERRED_OPPONENTS
+    from chkobba.agents import AGENTS
+
+    for name in PREFERRED_OPPONENTS:
+        if name in AGENTS:
+            assert default_player() == name
+            break
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--opponent", "nosuch"], "unknown player 'nosuch' (known:"),
+        (["--players", "4", "--partner", "nosuch"], "unknown player 'nosuch'"),
+        (["--players", "3"], "'3' is not one of '2', '4'"),
+        (["--target", "12"], "'12' is not one of '11', '21', '31'"),
+        (["--partner", "random"], "--partner needs --players 4"),
+        (["--seed", "x"], "'x' is not a valid integer"),
+        (["--name", "  "], "a name cannot be empty"),
+    ],
+)
+def test_cli_rejects_bad_options(args: list[str], message: str, tmp_path: Path) -> None:
+    code, output = run_cli([*args, "--save", str(tmp_path / "g.json")])
+    assert code == 2
+    assert message in " ".join(output.split())
+    assert not (tmp_path / "g.json").exists()
+
+
+def test_cli_lists_the_known_players_in_its_error(tmp_path: Path) -> None:
+    _, output = run_cli(["--opponent", "nosuch"])
+    assert "random" in output
+
+
+def test_cli_never_overwrites_a_record(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    path.write_text("{}")
+    code, output = run_cli(["--save", str(path)])
+    assert code == 2 and "already exists" in output
+    assert path.read_text() == "{}"
+
+
+def test_cli_reports_a_record_it_cannot_write(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    code, output = run_cli(["--seed", "1", "--save", str(blocker / "g.json")], "q\ny\n")
+    assert code == 1
+    assert "Could not save the game record" in output
+
+
+def test_cli_record_verifies_with_the_verify_command(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    run_cli(["--seed", "4", "--opponent", "random", "--save", str(path)], "1\n" * 30)
+    result = CliRunner().invoke(main, ["verify", "--json", str(path)])
+    assert result.exit_code == 0
+    assert json.loads(result.output)["winner"] is None
