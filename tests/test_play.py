@@ -215,6 +215,7 @@ def test_quit_saves_a_record_that_replays_unfinished(tmp_path: Path) -> None:
     assert result.ending is Ending.QUIT
     assert result.winner is None and result.saved == play.save_path
     assert "Let's play on." in out.getvalue()
+    assert "Quit now? The game so far is saved. [y/N]" in out.getvalue()
     record = check_record(play)
     assert replay(record).winner is None
     assert sum(1 for r in record.rounds for p in r.plays) >= 4
@@ -339,7 +340,7 @@ def test_cli_plays_a_whole_match(tmp_path: Path) -> None:
     args = ["--seed", "11", "--opponent", "random", "--target", "11", "--name", "Bob"]
     code, output = run_cli([*args, "--save", str(path)], "1\n" * 2000)
     assert code == 0, output
-    assert "seed 11" in output and "the match!" in output
+    assert "you against random" in output and "seed 11" in output and "the match!" in output
     record = GameRecord.load(path)
     rep = replay(record)
     assert rep.winner is not None and max(rep.totals) >= 11
@@ -356,11 +357,12 @@ def test_cli_plays_a_whole_match(tmp_path: Path) -> None:
 def test_cli_two_against_two(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     args = ["--players", "4", "--opponent", "random", "--partner", "random", "--seed", "3"]
+    args += ["--name", "Alice"]
     code, output = run_cli([*args, "--target", "11", "--save", str(path)], "1\n" * 2000)
     assert code == 0, output
     record = GameRecord.load(path)
     assert record.seats == 4 and record.teams
-    assert record.names is not None and record.names[2] == "random (partner)"
+    assert record.names is not None and record.names == ["Alice", "Right", "Partner", "Left"]
     assert replay(record).winner is not None
 
 

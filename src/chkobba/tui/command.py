@@ -12,6 +12,7 @@ from typing import Final
 import click
 import platformdirs
 from rich.console import Console
+from rich.markup import escape
 
 from chkobba.agents import Agent, AgentError, make_agent
 from chkobba.match import Match
@@ -68,17 +69,16 @@ def _agent(name: str, seed: int, option: str) -> Agent:
 
 
 def seat_names(human: str, computers: dict[int, str], seats: int) -> list[str]:
-    """Names for the table: the human's, then each computer by its player and place."""
+    """Names for the table: the human's, then each computer's.
+
+    Two players: the computer is named after its player. Four: the computers are
+    named by their place, which is what a player needs to follow the play.
+    """
     if seats == 2:
         other = computers[1]
         return [human, other if other != human else f"{other} (computer)"]
     # Playing order runs counter-clockwise, so seat 1 sits on the human's right.
-    return [
-        human,
-        f"{computers[1]} (right)",
-        f"{computers[2]} (partner)",
-        f"{computers[3]} (left)",
-    ]
+    return [human, "Right", "Partner", "Left"]
 
 
 @click.command()
@@ -157,9 +157,16 @@ def play(
     console = Console(highlight=False)
     interactive = console.is_terminal and sys.stdin.isatty()
     names = seat_names(human, roles, seats)
+    if seats == 2:
+        sides = f"you against {roles[1]}"
+    else:
+        sides = (
+            f"you and your partner ({roles[2]}, opposite you) against Right and Left ({roles[1]})"
+        )
     console.print(
-        f"[bold]Chkobba[/bold]: {seats} players, first to {target} points, seed {seed}. "
-        "Type ? for help."
+        f"[bold]Chkobba[/bold]: {escape(sides)}, first to {target} points, seed {seed}. "
+        "Type ? for help.",
+        soft_wrap=True,
     )
     session = PlaySession(
         match,

@@ -51,7 +51,7 @@ Ctrl-C, as the builtin :func:`input` does.
 HELP: Final = """\
 [bold]How to answer[/bold]
   [cyan]3[/cyan]            the play numbered 3 in the list
-  [cyan]Qh[/cyan]           play the Q♥ (if it can capture in several ways, you are asked which)
+  [cyan]Qh[/cyan]           play the Q♥ (asks which capture if it has several)
   [cyan]Qh:7d+Ah[/cyan]     play the Q♥ and capture the 7♦ and the A♥
   [cyan]lay 5s[/cyan]       lay the 5♠ on the table without capturing
   [cyan]keep[/cyan] / [cyan]table[/cyan]  at the cut: keep the card shown, or put it on the table
@@ -370,7 +370,7 @@ class PlaySession:
             self._complain(f"answer a number from 1 to {len(options)}, or Enter to go back")
 
     def _confirm_quit(self) -> None:
-        answer = self._ask_line("Quit now? The game so far is saved. [y/N] ").lower()
+        answer = self._ask_line("Quit now? The game so far is saved. \\[y/N] ").lower()
         if answer in ("y", "yes"):
             raise _Quit
         self.console.print("Let's play on.")
@@ -386,4 +386,4 @@ class PlaySession:
                 return
 
     def _complain(self, reason: str) -> None:
-        self.console.print(Text("✗ ", style="bold red").append(reason))
+        self.console.print(Text.assemble(("✗ ", "bold red"), reason))
