@@ -108,8 +108,7 @@ def board(obs: Observation, names: Sequence[str]) -> Panel:
     grid.add_row("Deal", dealer)
     if obs.phase is not Phase.CUT:
         piles = " · ".join(
-            f"{side_name(s, obs.side_of, names)} {p.bit_count()} cards"
-            + (f", {obs.chkobba[s]} chkobba" if obs.chkobba[s] else "")
+            f"{side_name(s, obs.side_of, names)} {p.bit_count()} cards, {obs.chkobba[s]} chkobba"
             for s, p in enumerate(obs.piles)
         )
         grid.add_row("Piles", Text(piles))
