@@ -402,3 +402,19 @@ def test_tournament_command() -> None:
     assert len(data["duels"]) == 1
     one = runner.invoke(main, ["tournament", "random", "--pairs", "1"])
     assert one.exit_code != 0 and "at least two" in one.output
+
+
+def test_duel_options_reach_the_games(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        main,
+        ["duel", "greedy", "random", "--pairs", "2", "--players", "4", "--unit", "match",
+         "--target", "3", "--jobs", "1", "--json", "--save-dir", str(tmp_path)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["players"], data["unit"], data["options"]) == (4, "match", {"target": 3})
+    assert data["draws"] == 0  # a match always has a winner
+    for path in tmp_path.iterdir():
+        rep = replay(GameRecord.load(path))
+        assert rep.winner is not None and max(rep.totals) >= 3
+    assert data["rounds"] == sum(len(GameRecord.load(p).rounds) for p in tmp_path.iterdir())

@@ -341,19 +341,21 @@ class TournamentResult:
         """The table as text: mean margin against each opponent, total score, Elo."""
         n = len(self.names)
         width = max(8, *(len(s) for s in self.names))
+        scores = []
+        for i in range(n):
+            score, games = self.points(i)
+            scores.append(f"{score:g}/{games} {100 * score / games:3.0f}%")
+        score_width = max(len("score"), *(len(s) for s in scores))
         head = ["player".ljust(width)]
-        head += [s[:width].rjust(width) for s in self.names]
-        head += ["score".rjust(14), "elo".rjust(6)]
+        head += [s.rjust(width) for s in self.names]
+        head += ["score".rjust(score_width), "elo".rjust(6)]
         lines = ["  ".join(head)]
-        order = sorted(range(n), key=lambda i: -self.ratings[i])
-        for i in order:
+        for i in sorted(range(n), key=lambda i: -self.ratings[i]):
             row = [self.names[i].ljust(width)]
             for j in range(n):
                 cell = "—" if i == j else f"{self.margin(i, j):+.2f}"
                 row.append(cell.rjust(width))
-            score, games = self.points(i)
-            row.append(f"{score:g}/{games} {100 * score / games:3.0f}%".rjust(14))
-            row.append(f"{self.ratings[i]:+.0f}".rjust(6))
+            row += [scores[i].rjust(score_width), f"{self.ratings[i]:+.0f}".rjust(6)]
             lines.append("  ".join(row))
         lines.append(
             f"(margin: the row player's mean points minus the column player's per game; "

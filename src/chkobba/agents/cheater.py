@@ -1,0 +1,49 @@
+"""The cheater: a search that sees every card, used only as an upper bound.
+
+It is given the true round (every hand and the stock's order), so it evaluates
+each legal move by finishing the real deal with the playout policy, and solves
+the last deal exactly. No interface offers it as an opponent: the duel harness
+uses it to measure how much of the perfect-information gap the expert closes.
+"""
+
+from __future__ import annotations
+
+import random
+
+from chkobba.agents.expert import playout_margin
+from chkobba.game import Round
+from chkobba.moves import Move
+from chkobba.observe import Observation
+
+
+class CheaterAgent:
+    """Evaluates moves on the true deal: ``samples`` policy playouts per move."""
+
+    sees_all = True
+    """Tells the harness to call :meth:`choose_state` with the true round."""
+
+    def __init__(self, seed: int = 0, samples: int = 16) -> None:
+        self.name = "cheater"
+        self.rng = random.Random(seed)
+        self.samples = samples
+
+    def choose(self, obs: Observation) -> Move:
+        """Refuse: the cheater needs the true state, never an observation."""
+        raise TypeError("the cheater plays only through choose_state(round)")
+
+    def choose_state(self, r: Round) -> Move:
+        """The best move on the true deal ``r``."""
+        moves = r.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        side = r.side_of[r.turn]
+        best, best_value = moves[0], -1e9
+        for m in moves:
+            total = 0.0
+            for _ in range(self.samples):
+                child = r.copy()
+                child.apply_unchecked(m)
+                total += playout_margin(child, side, self.rng)
+            if total > best_value:
+                best, best_value = m, total
+        return best

@@ -1,0 +1,109 @@
+"""The expert: determinized Monte Carlo search with an exact endgame solver.
+
+For each decision the expert samples deals consistent with its observation
+(:func:`~chkobba.search.determinize.determinize`: the cards it has seen, the
+cut, hand sizes and the stock's size), plays every legal move in each sampled
+deal, and finishes the round with the fast playout policy. All moves are
+compared on the same samples (common random numbers), and the move with the
+best mean round-point margin is played. Once the stock is empty and two sides
+remain, the rest of the round is solved exactly instead (with two players every
+card is then known; with partners, each sampled split is solved).
+
+The budget is a number of sampled deals (deterministic for a seed) and,
+optionally, a time limit per move.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from chkobba.agents.base import register
+from chkobba.game import Phase, Round
+from chkobba.moves import Move
+from chkobba.observe import Observation
+from chkobba.search.determinize import determinize
+from chkobba.search.endgame import solvable, solve
+from chkobba.search.policy import rollout
+
+
+def margin(points: Sequence[int], side: int) -> float:
+    """A side's round points minus the best of the other sides'."""
+    others = [p for s, p in enumerate(points) if s != side]
+    return float(points[side] - max(others))
+
+
+class ExpertAgent:
+    """Determinized search: ``samples`` deals per move, at most ``seconds`` each."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        samples: int = 64,
+        seconds: float | None = None,
+        endgame_samples: int = 8,
+        name: str = "expert",
+    ) -> None:
+        self.name = name
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.seconds = seconds
+        self.endgame_samples = endgame_samples
+
+    def choose(self, obs: Observation) -> Move:
+        """The move with the best estimated round-point margin."""
+        moves = list(obs.legal_moves)
+        if len(moves) == 1:
+            return moves[0]
+        values = self.evaluate(obs)
+        return moves[max(range(len(moves)), key=values.__getitem__)]
+
+    def evaluate(self, obs: Observation) -> list[float]:
+        """The estimated margin of each legal move, in the order of ``obs.legal_moves``."""
+        moves = obs.legal_moves
+        if obs.phase is Phase.PLAY and obs.stock == 0 and obs.sides == 2:
+            return self._endgame(obs)
+        totals = [0.0] * len(moves)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        side = obs.side
+        for _ in range(self.samples):
+            deal = determinize(obs, self.rng)
+            for i, m in enumerate(moves):
+                r = deal.copy()
+                r.apply_unchecked(m)
+                totals[i] += playout_margin(r, side, self.rng)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        return totals
+
+    def _endgame(self, obs: Observation) -> list[float]:
+        moves = obs.legal_moves
+        totals = [0.0] * len(moves)
+        # With two players every card is known; with partners the split is sampled.
+        n = 1 if obs.seats == 2 else self.endgame_samples
+        for _ in range(n):
+            deal = determinize(obs, self.rng)
+            _, results = solve(deal)
+            by_move = {str(p): v for p, v in results}
+            for i, m in enumerate(moves):
+                totals[i] += by_move[str(m)]
+        return totals
+
+
+def playout_margin(r: Round, side: int, rng: random.Random) -> float:
+    """Finish ``r`` (solving the last deal exactly when possible); ``side``'s margin."""
+    if r.void:
+        return 0.0
+    if solvable(r) and r.in_hands <= 6:
+        value, _ = solve(r)
+        return value if r.side_of[r.turn] == side else -value
+    rollout(r, rng)
+    if r.score is None:  # a void deal in a playout of the cut: nobody gains
+        return 0.0
+    return margin(r.score.points, side)
+
+
+@register("expert")
+def _expert(seed: int) -> ExpertAgent:
+    return ExpertAgent(seed)

@@ -1,0 +1,116 @@
+"""Exact solver for the end of a round once every remaining card is known.
+
+When the stock is empty and the other hands are known (two players: the
+opponent holds exactly the unseen cards), the rest of the round is a small
+perfect-information game. :func:`solve` searches it completely (negamax with a
+transposition table) for two sides, whose seats alternate in play order, and
+returns the exact round-point margin for the side to move under best play.
+"""
+
+from __future__ import annotations
+
+from chkobba.captures import captures
+from chkobba.cards import VALUE_OF
+from chkobba.game import Round
+from chkobba.moves import Play
+from chkobba.rules import RuleSet
+from chkobba.scoring import score_round
+
+_State = tuple[tuple[int, ...], int, tuple[int, ...], tuple[int, ...], int | None, int]
+
+
+def solvable(r: Round) -> bool:
+    """Whether :func:`solve` applies: two sides, play phase, nothing left to deal."""
+    return r.sides == 2 and r.stock_pos == len(r.deck) and r.score is None and r.in_hands > 0
+
+
+def solve(r: Round) -> tuple[float, list[tuple[Play, float]]]:
+    """The exact margin for the side to move and each legal play's margin.
+
+    The margin is the side's round points minus the other side's, chkobba
+    points already made included.
+    """
+    solver = _Solver(r.rules, r.side_of)
+    state: _State = (
+        tuple(r.hands),
+        r.table,
+        tuple(r.piles),
+        tuple(r.chkobba),
+        r.last_capturer,
+        r.turn,
+    )
+    results = []
+    side = r.side_of[r.turn]
+    best = -1e9
+    for play, child in solver.children(state):
+        v = solver.value_for(child, side)
+        results.append((play, v))
+        best = max(best, v)
+    return best, results
+
+
+class _Solver:
+    def __init__(self, rules: RuleSet, side_of: tuple[int, ...]) -> None:
+        self.rules = rules
+        self.side_of = side_of
+        self.seats = len(side_of)
+        self.memo: dict[_State, float] = {}
+
+    def children(self, state: _State) -> list[tuple[Play, _State]]:
+        hands, table, piles, chk, last, turn = state
+        side = self.side_of[turn]
+        hand = hands[turn]
+        remaining = sum(h.bit_count() for h in hands)
+        last_play = remaining == 1
+        nxt = (turn + 1) % self.seats
+        out: list[tuple[Play, _State]] = []
+        h = hand
+        while h:
+            low = h & -h
+            h ^= low
+            c = low.bit_length() - 1
+            new_hands = list(hands)
+            new_hands[turn] = hand ^ low
+            nh = tuple(new_hands)
+            caps = captures(VALUE_OF[c], table, self.rules) if table else []
+            for cap in caps:
+                rest = table ^ cap
+                new_piles = list(piles)
+                new_piles[side] |= cap | low
+                new_chk = chk
+                if not rest and not last_play:
+                    lst = list(chk)
+                    lst[side] += 1
+                    new_chk = tuple(lst)
+                out.append((Play(c, cap), (nh, rest, tuple(new_piles), new_chk, side, nxt)))
+            if not caps or self.rules.may_drop_capturing_card:
+                out.append((Play(c, 0), (nh, table | low, piles, chk, last, nxt)))
+        return out
+
+    def value_for(self, state: _State, side: int) -> float:
+        """The exact margin of ``side`` in ``state``."""
+        v = self.value(state)
+        return v if self.side_of[state[5]] == side else -v
+
+    def value(self, state: _State) -> float:
+        """The exact margin for the side to move in ``state``."""
+        hit = self.memo.get(state)
+        if hit is not None:
+            return hit
+        hands, table, piles, chk, last, turn = state
+        if not any(hands):
+            final = list(piles)
+            if last is not None:
+                final[last] |= table
+            pts = score_round(final, chk).points
+            mine = self.side_of[turn]
+            v = float(pts[mine] - pts[1 - mine])
+        else:
+            v = -1e9
+            for _, child in self.children(state):
+                # Seats alternate sides, so the child's mover is the other side.
+                cv = -self.value(child)
+                if cv > v:
+                    v = cv
+        self.memo[state] = v
+        return v

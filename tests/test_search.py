@@ -1,0 +1,158 @@
+"""The search's parts: determinization, the playout policy, the endgame solver, the expert."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chkobba.agents.cheater import CheaterAgent
+from chkobba.agents.expert import ExpertAgent
+from chkobba.cards import FULL_DECK, Card, parse_cards
+from chkobba.game import Round
+from chkobba.match import Match
+from chkobba.moves import Play
+from chkobba.observe import observe, observe_round
+from chkobba.rules import CHKOBBA
+from chkobba.search.determinize import determinize
+from chkobba.search.endgame import solvable, solve
+from chkobba.search.policy import policy_move, rollout
+
+SEATINGS = [(2, False), (3, False), (4, False), (4, True)]
+
+
+def random_position(seed: int, seats: int, teams: bool, plies: int) -> Match:
+    """A match advanced by ``plies`` random legal moves."""
+    m = Match(CHKOBBA, seats, teams, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if m.is_over:
+            break
+        m.apply(rng.choice(m.legal_moves()))
+    return m
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(SEATINGS), st.integers(0, 40))
+def test_determinization_keeps_every_public_fact(
+    seed: int, seating: tuple[int, bool], plies: int
+) -> None:
+    seats, teams = seating
+    m = random_position(seed, seats, teams, plies)
+    r = m.round
+    seat = r.turn
+    obs = observe(m, seat)
+    d = determinize(obs, random.Random(seed))
+    if obs.phase.value == "cut":
+        assert d.deck[0] == r.deck[0] or seat != r.cutter
+        return
+    assert d.hands[seat] == r.hands[seat]
+    assert [h.bit_count() for h in d.hands] == [h.bit_count() for h in r.hands]
+    assert d.table == r.table and d.piles == r.piles and d.chkobba == r.chkobba
+    assert d.last_capturer == r.last_capturer and d.turn == r.turn
+    assert d.stock == r.stock
+    # The hidden cards are exactly the observer's unseen cards, each once.
+    hidden = d.stock_mask()
+    for s, h in enumerate(d.hands):
+        if s != seat:
+            assert not hidden & h
+            hidden |= h
+    assert hidden == obs.unseen
+    known = d.table | d.hands[seat] | hidden
+    for p in d.piles:
+        known |= p
+    assert known == FULL_DECK
+
+
+def brute_force(r: Round, side: int) -> float:
+    """Minimax on engine copies: the reference for the solver."""
+    if r.score is not None:
+        pts = r.score.points
+        return float(pts[side] - pts[1 - side])
+    values = []
+    for mv in r.legal_moves():
+        c = r.copy()
+        c.apply_unchecked(mv)
+        values.append(brute_force(c, side))
+    return max(values) if r.side_of[r.turn] == side else min(values)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([(2, False), (4, True)]))
+def test_endgame_solver_matches_brute_force(seed: int, seating: tuple[int, bool]) -> None:
+    seats, teams = seating
+    m = Match(CHKOBBA, seats, teams, seed=seed)
+    rng = random.Random(seed)
+    # Play at random until the stock is empty and at most 6 cards remain in hands.
+    while not (solvable(m.round) and m.round.in_hands <= 6):
+        m.apply(rng.choice(m.legal_moves()))
+    r = m.round
+    side = r.side_of[r.turn]
+    best, per_move = solve(r)
+    assert best == brute_force(r, side)
+    for play, value in per_move:
+        c = r.copy()
+        c.apply(play)
+        assert value == brute_force(c, side)
+
+
+def test_solver_takes_the_last_chkobba_only_when_it_scores() -> None:
+    # Seat 0 holds Kd; the table is 3s+7h (sum 10). Sweeping is a chkobba unless it
+    # is the last play of the round (RULES.md §2.4).
+    r = Round(CHKOBBA, 2, False, 1, list(range(40)))
+    r.apply(r.legal_moves()[1])
+    r.stock_pos = len(r.deck)
+    r.hands = [parse_cards("Kd+As"), parse_cards("2c")]
+    r.in_hands = 3
+    r.table = parse_cards("3s+7h")
+    r.turn = 0
+    _, per_move = solve(r)
+    values = {str(p): v for p, v in per_move}
+    assert values["Kd:3s+7h"] > values["As"]
+
+
+def test_policy_takes_the_sweep() -> None:
+    r = Round(CHKOBBA, 2, False, 1, list(range(40)))
+    r.apply(r.legal_moves()[1])
+    r.hands[r.turn] = parse_cards("Qh+2c+3c")
+    r.table = parse_cards("7d+As")
+    move = policy_move(r, random.Random(0))
+    assert move == Play(Card.parse("Qh"), parse_cards("7d+As"))
+
+
+@pytest.mark.parametrize(("seats", "teams"), SEATINGS)
+def test_expert_plays_only_legal_moves_to_the_end(seats: int, teams: bool) -> None:
+    m = Match(CHKOBBA, seats, teams, seed=seats * 10 + teams)
+    agents = [ExpertAgent(seed=s, samples=4) for s in range(seats)]
+    plies = 0
+    while m.round_number == 1 and not m.is_over and plies < 60:
+        seat = m.turn
+        m.apply(agents[seat].choose(observe(m, seat)), seat)
+        plies += 1
+    assert m.finished, "the first round was played to the end"
+
+
+def test_expert_is_deterministic_for_a_seed() -> None:
+    m = random_position(5, 2, False, 7)
+    obs = observe(m, m.turn)
+    a = ExpertAgent(seed=3, samples=8).evaluate(obs)
+    b = ExpertAgent(seed=3, samples=8).evaluate(obs)
+    assert a == b
+
+
+def test_rollout_finishes_the_round() -> None:
+    m = random_position(11, 2, False, 3)
+    r = m.round.copy()
+    rollout(r, random.Random(1))
+    assert r.score is not None
+    assert sum(p.bit_count() for p in r.piles) + r.leftover.bit_count() == 40
+
+
+def test_cheater_needs_the_true_state() -> None:
+    m = random_position(2, 2, False, 5)
+    cheater = CheaterAgent(seed=1, samples=2)
+    with pytest.raises(TypeError):
+        cheater.choose(observe_round(m.round, m.turn, (0, 0), 1, 21))
+    assert cheater.choose_state(m.round) in m.legal_moves()
