@@ -374,7 +374,7 @@ def test_s2_3_play_errors_name_the_reason() -> None:
     assert r.hands == [cards("7d 2c"), cards("Kd")] and r.table == cards("7h 5s")
 
 
-def _oracle_moves(hand: int, table: int) -> set[str]:
+def oracle_moves(hand: int, table: int) -> set[str]:
     """The legal plays by RULES.md §2.3, by brute force over every subset of the table."""
     out: set[str] = set()
     on_table = cards_of(table)
@@ -409,7 +409,7 @@ def test_s2_3_legal_plays_equal_a_brute_force_reading_of_the_rules(
     r.turn = 0
     moves = [str(m) for m in r.legal_moves()]
     assert len(moves) == len(set(moves)), "each choice is listed once"
-    assert set(moves) == _oracle_moves(hand, table)
+    assert set(moves) == oracle_moves(hand, table)
 
 
 def test_s2_3_teams_pool_their_captures() -> None:
