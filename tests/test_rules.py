@@ -374,6 +374,23 @@ def test_s2_3_play_errors_name_the_reason() -> None:
     assert r.hands == [cards("7d 2c"), cards("Kd")] and r.table == cards("7h 5s")
 
 
+@pytest.mark.parametrize("move", [Play(45), Play(-1), Play(26, 1 << 45), Play(26, -1)])
+def test_s2_3_plays_naming_no_card_are_illegal_moves(move: Play) -> None:
+    """DESIGN.md: a checked apply rejects anything but a legal move with IllegalMove."""
+    r = set_up(dealt(), ["7d 2c", "Kd"], "7h 5s")
+    with pytest.raises(IllegalMove, match="names no card: cards are numbered 0 to 39"):
+        r.apply(move)
+
+
+def test_wrong_seat_is_refused_by_the_match() -> None:
+    """A checked apply names whose turn it is."""
+    m = Match(CHKOBBA, 3, seed=2)
+    other = (m.turn + 1) % 3
+    with pytest.raises(IllegalMove, match=f"it is seat {m.turn}'s turn, not seat {other}'s"):
+        m.apply(Cut.KEEP, seat=other)
+    assert m.round.phase is Phase.CUT
+
+
 def oracle_moves(hand: int, table: int) -> set[str]:
     """The legal plays by RULES.md §2.3, by brute force over every subset of the table."""
     out: set[str] = set()

@@ -306,6 +306,8 @@ class Round:
         if isinstance(move, Cut):
             return f"there is no cut to decide now: it is seat {self.turn}'s play"
         card, cap = move
+        if not 0 <= card < 40 or not 0 <= cap < 1 << 40:
+            return f"Play({card}, {cap}) names no card: cards are numbered 0 to 39"
         name = CARDS[card]
         if not self.hands[self.turn] >> card & 1:
             return f"{name} is not in seat {self.turn}'s hand"
