@@ -13,6 +13,7 @@ from chkobba.narrate import narrate_round, side_name
 from chkobba.record import GameRecord, RecordError, replay
 from chkobba.simulate import simulate
 from chkobba.tui import play
+from chkobba.web.serve import serve
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -79,3 +80,4 @@ main.add_command(simulate)
 main.add_command(play)
 main.add_command(duel)
 main.add_command(tournament)
+main.add_command(serve)

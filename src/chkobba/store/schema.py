@@ -1,0 +1,66 @@
+"""The database tables: games, their seats, and every move, in play order.
+
+A game row holds what the engine needs to rebuild the match exactly: the rule
+set and its options, the seating and the seed of the match's shuffles. Together
+with the moves (in the notation, numbered by ``ply``), replaying them through a
+fresh :class:`~chkobba.match.Match` gives back the game bit for bit.
+
+The tables are written by the migrations in ``migrations/versions``; this
+module describes the same tables for queries.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata: Final = MetaData()
+
+games: Final = Table(
+    "games",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("rules", String(32), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("seats", Integer, nullable=False),
+    Column("teams", Boolean, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("winner", Integer, nullable=True),
+    Column("totals", Text, nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("finished_at", DateTime(timezone=True), nullable=True, index=True),
+)
+
+seats: Final = Table(
+    "seats",
+    metadata,
+    Column("game_id", String(16), ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("name", String(64), nullable=True),
+    Column("token_hash", String(64), nullable=True, unique=True),
+    Column("agent", String(32), nullable=True),
+)
+
+moves: Final = Table(
+    "moves",
+    metadata,
+    Column("game_id", String(16), ForeignKey("games.id"), primary_key=True),
+    Column("ply", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("move", String(64), nullable=False),
+    Column("played_at", DateTime(timezone=True), nullable=False),
+)

@@ -1,0 +1,307 @@
+"""The store: games, seats and moves in SQLite or PostgreSQL, through one SQLAlchemy code.
+
+Everything here is synchronous and meant to run on one thread at a time (the web
+server gives the store a thread of its own). A move is written in a transaction
+that commits before the server acknowledges it, so a crash loses nothing that a
+player was told had happened.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import ArgumentError
+
+from chkobba.store.schema import games, moves, seats
+
+GAME_STATUSES: Final = ("open", "playing", "finished")
+"""A game is ``open`` while seats are free, ``playing``, then ``finished``."""
+
+
+class StoreError(ValueError):
+    """A database URL that cannot be used, or a request the stored data refuses."""
+
+
+@dataclass
+class SeatRow:
+    """One seat of a game: a person (``token_hash`` set), the computer (``agent``) or free."""
+
+    seat: int
+    name: str | None = None
+    token_hash: str | None = None
+    agent: str | None = None
+
+
+@dataclass
+class MoveRow:
+    """One move of one game, numbered from 0 in play order (cut decisions included)."""
+
+    game_id: str
+    ply: int
+    seat: int
+    move: str
+
+
+@dataclass
+class Finish:
+    """The end of a game, written in the same transaction as its last move."""
+
+    game_id: str
+    winner: int | None
+    totals: list[int]
+
+
+@dataclass
+class StoredGame:
+    """A game as stored: enough to rebuild its match by replaying ``moves``."""
+
+    id: str
+    kind: str
+    status: str
+    rules: str
+    options: dict[str, Any]
+    seats: int
+    teams: bool
+    seed: int
+    created_at: dt.datetime
+    seat_rows: list[SeatRow] = field(default_factory=list)
+    moves: list[str] = field(default_factory=list)
+    winner: int | None = None
+    totals: list[int] | None = None
+    finished_at: dt.datetime | None = None
+
+
+def now() -> dt.datetime:
+    """The current time, in UTC."""
+    return dt.datetime.now(dt.UTC)
+
+
+def normalise_url(url: str) -> str:
+    """A database URL for SQLAlchemy: ``postgresql://`` goes through psycopg 3."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError as e:
+        raise StoreError(f"not a database URL: {url!r} ({e})") from None
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    elif not parsed.drivername.startswith(("sqlite", "postgresql")):
+        raise StoreError(
+            f"unsupported database {parsed.drivername!r}: use sqlite:///FILE or postgresql://..."
+        )
+    return parsed.render_as_string(hide_password=False)
+
+
+def sqlite_url(path: Path) -> str:
+    """The URL of a SQLite database file."""
+    return f"sqlite:///{path}"
+
+
+class Store:
+    """Persistence of games through SQLAlchemy Core (SQLite by default, or PostgreSQL)."""
+
+    engine: Engine
+
+    def __init__(self, url: str) -> None:
+        self.url = normalise_url(url)
+        self.is_sqlite = self.url.startswith("sqlite")
+        if self.is_sqlite:
+            # The store is used from a worker thread; it serialises access itself.
+            self.engine = create_engine(self.url, connect_args={"check_same_thread": False})
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            try:
+                import psycopg  # noqa: F401
+            except ImportError:
+                raise StoreError(
+                    "PostgreSQL needs the psycopg driver: pip install 'chkobba[postgres]'"
+                ) from None
+            self.engine = create_engine(self.url, pool_pre_ping=True)
+
+    def close(self) -> None:
+        """Release every connection."""
+        self.engine.dispose()
+
+    def migrate(self) -> None:
+        """Bring the schema up to date with the migrations shipped in the package."""
+        cfg = Config()
+        cfg.set_main_option("script_location", "chkobba.store:migrations")
+        with self.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+
+    # -- writing ---------------------------------------------------------------
+
+    def create_game(self, game: StoredGame) -> None:
+        """Insert a new game and its seats."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(games).values(
+                    id=game.id,
+                    kind=game.kind,
+                    status=game.status,
+                    rules=game.rules,
+                    options=json.dumps(game.options),
+                    seats=game.seats,
+                    teams=game.teams,
+                    seed=game.seed,
+                    created_at=game.created_at,
+                )
+            )
+            conn.execute(
+                insert(seats),
+                [
+                    {
+                        "game_id": game.id,
+                        "seat": s.seat,
+                        "name": s.name,
+                        "token_hash": s.token_hash,
+                        "agent": s.agent,
+                    }
+                    for s in game.seat_rows
+                ],
+            )
+
+    def update_seats(self, game_id: str, rows: Sequence[SeatRow], status: str) -> None:
+        """Write the given seats of a game, and its status, in one transaction."""
+        with self.engine.begin() as conn:
+            for s in rows:
+                conn.execute(
+                    update(seats)
+                    .where(seats.c.game_id == game_id, seats.c.seat == s.seat)
+                    .values(name=s.name, token_hash=s.token_hash, agent=s.agent)
+                )
+            conn.execute(update(games).where(games.c.id == game_id).values(status=status))
+
+    def append_moves(self, rows: Sequence[MoveRow], finishes: Sequence[Finish] = ()) -> None:
+        """Write moves (of any games) and game ends in one transaction."""
+        if not rows and not finishes:
+            return
+        stamp = now()
+        with self.engine.begin() as conn:
+            if rows:
+                conn.execute(
+                    insert(moves),
+                    [
+                        {
+                            "game_id": r.game_id,
+                            "ply": r.ply,
+                            "seat": r.seat,
+                            "move": r.move,
+                            "played_at": stamp,
+                        }
+                        for r in rows
+                    ],
+                )
+            for f in finishes:
+                conn.execute(
+                    update(games)
+                    .where(games.c.id == f.game_id)
+                    .values(
+                        status="finished",
+                        winner=f.winner,
+                        totals=json.dumps(f.totals),
+                        finished_at=stamp,
+                    )
+                )
+
+    # -- reading ---------------------------------------------------------------
+
+    def game(self, game_id: str) -> StoredGame | None:
+        """One game with its seats and moves, or None."""
+        with self.engine.connect() as conn:
+            found = self._load(conn, games.c.id == game_id)
+        return found[0] if found else None
+
+    def unfinished_games(self) -> list[StoredGame]:
+        """Every game still open or being played, with seats and moves."""
+        with self.engine.connect() as conn:
+            return self._load(conn, games.c.status != "finished")
+
+    def finished_games(self, limit: int = 50, offset: int = 0) -> list[StoredGame]:
+        """The most recently finished games, with their seats (moves left out)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games)
+                .where(games.c.status == "finished")
+                .order_by(games.c.finished_at.desc(), games.c.id)
+                .limit(limit)
+                .offset(offset)
+            ).all()
+            out = [_game_of(r._mapping) for r in rows]
+            self._attach_seats(conn, out)
+        return out
+
+    def count_games(self) -> dict[str, int]:
+        """How many games are in each status."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(games.c.status, func.count()).group_by(games.c.status)).all()
+        return {status: int(n) for status, n in rows}
+
+    def _load(self, conn: Connection, where: Any) -> list[StoredGame]:
+        rows = conn.execute(select(games).where(where).order_by(games.c.created_at)).all()
+        out = [_game_of(r._mapping) for r in rows]
+        self._attach_seats(conn, out)
+        by_id = {g.id: g for g in out}
+        if by_id:
+            for game_id, move in conn.execute(
+                select(moves.c.game_id, moves.c.move)
+                .where(moves.c.game_id.in_(list(by_id)))
+                .order_by(moves.c.game_id, moves.c.ply)
+            ):
+                by_id[game_id].moves.append(move)
+        return out
+
+    def _attach_seats(self, conn: Connection, found: Iterable[StoredGame]) -> None:
+        by_id = {g.id: g for g in found}
+        if not by_id:
+            return
+        for r in conn.execute(
+            select(seats).where(seats.c.game_id.in_(list(by_id))).order_by(seats.c.seat)
+        ):
+            m = r._mapping
+            by_id[m["game_id"]].seat_rows.append(
+                SeatRow(m["seat"], m["name"], m["token_hash"], m["agent"])
+            )
+
+
+def _game_of(m: Any) -> StoredGame:
+    totals = m["totals"]
+    return StoredGame(
+        id=m["id"],
+        kind=m["kind"],
+        status=m["status"],
+        rules=m["rules"],
+        options=json.loads(m["options"]),
+        seats=m["seats"],
+        teams=bool(m["teams"]),
+        seed=int(m["seed"]),
+        created_at=_aware(m["created_at"]),
+        winner=m["winner"],
+        totals=json.loads(totals) if totals is not None else None,
+        finished_at=_aware(m["finished_at"]) if m["finished_at"] is not None else None,
+    )
+
+
+def _aware(t: dt.datetime) -> dt.datetime:
+    # SQLite gives back naive datetimes; every stored time is UTC.
+    return t if t.tzinfo is not None else t.replace(tzinfo=dt.UTC)
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    # WAL with synchronous=NORMAL: a commit survives a killed process, and
+    # readers never block the writer.
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.close()

@@ -1,0 +1,642 @@
+"""The live games of one server: seats, connections, computer players and the journal.
+
+A :class:`Room` is one game held in memory: its :class:`~chkobba.match.Match`,
+rebuilt at start-up by replaying the stored moves, and the connections that
+follow it. Every move, a person's or the computer's, goes through
+:meth:`Hub.commit`: checked by the engine, written to the database and only then
+applied and announced. Moves of many games share a transaction
+(:class:`Journal`), which is what keeps the database from being the bottleneck.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Final, TypeVar
+
+from chkobba.agents import AGENTS, make_agent
+from chkobba.agents.base import AgentError
+from chkobba.match import Match
+from chkobba.moves import Move, NotationError, parse_move
+from chkobba.observe import observe
+from chkobba.rules import RulesError, preset
+from chkobba.store import Finish, MoveRow, SeatRow, Store, StoredGame
+from chkobba.store.store import now
+from chkobba.web.protocol import (
+    FillMsg,
+    Hello,
+    Ping,
+    PlayMsg,
+    ProtocolError,
+    players_json,
+    side_of,
+    state_message,
+)
+
+log = logging.getLogger("chkobba.web")
+
+T = TypeVar("T")
+
+CODE_ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+"""Game codes avoid letters and digits that look alike (0/O, 1/I/L)."""
+CODE_LENGTH: Final = 6
+MAX_NAME: Final = 24
+OUTBOX_LIMIT: Final = 256
+"""Messages queued for one slow connection before it is dropped."""
+
+
+def new_code() -> str:
+    """A fresh short game code, such as ``K7QX2M``."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def new_token() -> str:
+    """An unguessable seat token."""
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a seat token: its SHA-256, never the token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def clean_name(name: object, default: str) -> str:
+    """A player's name, trimmed and checked; raise ``ValueError`` if unusable."""
+    if name is None or name == "":
+        return default
+    if not isinstance(name, str):
+        raise ValueError("a name is a string")
+    text = " ".join(name.split())
+    if not text:
+        return default
+    if len(text) > MAX_NAME:
+        raise ValueError(f"a name has at most {MAX_NAME} characters")
+    if any(not ch.isprintable() for ch in text):
+        raise ValueError("a name cannot hold control characters")
+    return text
+
+
+def levels() -> list[str]:
+    """The computer players' names (levels) available."""
+    make_agent("random", 0)  # loads the built-in players into the registry
+    return sorted(AGENTS)
+
+
+def agent_seed(game_seed: int, ply: int, seat: int) -> int:
+    """The seed of the computer's choice at one ply: a restart replays it exactly."""
+    return (game_seed * 1_000_003 + ply * 131 + seat) % (1 << 62)
+
+
+class RateLimiter:
+    """A token bucket: ``rate`` messages a second, bursts up to ``burst``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        """Take one token if there is one."""
+        t = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (t - self.stamp) * self.rate)
+        self.stamp = t
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Conn:
+    """One WebSocket connection: the game it follows, its seat, its outgoing queue."""
+
+    def __init__(self, send: Callable[[str], Any], rate: float, burst: float) -> None:
+        self._send = send
+        self.room: Room | None = None
+        self.seat: int | None = None
+        """The seat played through this connection; -1 when spectating."""
+        self.limiter = RateLimiter(rate, burst)
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.refused = 0
+        self.closed = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message for this client."""
+        self.send_text(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+
+    def send_text(self, text: str) -> None:
+        """Queue an already serialised message."""
+        if self.closed:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            # A client that never reads must not make the server hold its backlog.
+            self.close()
+            return
+        self.outbox.put_nowait(text)
+
+    def close(self) -> None:
+        """Ask the writer to stop after the queued messages."""
+        if not self.closed:
+            self.closed = True
+            self.outbox.put_nowait(None)
+
+    async def write_loop(self) -> None:
+        """Send queued messages in order until closed."""
+        while True:
+            text = await self.outbox.get()
+            if text is None:
+                return
+            await self._send(text)
+
+
+@dataclass
+class Room:
+    """One game in memory, and who follows it."""
+
+    id: str
+    kind: str
+    status: str
+    seed: int
+    match: Match
+    names: list[str | None]
+    token_hashes: list[str | None]
+    agents: list[str | None]
+    moves: list[str] = field(default_factory=list)
+    conns: set[Conn] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bots: asyncio.Task[None] | None = None
+
+    @property
+    def ply(self) -> int:
+        """How many moves have been played."""
+        return len(self.moves)
+
+    @property
+    def seats(self) -> int:
+        """How many seats the game has."""
+        return self.match.seats
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token holds, or None."""
+        h = token_hash(token)
+        for seat, stored in enumerate(self.token_hashes):
+            if stored is not None and hmac.compare_digest(stored, h):
+                return seat
+        return None
+
+    def free_seats(self) -> list[int]:
+        """Seats nobody holds yet."""
+        return [
+            s for s in range(self.seats) if self.token_hashes[s] is None and self.agents[s] is None
+        ]
+
+    def online(self) -> list[bool]:
+        """Which seats have a connection now."""
+        held = {c.seat for c in self.conns}
+        return [s in held for s in range(self.seats)]
+
+    def summary(self) -> dict[str, Any]:
+        """What the lobby and the ``room`` message show of this game."""
+        m = self.match
+        return {
+            "game": self.id,
+            "kind": self.kind,
+            "status": self.status,
+            "rules": m.rules.name,
+            "target": m.rules.target,
+            "seats": m.seats,
+            "teams": m.teams,
+            "side_of": side_of(m.seats, m.teams),
+            "players": players_json(self.names, self.agents, self.online()),
+            "totals": list(m.totals),
+            "winner": m.winner,
+            "ply": self.ply,
+        }
+
+    def record_names(self) -> list[str]:
+        """Seat names for a game record."""
+        return [
+            self.names[s] or (f"computer ({self.agents[s]})" if self.agents[s] else f"seat {s}")
+            for s in range(self.seats)
+        ]
+
+
+def room_from_stored(g: StoredGame) -> Room:
+    """Rebuild a game by replaying its stored moves through the engine (checked)."""
+    rules = preset(g.rules, g.options)
+    match = Match(rules, g.seats, g.teams, g.seed)
+    for text in g.moves:
+        match.apply(parse_move(text), match.turn)
+    rows = sorted(g.seat_rows, key=lambda r: r.seat)
+    return Room(
+        id=g.id,
+        kind=g.kind,
+        status=g.status,
+        seed=g.seed,
+        match=match,
+        names=[r.name for r in rows],
+        token_hashes=[r.token_hash for r in rows],
+        agents=[r.agent for r in rows],
+        moves=list(g.moves),
+    )
+
+
+class Journal:
+    """The store on a thread of its own; moves from many games share one transaction."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.executor = ThreadPoolExecutor(1, thread_name_prefix="chkobba-store")
+        self.pending: list[tuple[MoveRow, asyncio.Future[None]]] = []
+        self.flusher: asyncio.Task[None] | None = None
+        self.batches = 0
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a store method on the store's thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, fn, *args)
+
+    async def append(self, row: MoveRow) -> None:
+        """Return once ``row`` is committed; raise if it could not be."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.pending.append((row, fut))
+        if self.flusher is None:
+            self.flusher = asyncio.create_task(self._flush())
+        await fut
+
+    async def _flush(self) -> None:
+        try:
+            while self.pending:
+                batch, self.pending = self.pending, []
+                self.batches += 1
+                try:
+                    await self.call(self.store.append_moves, [row for row, _ in batch])
+                except Exception:
+                    # One bad row must not fail the moves of other games: retry alone.
+                    for row, fut in batch:
+                        try:
+                            await self.call(self.store.append_moves, [row])
+                        except Exception as e:
+                            log.exception("could not store move %s", row)
+                            fut.set_exception(e)
+                        else:
+                            fut.set_result(None)
+                else:
+                    for _, fut in batch:
+                        fut.set_result(None)
+        finally:
+            self.flusher = None
+
+    def close(self) -> None:
+        """Finish pending store calls and stop the thread."""
+        self.executor.shutdown(wait=True)
+
+
+@dataclass
+class Settings:
+    """How a server behaves."""
+
+    bot_delay: float = 0.7
+    """Seconds the computer waits before each move, so people can follow."""
+    rate: float = 20.0
+    """Messages per second each connection may send."""
+    burst: float = 40.0
+    max_refusals: int = 50
+    """Messages refused for the rate limit before the connection is closed."""
+
+
+class Hub:
+    """Every live game of the server."""
+
+    def __init__(self, store: Store, settings: Settings | None = None) -> None:
+        self.store = store
+        self.settings = settings or Settings()
+        self.journal = Journal(store)
+        self.rooms: dict[str, Room] = {}
+        self.ready = False
+
+    # -- life cycle ------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Migrate the database and resume every unfinished game."""
+        await self.journal.call(self.store.migrate)
+        stored = await self.journal.call(self.store.unfinished_games)
+        for g in stored:
+            try:
+                room = room_from_stored(g)
+            except (RulesError, NotationError, ValueError) as e:
+                log.error("game %s cannot be replayed, left aside: %s", g.id, e)
+                continue
+            self.rooms[room.id] = room
+            if room.match.is_over and room.status != "finished":
+                # The server stopped between the last move and the game's end.
+                await self._finish(room)
+            self.schedule_bots(room)
+        self.ready = True
+        log.info("resumed %d game(s)", len(self.rooms))
+
+    async def stop(self) -> None:
+        """Stop the computer players and the store's thread."""
+        for room in self.rooms.values():
+            if room.bots is not None:
+                room.bots.cancel()
+        await asyncio.sleep(0)
+        self.journal.close()
+
+    # -- games -----------------------------------------------------------------
+
+    def new_seed(self) -> int:
+        """The seed of a new match's shuffles: secret, since it decides every deck."""
+        return secrets.randbits(62)
+
+    async def create_game(
+        self,
+        kind: str,
+        seats: int,
+        teams: bool,
+        target: int,
+        level: str | None,
+        name: str,
+    ) -> tuple[Room, str]:
+        """A new game, its creator in seat 0; return the room and the creator's token.
+
+        ``kind`` is ``computer`` (every other seat played by ``level``) or ``room``
+        (other seats wait for people, or for the computer on request).
+        """
+        if kind not in ("computer", "room"):
+            raise ValueError("mode must be 'computer' or 'room'")
+        if kind == "computer" and level not in levels():
+            raise ValueError(f"unknown level {level!r} (known: {', '.join(levels())})")
+        rules = preset("chkobba", {"target": target})
+        match_seed = self.new_seed()
+        match = Match(rules, seats, teams, match_seed)  # checks the seating
+        token = new_token()
+        bot = level if kind == "computer" else None
+        agents: list[str | None] = [None if s == 0 else bot for s in range(seats)]
+        names: list[str | None] = [name if s == 0 else None for s in range(seats)]
+        hashes: list[str | None] = [token_hash(token) if s == 0 else None for s in range(seats)]
+        status = "playing" if kind == "computer" else "open"
+        for _ in range(10):
+            code = new_code()
+            if code in self.rooms:
+                continue
+            stored = StoredGame(
+                id=code,
+                kind=kind,
+                status=status,
+                rules=rules.name,
+                options=rules.changed_options(),
+                seats=seats,
+                teams=teams,
+                seed=match_seed,
+                created_at=now(),
+                seat_rows=[SeatRow(s, names[s], hashes[s], agents[s]) for s in range(seats)],
+            )
+            try:
+                await self.journal.call(self.store.create_game, stored)
+            except Exception:
+                # Most likely the code is already a finished game's: draw another.
+                if await self.journal.call(self.store.game, code) is None:
+                    raise
+                continue
+            room = Room(code, kind, status, match_seed, match, names, hashes, agents)
+            self.rooms[code] = room
+            self.schedule_bots(room)
+            return room, token
+        raise RuntimeError("could not find a free game code")
+
+    async def get_room(self, game_id: str) -> Room | None:
+        """A game by id, loading a finished one from the store if need be."""
+        code = game_id.strip().upper()
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+            return None
+        stored = await self.journal.call(self.store.game, code)
+        if stored is None:
+            return None
+        return room_from_stored(stored)
+
+    async def join(self, room: Room, name: str) -> tuple[int, str]:
+        """Give the next free seat to a person; return the seat and its token."""
+        async with room.lock:
+            free = room.free_seats()
+            if not free or room.status != "open":
+                raise ProtocolError("no_free_seat", "every seat of this game is taken")
+            seat = free[0]
+            token = new_token()
+            room.names[seat] = name
+            room.token_hashes[seat] = token_hash(token)
+            await self._save_seats(room, [seat])
+        self.announce_room(room)
+        return seat, token
+
+    async def fill(self, room: Room, level: str) -> None:
+        """Give every free seat to the computer at ``level``."""
+        if level not in levels():
+            raise ProtocolError(
+                "unknown_level", f"unknown level {level!r} (known: {', '.join(levels())})"
+            )
+        async with room.lock:
+            free = room.free_seats()
+            if not free:
+                raise ProtocolError("no_free_seat", "every seat of this game is taken")
+            for s in free:
+                room.agents[s] = level
+            await self._save_seats(room, free)
+        self.announce_room(room)
+
+    async def _save_seats(self, room: Room, changed: list[int]) -> None:
+        if not room.free_seats():
+            room.status = "playing"
+        rows = [SeatRow(s, room.names[s], room.token_hashes[s], room.agents[s]) for s in changed]
+        await self.journal.call(self.store.update_seats, room.id, rows, room.status)
+        if room.status == "playing":
+            self.schedule_bots(room)
+
+    # -- connections -----------------------------------------------------------
+
+    async def handle(self, conn: Conn, msg: Hello | PlayMsg | FillMsg | Ping) -> None:
+        """Act on one validated client message; raise :class:`ProtocolError` to refuse it."""
+        if isinstance(msg, Ping):
+            reply: dict[str, Any] = {"type": "pong"}
+            if msg.id is not None:
+                reply["re"] = msg.id
+            conn.send(reply)
+            return
+        if isinstance(msg, Hello):
+            await self.hello(conn, msg)
+            return
+        room = conn.room
+        if room is None:
+            raise ProtocolError("not_joined", "say hello to a game first")
+        if msg.game is not None and msg.game.strip().upper() != room.id:
+            raise ProtocolError(
+                "wrong_game", f"this connection follows game {room.id}, not {msg.game!r}"
+            )
+        if isinstance(msg, FillMsg):
+            if conn.seat != 0 or room.kind != "room":
+                raise ProtocolError("not_creator", "only the room's creator may call the computer")
+            await self.fill(room, msg.level)
+            return
+        await self.play(conn, room, msg)
+
+    async def hello(self, conn: Conn, msg: Hello) -> None:
+        """Attach a connection to a game, as a seat (with its token) or a spectator."""
+        room = await self.get_room(msg.game)
+        if room is None:
+            raise ProtocolError("unknown_game", f"no game {msg.game!r}")
+        seat = -1
+        if msg.token is not None:
+            found = room.seat_of(msg.token)
+            if found is None:
+                raise ProtocolError("bad_token", f"that token holds no seat of game {room.id}")
+            seat = found
+        self.detach(conn)
+        conn.room = room
+        conn.seat = seat
+        room.conns.add(conn)
+        self.rooms.setdefault(room.id, room)
+        welcome = {"type": "welcome", "game": room.id, "seat": seat, **room.summary()}
+        if msg.id is not None:
+            welcome["re"] = msg.id
+        conn.send(welcome)
+        conn.send(state_message(room.id, room.status, room.ply, room.match, seat))
+        self.announce_room(room)
+
+    def detach(self, conn: Conn) -> None:
+        """Forget a connection (closed, or moving to another game)."""
+        room = conn.room
+        if room is None:
+            return
+        room.conns.discard(conn)
+        conn.room = None
+        if conn.seat is not None and conn.seat >= 0:
+            self.announce_room(room)
+        conn.seat = None
+        if room.status == "finished" and not room.conns and room.bots is None:
+            self.rooms.pop(room.id, None)
+
+    def announce_room(self, room: Room) -> None:
+        """Tell every follower who holds which seat and who is online."""
+        text = json.dumps({"type": "room", **room.summary()}, ensure_ascii=False)
+        for c in room.conns:
+            c.send_text(text)
+
+    # -- moves -----------------------------------------------------------------
+
+    async def play(self, conn: Conn, room: Room, msg: PlayMsg) -> None:
+        """A person's move: checked, stored, applied, announced."""
+        seat = conn.seat
+        if seat is None or seat < 0:
+            raise ProtocolError("spectator", "spectators cannot play: join with a seat token")
+        if msg.seat is not None and msg.seat != seat:
+            raise ProtocolError(
+                "not_your_seat", f"this connection holds seat {seat}, not seat {msg.seat}"
+            )
+        try:
+            move = parse_move(msg.move)
+        except NotationError as e:
+            raise ProtocolError("bad_move", str(e)) from None
+        async with room.lock:
+            if msg.ply is not None and msg.ply != room.ply:
+                raise ProtocolError(
+                    "stale", f"the game is at ply {room.ply}, not {msg.ply}: look again"
+                )
+            await self.commit(room, seat, move, conn, msg.id)
+
+    async def commit(
+        self, room: Room, seat: int, move: Move, mover: Conn | None = None, re: Any = None
+    ) -> None:
+        """Check a move with the engine, store it, apply it and tell everyone (lock held)."""
+        m = room.match
+        if room.status == "open":
+            raise ProtocolError("not_started", "the game starts when every seat is taken")
+        if m.is_over:
+            raise ProtocolError("game_over", "the match is over")
+        if seat != m.turn:
+            raise ProtocolError("not_your_turn", f"it is seat {m.turn}'s turn, not seat {seat}'s")
+        if move not in m.legal_moves():
+            raise ProtocolError("illegal_move", m.round.explain_illegal(move))
+        text = str(move)
+        try:
+            await self.journal.append(MoveRow(room.id, room.ply, seat, text))
+        except Exception:
+            raise ProtocolError(
+                "server_error", "the move could not be recorded; it was not played"
+            ) from None
+        m.apply(move, seat)
+        room.moves.append(text)
+        if m.is_over:
+            await self._finish(room)
+        self.broadcast(room, mover, re)
+        self.schedule_bots(room)
+
+    async def _finish(self, room: Room) -> None:
+        m = room.match
+        room.status = "finished"
+        finish = Finish(room.id, m.winner, list(m.totals))
+        await self.journal.call(self.store.append_moves, [], [finish])
+
+    def broadcast(self, room: Room, mover: Conn | None = None, re: Any = None) -> None:
+        """Send each follower the state its seat may see."""
+        by_seat: dict[int, str] = {}
+        for c in room.conns:
+            seat = c.seat if c.seat is not None else -1
+            if c is mover and re is not None:
+                c.send(state_message(room.id, room.status, room.ply, room.match, seat, re))
+                continue
+            text = by_seat.get(seat)
+            if text is None:
+                msg = state_message(room.id, room.status, room.ply, room.match, seat)
+                text = json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+                by_seat[seat] = text
+            c.send_text(text)
+
+    # -- the computer ------------------------------------------------------------
+
+    def schedule_bots(self, room: Room) -> None:
+        """Start the computer's moves if a computer seat is to play."""
+        if room.bots is not None or room.status != "playing" or room.match.is_over:
+            return
+        if room.agents[room.match.turn] is None:
+            return
+        room.bots = asyncio.create_task(self._run_bots(room))
+
+    async def _run_bots(self, room: Room) -> None:
+        try:
+            while not room.match.is_over:
+                seat = room.match.turn
+                level = room.agents[seat]
+                if level is None:
+                    return
+                if self.settings.bot_delay > 0:
+                    await asyncio.sleep(self.settings.bot_delay)
+                async with room.lock:
+                    if room.match.turn != seat or room.match.is_over:
+                        continue
+                    obs = observe(room.match, seat)
+                    agent = make_agent(level, agent_seed(room.seed, room.ply, seat))
+                    # A thinking player may take a while: keep the server answering.
+                    move = await asyncio.to_thread(agent.choose, obs)
+                    try:
+                        # commit() sees this task in room.bots and does not start another.
+                        await self.commit(room, seat, move)
+                    except ProtocolError as e:
+                        log.error("computer move %s refused in game %s: %s", move, room.id, e)
+                        return
+        except AgentError as e:
+            log.error("game %s: no computer player: %s", room.id, e)
+        finally:
+            room.bots = None
+            if room.status == "finished" and not room.conns:
+                self.rooms.pop(room.id, None)

@@ -1,0 +1,264 @@
+"""The WebSocket protocol: reading client messages, and what the server sends (docs/protocol.md).
+
+Every message is one JSON object with a ``type``. Client messages are checked
+here, field by field, before anything touches a game: a bad one becomes a
+:class:`ProtocolError` with a stable ``code`` and a readable message. What the
+server sends about a game is built from :func:`chkobba.observe.observe` of the
+receiving seat only, so no message can carry a card that seat may not see.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from chkobba.cards import CARDS, cards_of, sort_for_display
+from chkobba.game import Round, Turn
+from chkobba.match import Match
+from chkobba.observe import Observation, observe
+from chkobba.scoring import POINT_ARABIC, POINT_NAMES, RoundScore
+
+PROTOCOL: Final = "chkobba-ws/1"
+MAX_MESSAGE_BYTES: Final = 2048
+"""Longest client message accepted; anything longer is refused unread."""
+
+ERROR_CODES: Final = {
+    "too_large": "the message is longer than the limit",
+    "bad_json": "the message is not a JSON object",
+    "bad_message": "a field is missing or has the wrong type",
+    "unknown_type": "the message type is not one the server knows",
+    "unknown_game": "no game has that id",
+    "wrong_game": "the message names a game other than the one this connection follows",
+    "not_joined": "the connection must first say hello to a game",
+    "bad_token": "the seat token is not one of this game's",
+    "not_your_seat": "the message acts for a seat this connection does not hold",
+    "spectator": "a spectator cannot play",
+    "not_started": "the game is waiting for players",
+    "not_your_turn": "another seat is to move",
+    "bad_move": "the move is not in the notation",
+    "illegal_move": "the rules do not allow that move now",
+    "stale": "the game has moved on since the state the client saw",
+    "game_over": "the match is over",
+    "not_creator": "only the room's creator may do that",
+    "no_free_seat": "every seat is taken",
+    "unknown_level": "no computer player has that name",
+    "rate_limited": "too many messages: slow down",
+    "server_error": "the server could not record the move; try again",
+}
+"""Every error code the server sends, with what it means."""
+
+
+class ProtocolError(Exception):
+    """A client message that cannot be acted on; ``code`` is one of :data:`ERROR_CODES`."""
+
+    def __init__(self, code: str, message: str) -> None:
+        assert code in ERROR_CODES, code
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """Follow a game: with a seat token to play that seat, without to spectate."""
+
+    game: str
+    token: str | None
+    id: Any
+
+
+@dataclass(frozen=True, slots=True)
+class PlayMsg:
+    """Play a move (``keep``, ``table``, ``5s``, ``Qh:7d+Ah``) for the connection's seat."""
+
+    move: str
+    game: str | None
+    seat: int | None
+    ply: int | None
+    id: Any
+
+
+@dataclass(frozen=True, slots=True)
+class FillMsg:
+    """The room's creator asks the computer to take every free seat."""
+
+    level: str
+    game: str | None
+    id: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """Keep-alive; answered by ``pong``."""
+
+    id: Any
+
+
+ClientMessage = Hello | PlayMsg | FillMsg | Ping
+
+_FIELDS: Final[dict[str, dict[str, tuple[type | tuple[type, ...], bool]]]] = {
+    # type -> field -> (accepted types, required)
+    "hello": {"game": (str, True), "token": (str, False)},
+    "play": {"move": (str, True), "game": (str, False), "seat": (int, False), "ply": (int, False)},
+    "fill": {"level": (str, True), "game": (str, False)},
+    "ping": {},
+}
+
+
+def parse_client_message(text: str | bytes) -> ClientMessage:
+    """Read and validate one client message; raise :class:`ProtocolError` if bad."""
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ProtocolError("bad_json", f"not valid JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", "a message is a JSON object with a 'type'")
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", "a message needs a 'type' string")
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        known = ", ".join(sorted(_FIELDS))
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r} (known: {known})")
+    msg_id = data.get("id")
+    if msg_id is not None and not (
+        isinstance(msg_id, str | int) and not isinstance(msg_id, bool) and len(str(msg_id)) <= 64
+    ):
+        raise ProtocolError("bad_message", "'id' must be a short string or an integer")
+    unknown = set(data) - set(fields) - {"type", "id"}
+    if unknown:
+        raise ProtocolError(
+            "bad_message", f"unknown field(s) for {kind!r}: {', '.join(sorted(unknown))}"
+        )
+    for name, (types, required) in fields.items():
+        value = data.get(name)
+        if value is None:
+            if required:
+                raise ProtocolError("bad_message", f"{kind!r} needs a {name!r} field")
+            continue
+        if not isinstance(value, types) or isinstance(value, bool):
+            want = types.__name__ if isinstance(types, type) else "value"
+            raise ProtocolError("bad_message", f"{name!r} must be a {want}, not {value!r}")
+        if isinstance(value, str) and len(value) > 100:
+            raise ProtocolError("bad_message", f"{name!r} is too long")
+    if kind == "hello":
+        return Hello(data["game"], data.get("token"), msg_id)
+    if kind == "play":
+        return PlayMsg(data["move"], data.get("game"), data.get("seat"), data.get("ply"), msg_id)
+    if kind == "fill":
+        return FillMsg(data["level"], data.get("game"), msg_id)
+    return Ping(msg_id)
+
+
+def error_message(code: str, message: str, re: Any = None) -> dict[str, Any]:
+    """An ``error`` message, answering the request ``re`` if it had an id."""
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if re is not None:
+        out["re"] = re
+    return out
+
+
+# -- what the server sends about a game ------------------------------------------
+
+
+def card_list(mask: int) -> list[str]:
+    """A set of cards in the notation, in display order."""
+    return [str(c) for c in sort_for_display(cards_of(mask))]
+
+
+def turn_json(t: Turn) -> dict[str, Any]:
+    """One entry of a round's public history."""
+    return {"seat": t.seat, "move": str(t.move), "chkobba": t.chkobba}
+
+
+def score_json(score: RoundScore) -> dict[str, Any]:
+    """A round's breakdown: who scored each point and the counts behind it."""
+    out = score.to_json()
+    out["diamonds"] = list(score.diamonds)
+    out["sevens"] = list(score.sevens)
+    out["sixes"] = list(score.sixes)
+    return out
+
+
+def finished_round_json(r: Round) -> dict[str, Any]:
+    """A finished round as everybody may see it: its plays, the final sweep, the points."""
+    assert r.score is not None
+    return {
+        "dealer": r.dealer,
+        "history": [turn_json(t) for t in r.history],
+        "swept": card_list(r.swept),
+        "taker": r.last_capturer,
+        "leftover": card_list(r.leftover),
+        "score": score_json(r.score),
+    }
+
+
+def observation_json(obs: Observation) -> dict[str, Any]:
+    """One seat's observation as JSON: nothing that seat may not know."""
+    return {
+        "you": obs.seat,
+        "phase": obs.phase.value,
+        "round": obs.round_number,
+        "turn": obs.turn,
+        "dealer": obs.dealer,
+        "cutter": obs.cutter,
+        "hand": card_list(obs.hand),
+        "table": card_list(obs.table),
+        "cut_card": str(CARDS[obs.cut_card]) if obs.cut_card is not None else None,
+        "history": [turn_json(t) for t in obs.history],
+        "piles": [p.bit_count() for p in obs.piles],
+        "chkobba": list(obs.chkobba),
+        "hand_sizes": list(obs.hand_sizes),
+        "stock": obs.stock,
+        "totals": list(obs.totals),
+        "target": obs.target,
+        "legal": [str(m) for m in obs.legal_moves],
+    }
+
+
+def state_message(
+    game_id: str, status: str, ply: int, match: Match, seat: int, re: Any = None
+) -> dict[str, Any]:
+    """The ``state`` message for ``seat`` (-1: a spectator) after ``ply`` moves."""
+    out: dict[str, Any] = {"type": "state", "game": game_id, "status": status, "ply": ply}
+    out.update(observation_json(observe(match, seat)))
+    if status != "playing":
+        # Until every seat is taken, nobody may move.
+        out["legal"] = []
+    out["over"] = match.is_over
+    out["winner"] = match.winner
+    out["rounds"] = [score_json(r.score) for r in match.finished if r.score is not None]
+    out["previous"] = finished_round_json(match.finished[-1]) if match.finished else None
+    if re is not None:
+        out["re"] = re
+    return out
+
+
+def point_names() -> dict[str, dict[str, str]]:
+    """The points' names (transliterated and in Arabic script), for the pages."""
+    return {k: {"name": POINT_NAMES[k], "arabic": POINT_ARABIC[k]} for k in POINT_NAMES}
+
+
+def side_of(seats: int, teams: bool) -> list[int]:
+    """Each seat's side."""
+    return [s % 2 for s in range(seats)] if teams else list(range(seats))
+
+
+def players_json(
+    names: Sequence[str | None], agents: Sequence[str | None], connected: Sequence[bool]
+) -> list[dict[str, Any]]:
+    """The seats as the room shows them: name, computer level, taken, online."""
+    return [
+        {
+            "seat": i,
+            "name": names[i],
+            "computer": agents[i],
+            "taken": names[i] is not None or agents[i] is not None,
+            "online": connected[i] or agents[i] is not None,
+        }
+        for i in range(len(names))
+    ]

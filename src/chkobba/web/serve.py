@@ -1,0 +1,77 @@
+"""The ``chkobba serve`` command: the web server under uvicorn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
+@click.option(
+    "--db",
+    "db_url",
+    default=None,
+    help="Database URL, e.g. postgresql://user:pass@host/db "
+    "[default: SQLite in the data directory].",
+)
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where the SQLite database lives [default: the user's data directory].",
+)
+@click.option(
+    "--bot-delay",
+    default=0.7,
+    show_default=True,
+    type=click.FloatRange(0, 10),
+    help="Seconds the computer waits before each move.",
+)
+@click.option(
+    "--rate",
+    default=20.0,
+    show_default=True,
+    type=click.FloatRange(0.1, 10_000),
+    help="Messages per second each connection may send.",
+)
+@click.option("--log-level", default="info", show_default=True, help="uvicorn's log level.")
+def serve(
+    host: str,
+    port: int,
+    db_url: str | None,
+    data_dir: Path | None,
+    bot_delay: float,
+    rate: float,
+    log_level: str,
+) -> None:
+    """Serve the game in the browser: lobby, games against the computer, online rooms."""
+    # Imported here so that the other commands start without the web stack.
+    import platformdirs
+    import uvicorn
+    from sqlalchemy.engine import make_url
+
+    from chkobba.store import StoreError, normalise_url, sqlite_url
+    from chkobba.web.app import create_app
+    from chkobba.web.hub import Settings
+
+    if db_url is None:
+        folder = data_dir or Path(platformdirs.user_data_dir("chkobba"))
+        folder.mkdir(parents=True, exist_ok=True)
+        db_url = sqlite_url(folder / "chkobba.db")
+    try:
+        shown = make_url(normalise_url(db_url)).render_as_string(hide_password=True)
+    except StoreError as e:
+        raise click.BadParameter(str(e), param_hint="--db") from None
+    settings = Settings(bot_delay=bot_delay, rate=rate, burst=max(10.0, 2 * rate))
+    click.echo(f"chkobba: http://{host}:{port}/  (database: {shown})", err=True)
+    uvicorn.run(
+        create_app(db_url, settings),
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=64 * 1024,
+        lifespan="on",
+    )

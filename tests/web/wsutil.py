@@ -1,0 +1,132 @@
+"""Helpers for the web tests: a throwaway PostgreSQL server, test clients, protocol steps."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from chkobba.web.app import create_app
+from chkobba.web.hub import Settings
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _pg_bindir() -> Path | None:
+    for exe in ("pg_ctl", "initdb"):
+        if shutil.which(exe) is None:
+            break
+    else:
+        return Path(os.path.realpath(shutil.which("pg_ctl") or "")).parent
+    for cand in sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True):
+        if (cand / "pg_ctl").exists() and (cand / "initdb").exists():
+            return cand
+    return None
+
+
+class PgServer:
+    """A throwaway PostgreSQL server in a temporary directory, on a free loopback port."""
+
+    def __init__(self) -> None:
+        bindir = _pg_bindir()
+        if bindir is None:
+            pytest.skip("PostgreSQL not installed (no pg_ctl/initdb): apt-get install postgresql")
+        self.bindir = bindir
+        self.dir = Path(tempfile.mkdtemp(prefix="chkobba-pg-"))
+        self.port = free_port()
+        self.user: str | None = None
+        if os.geteuid() == 0:
+            # initdb refuses to run as root: run the server as the postgres user.
+            try:
+                pwd.getpwnam("postgres")
+            except KeyError:
+                pytest.skip("running as root and there is no 'postgres' user to run PostgreSQL")
+            self.user = "postgres"
+            shutil.chown(self.dir, "postgres")
+        data = self.dir / "data"
+        self._run(
+            "initdb", "-D", str(data), "-U", "chkobba", "--auth=trust", "-E", "UTF8", "--no-sync"
+        )
+        opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._run("pg_ctl", "-D", str(data), "-o", opts, "-l", str(self.dir / "log"), "-w", "start")
+
+    def _run(self, exe: str, *args: str) -> None:
+        cmd = [str(self.bindir / exe), *args]
+        if self.user is not None:
+            cmd = ["runuser", "-u", self.user, "--", *cmd]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            raise RuntimeError(f"{exe} failed: {done.stdout}\n{done.stderr}")
+
+    def new_database(self) -> str:
+        """A fresh, empty database; its URL."""
+        import psycopg
+
+        name = "t_" + uuid.uuid4().hex[:12]
+        with psycopg.connect(self.url("postgres"), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+    def url(self, db: str) -> str:
+        """The URL of one database of this server."""
+        return f"postgresql://chkobba@127.0.0.1:{self.port}/{db}"
+
+    def stop(self) -> None:
+        """Stop the server and remove its files."""
+        try:
+            self._run("pg_ctl", "-D", str(self.dir / "data"), "-m", "immediate", "stop")
+        finally:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+FAST = Settings(bot_delay=0, rate=10_000, burst=10_000)
+
+
+def make_client(url: str, settings: Settings = FAST) -> TestClient:
+    """A test client of an app on ``url`` (enter it to run the lifespan)."""
+    return TestClient(create_app(url, settings))
+
+
+def recv_until(ws: Any, kind: str, limit: int = 50) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Read messages until one of type ``kind``; return it and everything read."""
+    seen: list[dict[str, Any]] = []
+    for _ in range(limit):
+        msg = ws.receive_json()
+        seen.append(msg)
+        if msg["type"] == kind:
+            return msg, seen
+    raise AssertionError(f"no {kind!r} message in {limit}: {seen}")
+
+
+def hello(ws: Any, game: str, token: str | None = None) -> dict[str, Any]:
+    """Follow a game; return the first state."""
+    msg: dict[str, Any] = {"type": "hello", "game": game}
+    if token is not None:
+        msg["token"] = token
+    ws.send_json(msg)
+    welcome, _ = recv_until(ws, "welcome")
+    state, _ = recv_until(ws, "state")
+    assert state["game"] == welcome["game"]
+    return state
+
+
+def expect_error(ws: Any, code: str) -> dict[str, Any]:
+    """Read until an error, and check its code."""
+    err, _ = recv_until(ws, "error")
+    assert err["code"] == code, err
+    assert err["message"]
+    return err
