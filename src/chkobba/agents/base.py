@@ -30,11 +30,17 @@ AGENTS: dict[str, AgentFactory] = {}
 """Players by name; each module registers its own."""
 
 
-def register(name: str) -> Callable[[AgentFactory], AgentFactory]:
-    """Class decorator: make a player available by ``name``."""
+MEASUREMENT_ONLY: set[str] = set()
+"""Players that exist only for measurements (the cheater): never offered to people."""
+
+
+def register(name: str, playable: bool = True) -> Callable[[AgentFactory], AgentFactory]:
+    """Decorator: make a player available by ``name`` (``playable=False``: duels only)."""
 
     def deco(factory: AgentFactory) -> AgentFactory:
         AGENTS[name] = factory
+        if not playable:
+            MEASUREMENT_ONLY.add(name)
         return factory
 
     return deco
@@ -49,8 +55,17 @@ def make_agent(name: str, seed: int = 0) -> Agent:
     return factory(seed)
 
 
+def playable_agents() -> list[str]:
+    """The names of the players the interfaces may offer as opponents, sorted."""
+    _load_builtin()
+    return sorted(n for n in AGENTS if n not in MEASUREMENT_ONLY)
+
+
 def _load_builtin() -> None:
     # Imported here, not at the top, because each module registers itself on import.
+    import chkobba.agents.cheater
+    import chkobba.agents.expert
     import chkobba.agents.greedy
     import chkobba.agents.heuristic
+    import chkobba.agents.levels
     import chkobba.agents.random_agent  # noqa: F401

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from chkobba.agents.base import register
 from chkobba.agents.expert import playout_margin
 from chkobba.game import Round
 from chkobba.moves import Move
@@ -47,3 +48,8 @@ class CheaterAgent:
             if total > best_value:
                 best, best_value = m, total
         return best
+
+
+@register("cheater", playable=False)
+def _cheater(seed: int) -> CheaterAgent:
+    return CheaterAgent(seed)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from typing import Final
 
 from chkobba.agents.base import register
 from chkobba.game import Phase, Round
@@ -26,6 +27,9 @@ from chkobba.observe import Observation
 from chkobba.search.determinize import determinize
 from chkobba.search.endgame import solvable, solve
 from chkobba.search.policy import rollout
+
+EXPERT_SAMPLES: Final = 64
+"""The full expert's budget: sampled deals per move (deterministic for a seed)."""
 
 
 def margin(points: Sequence[int], side: int) -> float:
@@ -106,4 +110,4 @@ def playout_margin(r: Round, side: int, rng: random.Random) -> float:
 
 @register("expert")
 def _expert(seed: int) -> ExpertAgent:
-    return ExpertAgent(seed)
+    return ExpertAgent(seed, samples=EXPERT_SAMPLES)

@@ -151,7 +151,12 @@ def play_round(
         obs = observe_round(r, seat, totals, round_number, target)
         agent = agents[seat]
         start = time.perf_counter_ns()
-        move = agent.choose(obs)
+        # The cheater (an upper bound for measurements only) is handed the true round.
+        choose_state = getattr(agent, "choose_state", None)
+        if getattr(agent, "sees_all", False) and choose_state is not None:
+            move = choose_state(r.copy())
+        else:
+            move = agent.choose(obs)
         clocks[seat].append((time.perf_counter_ns() - start) / 1e6)
         if move not in obs.legal_moves:
             raise AgentMoveError(

@@ -14,12 +14,12 @@ import platformdirs
 from rich.console import Console
 from rich.markup import escape
 
-from chkobba.agents import Agent, AgentError, make_agent
+from chkobba.agents import Agent, AgentError, make_agent, playable_agents
 from chkobba.match import Match
 from chkobba.rules import preset
 from chkobba.tui.session import Ask, Ending, PlaySession
 
-PREFERRED_OPPONENTS: Final = ("heuristic", "greedy", "random")
+PREFERRED_OPPONENTS: Final = ("hard", "heuristic", "greedy", "random")
 """The default computer player: the first of these that exists."""
 
 COMPUTER_PAUSE: Final = 0.7
@@ -62,6 +62,11 @@ def _human_name() -> str:
 
 
 def _agent(name: str, seed: int, option: str) -> Agent:
+    if name not in playable_agents():
+        raise click.BadParameter(
+            f"unknown player {name!r} (known: {', '.join(playable_agents())})",
+            param_hint=option,
+        )
     try:
         return make_agent(name, seed)
     except AgentError as e:
@@ -93,8 +98,8 @@ def seat_names(human: str, computers: dict[int, str], seats: int) -> list[str]:
 @click.option(
     "--opponent",
     metavar="NAME",
-    help="The computer player you play against "
-    f"(default: the first available of {', '.join(PREFERRED_OPPONENTS)}).",
+    help="The computer player you play against: a level (easy, medium, hard, expert) "
+    "or a player (random, greedy, heuristic). Default: hard.",
 )
 @click.option("--partner", metavar="NAME", help="Your computer partner (4 players only).")
 @click.option(

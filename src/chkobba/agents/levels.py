@@ -1,0 +1,39 @@
+"""Named levels for the interfaces, from a beginner's opponent to the full search.
+
+Each level is a documented player and budget; ``bench/strength.py`` measures that
+they are ordered by strength (the closing note of the AI issue holds the table).
+
+| level | player | budget |
+|---|---|---|
+| easy | greedy: takes the most valuable capture, no defence | none |
+| medium | heuristic: counts cards, avoids offering a chkobba | none |
+| hard | expert search | 16 sampled deals per move |
+| expert | expert search | :data:`~chkobba.agents.expert.EXPERT_SAMPLES` sampled deals per move |
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from chkobba.agents.base import Agent, make_agent, register
+from chkobba.agents.expert import ExpertAgent
+
+LEVELS: Final = ("easy", "medium", "hard", "expert")
+"""The level names, weakest first."""
+
+HARD_SAMPLES: Final = 16
+
+
+@register("easy")
+def _easy(seed: int) -> Agent:
+    return make_agent("greedy", seed)
+
+
+@register("medium")
+def _medium(seed: int) -> Agent:
+    return make_agent("heuristic", seed)
+
+
+@register("hard")
+def _hard(seed: int) -> Agent:
+    return ExpertAgent(seed, samples=HARD_SAMPLES, name="hard")
