@@ -1,0 +1,541 @@
+"""The fast path (chkobba.fast): the C kernel against the pure engine, and the fallback.
+
+The kernel-against-reference tests are skipped when the extension is not
+built; the pure fallback is tested always.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Callable
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chkobba import fast
+from chkobba.cards import FULL_DECK
+from chkobba.game import Phase, Round, side_map
+from chkobba.match import Match
+from chkobba.moves import Cut, Play
+from chkobba.observe import Observation, observe
+from chkobba.rules import CHKOBBA, RuleSet
+from chkobba.search import policy
+from chkobba.search.endgame import solve as endgame_solve
+
+needs_kernel = pytest.mark.skipif(not fast.AVAILABLE, reason=f"no kernel: {fast.BACKEND}")
+
+PURE = SimpleNamespace(
+    legal_plays=fast.py_legal_plays,
+    play_choices=fast.py_play_choices,
+    rollout=fast.py_rollout,
+    solve=fast.py_solve,
+    evaluate=fast.py_evaluate,
+)
+KERNEL = SimpleNamespace(
+    legal_plays=fast.legal_plays,
+    play_choices=fast.play_choices,
+    rollout=fast.rollout,
+    solve=fast.solve,
+    evaluate=fast.evaluate,
+)
+BACKENDS = [
+    pytest.param(PURE, id="pure"),
+    pytest.param(KERNEL, id="kernel", marks=needs_kernel),
+]
+
+SEATINGS = [(2, False), (3, False), (4, False), (4, True)]
+
+
+def random_rules(rng: random.Random) -> RuleSet:
+    """A rule set with every option the fast path takes drawn at random."""
+    return CHKOBBA.with_options(
+        {
+            "cut_choice": rng.random() < 0.8,
+            "max_capture_cards": rng.choice([0, 0, 2, 3]),
+            "may_drop_capturing_card": rng.random() < 0.3,
+            "void_deal_count": rng.choice([2, 3, 3, 4]),
+        }
+    )
+
+
+def reference_play_choices(
+    rules: RuleSet, seats: int, teams: bool, dealer: int, deck: list[int], choices: list[float]
+) -> tuple[list[object], list[int]]:
+    """The round played on Round itself by the same choice rule as play_choices."""
+    r = Round(rules, seats, teams, dealer, deck)
+    moves: list[object] = []
+    it = iter(choices)
+    if r.void:
+        return moves, []
+    while r.score is None:
+        legal = r.legal_moves()
+        move = legal[int(next(it) * len(legal))]
+        moves.append(move.value if isinstance(move, Cut) else (move.card, move.capture))
+        r.apply_unchecked(move)
+        if r.void:
+            return moves, []
+    return moves, list(r.score.points)
+
+
+def mid_round(rng: random.Random, seats: int, teams: bool, rules: RuleSet, plays: int) -> Round:
+    """A round in the play phase after about ``plays`` random plays (never over)."""
+    while True:
+        deck = list(range(40))
+        rng.shuffle(deck)
+        r = Round(rules, seats, teams, rng.randrange(seats), deck)
+        if r.legal_moves() and r.phase is Phase.CUT:
+            r.apply_unchecked(rng.choice(r.legal_moves()))
+        if r.void:
+            continue
+        for _ in range(plays):
+            nxt = r.copy()
+            nxt.apply_unchecked(rng.choice(nxt.legal_moves()))
+            if nxt.score is not None:
+                break
+            r = nxt
+        return r
+
+
+def endgame(rng: random.Random, seats: int, teams: bool, rules: RuleSet, extra: int) -> Round:
+    """A round with the stock empty, ``extra`` plays into the last deal."""
+    r = mid_round(rng, seats, teams, rules, 0)
+    while r.stock_pos < len(r.deck) or r.in_hands == 0:
+        r.apply_unchecked(rng.choice(r.legal_moves()))
+    for _ in range(extra):
+        if r.in_hands <= 1:
+            break
+        r.apply_unchecked(rng.choice(r.legal_moves()))
+    return r
+
+
+def pairs(r: Round) -> list[tuple[int, int]]:
+    return [(m.card, m.capture) for m in r.legal_plays()]
+
+
+# -- play_choices: whole rounds against Round ---------------------------------------
+
+
+@needs_kernel
+def test_play_choices_matches_round_over_2000_rounds() -> None:
+    rng = random.Random(20240601)
+    voids = 0
+    for i in range(2000):
+        seats, teams = SEATINGS[i % len(SEATINGS)]
+        rules = random_rules(rng)
+        deck = list(range(40))
+        rng.shuffle(deck)
+        dealer = rng.randrange(seats)
+        choices = [rng.random() for _ in range(40)]
+        expected = reference_play_choices(rules, seats, teams, dealer, deck, choices)
+        got = fast.play_choices(
+            seats,
+            side_map(seats, teams),
+            dealer,
+            deck,
+            rules.cut_choice,
+            rules.max_capture_cards,
+            rules.may_drop_capturing_card,
+            rules.void_deal_count,
+            choices,
+        )
+        assert got == expected, f"round {i}: {seats} seats, teams={teams}, {rules}"
+        voids += not expected[1]
+    # The void-deal path is exercised too (void_deal_count 2 is frequent).
+    assert 0 < voids < 1000
+
+
+def test_pure_play_choices_matches_round() -> None:
+    rng = random.Random(7)
+    for i in range(120):
+        seats, teams = SEATINGS[i % len(SEATINGS)]
+        rules = random_rules(rng)
+        deck = list(range(40))
+        rng.shuffle(deck)
+        choices = [rng.random() for _ in range(40)]
+        expected = reference_play_choices(rules, seats, teams, 1, deck, choices)
+        got = fast.py_play_choices(
+            seats,
+            side_map(seats, teams),
+            1,
+            deck,
+            rules.cut_choice,
+            rules.max_capture_cards,
+            rules.may_drop_capturing_card,
+            rules.void_deal_count,
+            choices,
+        )
+        assert got == expected
+
+
+@pytest.mark.parametrize("impl", BACKENDS)
+def test_play_choices_points_match_a_recorded_match(impl: SimpleNamespace) -> None:
+    """Replaying a Match's own rounds through play_choices gives its round points."""
+    m = Match(seed=11)
+    rng = random.Random(3)
+    while not m.is_over:
+        m.apply_unchecked(rng.choice(m.legal_moves()))
+    for r in m.finished:
+        legal_lists: list[int] = []
+        replay = Round(r.rules, r.seats, r.sides != r.seats, r.dealer, r.deck)
+        choices = []
+        for turn in r.history:
+            legal = replay.legal_moves()
+            i = legal.index(turn.move)
+            # The midpoint of the move's slot maps back to its index.
+            choices.append((i + 0.5) / len(legal))
+            legal_lists.append(len(legal))
+            replay.apply_unchecked(turn.move)
+        moves, points = impl.play_choices(
+            2, (0, 1), r.dealer, list(r.deck), True, 0, False, 3, choices
+        )
+        assert r.score is not None
+        assert points == list(r.score.points)
+        assert len(moves) == len(r.history)
+
+
+@pytest.mark.parametrize("impl", BACKENDS)
+def test_play_choices_rejects_bad_input(impl: SimpleNamespace) -> None:
+    deck = list(range(40))
+    args = (2, (0, 1), 0, deck, True, 0, False, 3)
+    with pytest.raises(ValueError, match="choices ran out"):
+        impl.play_choices(*args, [0.1] * 5)
+    with pytest.raises(ValueError, match=r"in \[0, 1\)"):
+        impl.play_choices(*args, [1.0] * 40)
+    with pytest.raises(ValueError, match="side_of"):
+        impl.play_choices(3, (0, 1, 0), 0, deck, True, 0, False, 3, [0.5] * 40)
+    with pytest.raises(ValueError, match="twice"):
+        impl.play_choices(2, (0, 1), 0, [0] * 40, True, 0, False, 3, [0.5] * 40)
+    with pytest.raises(ValueError, match="max_capture_cards"):
+        impl.play_choices(2, (0, 1), 0, deck, True, 1, False, 3, [0.5] * 40)
+
+
+# -- legal_plays ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("impl", BACKENDS)
+def test_legal_plays_match_round_on_random_positions(impl: SimpleNamespace) -> None:
+    rng = random.Random(5)
+    for i in range(1500):
+        rules = random_rules(rng)
+        r = mid_round(rng, 2, False, rules, 0)
+        deck = list(range(40))
+        rng.shuffle(deck)
+        hand_size = rng.randint(1, 6)
+        # Tables up to 30 cards: captures by addition explode there.
+        table_size = rng.choice([0, 1, 2, 4, 6, 10, 16, 30]) if i % 3 else rng.randint(0, 8)
+        r.hands[r.turn] = sum(1 << c for c in deck[:hand_size])
+        r.table = sum(1 << c for c in deck[hand_size : hand_size + table_size])
+        expected = pairs(r)
+        got = impl.legal_plays(
+            r.hands[r.turn], r.table, rules.max_capture_cards, rules.may_drop_capturing_card
+        )
+        assert got == expected
+
+
+@needs_kernel
+@settings(max_examples=300, deadline=None)
+@given(
+    hand=st.integers(0, FULL_DECK),
+    table=st.integers(0, FULL_DECK),
+    max_cards=st.sampled_from([0, 2, 3, 5]),
+    may_drop=st.booleans(),
+)
+def test_legal_plays_kernel_equals_pure_on_any_masks(
+    hand: int, table: int, max_cards: int, may_drop: bool
+) -> None:
+    table &= ~hand
+    assert fast.legal_plays(hand, table, max_cards, may_drop) == fast.py_legal_plays(
+        hand, table, max_cards, may_drop
+    )
+
+
+@pytest.mark.parametrize("impl", BACKENDS)
+def test_legal_plays_rejects_bad_input(impl: SimpleNamespace) -> None:
+    with pytest.raises(ValueError, match="both in the hand and on the table"):
+        impl.legal_plays(0b11, 0b10, 0, False)
+    with pytest.raises(ValueError, match="40 cards"):
+        impl.legal_plays(1 << 40, 0, 0, False)
+    with pytest.raises(ValueError, match="40 cards"):
+        impl.legal_plays(-1, 0, 0, False)
+    with pytest.raises(ValueError, match="max_capture_cards"):
+        impl.legal_plays(1, 2, 1, False)
+    with pytest.raises(TypeError):
+        impl.legal_plays("7d", 0, 0, False)
+
+
+# -- rollout -------------------------------------------------------------------------
+
+
+class FirstChoice(random.Random):
+    """A random source whose choice is always the first: the policy's first best play."""
+
+    def choice(self, seq):  # type: ignore[no-untyped-def]
+        return seq[0]
+
+
+def test_pure_deterministic_rollout_is_the_policy_with_first_ties() -> None:
+    rng = random.Random(9)
+    for i in range(60):
+        seats, teams = SEATINGS[i % len(SEATINGS)]
+        r = mid_round(rng, seats, teams, random_rules(rng), rng.randint(0, 25))
+        ref = r.copy()
+        policy.rollout(ref, FirstChoice())
+        assert ref.score is not None
+        assert fast.py_rollout(fast.state_of(r), 0, True) == list(ref.score.points)
+
+
+@needs_kernel
+def test_deterministic_rollout_matches_the_pure_reference() -> None:
+    rng = random.Random(13)
+    for i in range(600):
+        seats, teams = SEATINGS[i % len(SEATINGS)]
+        rules = random_rules(rng)
+        r = mid_round(rng, seats, teams, rules, rng.randint(0, 30))
+        state = fast.state_of(r)
+        assert fast.rollout(state, i, True) == fast.py_rollout(state, i, True), state
+
+
+@needs_kernel
+def test_random_rollout_agrees_with_the_pure_policy_in_distribution() -> None:
+    rng = random.Random(17)
+    r = mid_round(rng, 2, False, CHKOBBA, 2)
+    state = fast.state_of(r)
+    n = 300
+    k = [fast.rollout(state, s, False) for s in range(n)]
+    p = [fast.py_rollout(state, s, False) for s in range(n)]
+    assert len({tuple(x) for x in k}) > 1  # ties really are broken at random
+    for side in range(2):
+        _assert_same_mean([x[side] for x in k], [x[side] for x in p])
+    assert fast.rollout(state, 5, False) == fast.rollout(state, 5, False)
+
+
+@pytest.mark.parametrize("impl", BACKENDS)
+def test_rollout_rejects_bad_states(impl: SimpleNamespace) -> None:
+    r = mid_round(random.Random(1), 2, False, CHKOBBA, 3)
+    good = fast.state_of(r)
+    hand_card = (good.hands[0] & -good.hands[0]).bit_length() - 1
+    cases = {
+        "twice": good._replace(table=good.table | (1 << hand_card)),
+        "hand sizes": good._replace(turn=1 - good.turn) if r.in_hands % 2 else None,
+        "whole deals": good._replace(stock=good.stock[:-1]) if good.stock else None,
+        "side_of": good._replace(side_of=(0, 0)),
+        "round is over": good._replace(hands=(0, 0), stock=()),
+        "entries": good._replace(piles=(0,)),
+    }
+    for message, state in cases.items():
+        if state is None:
+            continue
+        with pytest.raises(ValueError, match=message):
+            impl.rollout(state, 0, True)
+
+
+# -- solve ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("impl", BACKENDS)
+def test_solve_matches_the_endgame_solver(impl: SimpleNamespace) -> None:
+    rng = random.Random(21)
+    checked = 0
+    for i in range(160):
+        rules = random_rules(rng)
+        teams = i % 8 == 0
+        r = endgame(rng, 4 if teams else 2, teams, rules, rng.randint(0, 5) if teams else 0)
+        if r.in_hands == 0:
+            continue
+        _, results = endgame_solve(r.copy())
+        expected = [(p.card, p.capture, v) for p, v in results]
+        assert impl.solve(fast.state_of(r)) == expected
+        checked += 1
+    assert checked > 100
+
+
+@needs_kernel
+def test_solve_with_larger_hands_uses_the_transposition_table() -> None:
+    # Two players holding 4 or 5 cards each: deeper than any real endgame.
+    rng = random.Random(23)
+    for _ in range(12):
+        deck = list(range(40))
+        rng.shuffle(deck)
+        size = rng.choice([4, 5])
+        hands = (sum(1 << c for c in deck[:size]), sum(1 << c for c in deck[size : 2 * size]))
+        table = sum(1 << c for c in deck[2 * size : 2 * size + 4])
+        rest = deck[2 * size + 4 :]
+        split = rng.randint(0, len(rest))
+        state = fast.FastState(
+            seats=2,
+            side_of=(0, 1),
+            cutter=0,
+            hands=hands,
+            table=table,
+            piles=(sum(1 << c for c in rest[:split]), sum(1 << c for c in rest[split:])),
+            chkobba=(rng.randint(0, 2), rng.randint(0, 2)),
+            last_capturer=rng.choice([-1, 0, 1]),
+            turn=0,
+            stock=(),
+            max_capture_cards=rng.choice([0, 2]),
+            may_drop=rng.random() < 0.5,
+        )
+        assert fast.solve(state) == fast.py_solve(state)
+
+
+@pytest.mark.parametrize("impl", BACKENDS)
+def test_solve_refuses_a_stock(impl: SimpleNamespace) -> None:
+    r = mid_round(random.Random(2), 2, False, CHKOBBA, 1)
+    with pytest.raises(ValueError, match="empty stock"):
+        impl.solve(fast.state_of(r))
+    r3 = endgame(random.Random(2), 3, False, CHKOBBA, 0)
+    with pytest.raises(ValueError, match="two sides"):
+        impl.solve(fast.state_of(r3))
+
+
+# -- evaluate ------------------------------------------------------------------------
+
+
+def _assert_same_mean(a: list[float], b: list[float], z_max: float = 4.5) -> None:
+    """Two samples' means agree within sampling error (Welch's z)."""
+    n, m = len(a), len(b)
+    ma, mb = sum(a) / n, sum(b) / m
+    va = sum((x - ma) ** 2 for x in a) / (n - 1)
+    vb = sum((x - mb) ** 2 for x in b) / (m - 1)
+    se = math.sqrt(va / n + vb / m)
+    if se == 0:
+        assert ma == mb
+    else:
+        assert abs(ma - mb) / se < z_max, (ma, mb, se)
+
+
+def observation_at(
+    seed: int, seats: int, teams: bool, plays: int, pick: Callable[[Observation], bool]
+) -> Observation:
+    """The first observation, from ``plays`` random plays into a seeded match, that ``pick``
+    accepts."""
+    rng = random.Random(seed)
+    m = Match(seats=seats, teams=teams, seed=seed)
+    count = 0
+    while True:
+        obs = observe(m, m.turn)
+        if count >= plays and len(obs.legal_moves) > 1 and pick(obs):
+            return obs
+        m.apply_unchecked(rng.choice(m.legal_moves()))
+        count += obs.phase is Phase.PLAY
+        if m.round.is_over or m.is_over:
+            m = Match(seats=seats, teams=teams, seed=seed + count)
+            count = 0
+
+
+def per_sample(
+    evaluate: Callable[[Observation, int, int], list[float]], obs: Observation, n: int
+) -> list[list[float]]:
+    return [evaluate(obs, 1, seed) for seed in range(n)]
+
+
+def sweeps_available(obs: Observation) -> bool:
+    return any(
+        isinstance(mv, Play) and mv.capture == obs.table and obs.stock > 0 for mv in obs.legal_moves
+    )
+
+
+@needs_kernel
+@pytest.mark.parametrize(
+    ("seats", "teams", "plays"),
+    [(2, False, 4), (2, False, 20), (4, True, 6), (3, False, 3), (2, False, 31)],
+)
+def test_evaluate_agrees_with_the_pure_expert_within_sampling_error(
+    seats: int, teams: bool, plays: int
+) -> None:
+    obs = observation_at(seats * 100 + plays, seats, teams, plays, lambda o: True)
+    n = 150
+    k = per_sample(fast.evaluate, obs, n)
+    p = per_sample(fast.py_evaluate, obs, n)
+    for i in range(len(obs.legal_moves)):
+        _assert_same_mean([x[i] for x in k], [x[i] for x in p])
+
+
+@needs_kernel
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_evaluate_finds_the_same_best_move_when_one_is_clear(seed: int) -> None:
+    # A sweep of the table is worth a point outright: both must see it.
+    obs = observation_at(seed, 2, False, 2, sweeps_available)
+    k = fast.evaluate(obs, 400, seed)
+    p = fast.py_evaluate(obs, 100, seed)
+    best_k = max(range(len(k)), key=k.__getitem__)
+    best_p = max(range(len(p)), key=p.__getitem__)
+    move = obs.legal_moves[best_k]
+    assert isinstance(move, Play) and move.capture == obs.table
+    assert best_k == best_p
+
+
+@needs_kernel
+def test_evaluate_at_the_cut_agrees_with_the_pure_expert() -> None:
+    m = Match(seed=4)
+    obs = observe(m, m.turn)
+    assert obs.phase is Phase.CUT and obs.cut_card is not None
+    n = 120
+    k = per_sample(fast.evaluate, obs, n)
+    p = per_sample(fast.py_evaluate, obs, n)
+    for i in range(2):
+        _assert_same_mean([x[i] for x in k], [x[i] for x in p])
+
+
+@needs_kernel
+def test_evaluate_is_deterministic_for_a_seed() -> None:
+    obs = observation_at(8, 2, False, 5, lambda o: True)
+    assert fast.evaluate(obs, 50, 1) == fast.evaluate(obs, 50, 1)
+    assert fast.evaluate(obs, 50, 1) != fast.evaluate(obs, 50, 2)
+    assert fast.evaluate(obs, 0, 1) == [0.0] * len(obs.legal_moves)
+
+
+@pytest.mark.parametrize("impl", BACKENDS)
+def test_evaluate_refuses_an_observer_not_to_move(impl: SimpleNamespace) -> None:
+    m = Match(seed=1)
+    obs = observe(m, (m.turn + 1) % 2)
+    with pytest.raises(ValueError, match="to move"):
+        impl.evaluate(obs, 10, 0)
+
+
+def test_pure_evaluate_sums_the_expert_playouts() -> None:
+    obs = observation_at(5, 2, False, 8, lambda o: True)
+    totals = fast.py_evaluate(obs, 6, 3)
+    per = per_sample(fast.py_evaluate, obs, 6)
+    assert len(totals) == len(obs.legal_moves)
+    assert all(abs(t) <= 6 * 20 for t in totals)
+    # The same samples one by one, with other seeds, land in the same range.
+    assert all(abs(x) <= 20 for row in per for x in row)
+
+
+# -- the benchmark function and the switch -----------------------------------------
+
+
+def test_random_rounds_counts_every_play() -> None:
+    # Two players play all 36 cards after the deal, whatever the choices.
+    assert fast.py_random_rounds(5, 1) == 5 * 36
+    assert fast.random_rounds(50, 2) == 50 * 36
+
+
+def test_state_of_and_round_of_round_trip() -> None:
+    r = mid_round(random.Random(4), 4, True, CHKOBBA, 10)
+    state = fast.state_of(r)
+    back = fast.round_of(state)
+    assert fast.state_of(back) == state
+    assert back.legal_moves() == r.legal_moves()
+    with pytest.raises(ValueError, match="play phase"):
+        fast.state_of(Match(seed=1).round)
+
+
+def test_chkobba_pure_forces_the_fallback() -> None:
+    code = (
+        "from chkobba import fast;"
+        "print(fast.AVAILABLE, fast.legal_plays(7, 1 << 20, 0, False) == "
+        "fast.py_legal_plays(7, 1 << 20, 0, False))"
+    )
+    env = {**os.environ, "CHKOBBA_PURE": "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["False", "True"]
