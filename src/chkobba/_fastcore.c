@@ -681,11 +681,12 @@ static int solve_value(const Game *g, Solver *sv) {
 
 /* ---- a playout's margin (chkobba.agents.expert.playout_margin) ------------ */
 
-/* Finish `g` (solving the last cards exactly when possible); `side`'s margin.
-   Returns INT_MIN on an inconsistent state or out of memory. */
-static int playout_margin(Game *g, int side, MoveList *ml, Rng *rng) {
+/* Finish `g`, solving it exactly once two sides are left with an empty stock and
+   at most `solve_cards` cards in hands; `side`'s margin. Returns INT_MIN on an
+   inconsistent state or out of memory. */
+static int playout_margin(Game *g, int side, int solve_cards, MoveList *ml, Rng *rng) {
     if (g->void_deal) return 0;
-    if (solvable(g) && g->in_hands <= 6) {
+    if (solvable(g) && g->in_hands <= solve_cards) {
         Solver sv;
         int v = solve_value(g, &sv);
         if (sv.error) return INT_MIN;
@@ -1266,19 +1267,19 @@ static PyObject *fc_solve(PyObject *Py_UNUSED(self), PyObject *args) {
 PyDoc_STRVAR(evaluate_doc,
              "evaluate(cut_phase, seat, side_of, turn, dealer, hand, table, cut_card, piles, "
              "chkobba, last_capturer, hand_sizes, unseen, stock, max_capture_cards, may_drop, "
-             "void_deal_count, samples, seed)\n--\n\n"
+             "void_deal_count, samples, seed, solve_cards)\n--\n\n"
              "The expert's inner loop: the summed margin of each root move over sampled deals "
              "(chkobba.fast.evaluate takes an Observation).");
 
 static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
     int cut_phase, seat, seats, turn, dealer, cut_card, last, stock, max_cards, may_drop,
-        void_count, sides;
+        void_count, sides, solve_cards;
     long long samples;
     PyObject *side_o, *hand_o, *table_o, *piles_o, *chk_o, *sizes_o, *unseen_o, *seed_o;
-    if (!PyArg_ParseTuple(args, "piOiiOOiOOiOOiipiLO:evaluate", &cut_phase, &seat, &side_o, &turn,
+    if (!PyArg_ParseTuple(args, "piOiiOOiOOiOOiipiLOi:evaluate", &cut_phase, &seat, &side_o, &turn,
                           &dealer, &hand_o, &table_o, &cut_card, &piles_o, &chk_o, &last, &sizes_o,
                           &unseen_o, &stock, &max_cards, &may_drop, &void_count, &samples,
-                          &seed_o))
+                          &seed_o, &solve_cards))
         return NULL;
     if (policy_ready() < 0) return NULL;
     PyObject *seq = PySequence_Fast(side_o, "side_of must be a sequence of ints");
@@ -1419,7 +1420,7 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
                 game_deal(&g, i == 0 ? 1 : 0, void_count);
             else
                 game_play(&g, roots.v[i].card, roots.v[i].capture);
-            int m = playout_margin(&g, side, &ml, &rng);
+            int m = playout_margin(&g, side, solve_cards, &ml, &rng);
             if (m == INT_MIN) {
                 bad = 1;
                 break;

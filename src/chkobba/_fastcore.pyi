@@ -41,5 +41,6 @@ def evaluate(
     void_deal_count: int,
     samples: int,
     seed: int,
+    solve_cards: int,
     /,
 ) -> list[float]: ...

@@ -383,15 +383,22 @@ def py_solve(state: FastState) -> list[tuple[int, int, float]]:
     return [(p.card, p.capture, v) for p, v in results]
 
 
-def playout_margin(r: Round, side: int, rng: random.Random) -> float:
-    """Finish ``r`` (solving the last cards exactly when possible); ``side``'s margin.
+SOLVE_CARDS: Final = 6
+"""A playout is solved exactly once two sides hold at most this many cards in all."""
+
+
+def playout_margin(
+    r: Round, side: int, rng: random.Random, solve_cards: int = SOLVE_CARDS
+) -> float:
+    """Finish ``r`` with the policy, or solve it exactly once two sides are left with
+    an empty stock and at most ``solve_cards`` cards in hands; ``side``'s margin.
 
     The pure expert's playout (:func:`chkobba.agents.expert.playout_margin`), kept
     here so that this module does not import the agents that use it.
     """
     if r.void:
         return 0.0
-    if solvable(r) and r.in_hands <= 6:
+    if solvable(r) and r.in_hands <= solve_cards:
         value, _ = endgame_solve(r)
         return value if r.side_of[r.turn] == side else -value
     policy.rollout(r, rng)
@@ -408,7 +415,9 @@ def _check_observation(obs: Observation, samples: int) -> None:
         raise ValueError("samples must not be negative")
 
 
-def py_evaluate(obs: Observation, samples: int, seed: int) -> list[float]:
+def py_evaluate(
+    obs: Observation, samples: int, seed: int, solve_cards: int = SOLVE_CARDS
+) -> list[float]:
     """:func:`evaluate` on the engine: determinize, apply each move, play out."""
     _check_observation(obs, samples)
     rng = random.Random(seed)
@@ -419,7 +428,7 @@ def py_evaluate(obs: Observation, samples: int, seed: int) -> list[float]:
         for i, m in enumerate(moves):
             r = deal.copy()
             r.apply_unchecked(m)
-            totals[i] += playout_margin(r, obs.side, rng)
+            totals[i] += playout_margin(r, obs.side, rng, solve_cards)
     return totals
 
 
@@ -518,19 +527,23 @@ def solve(state: FastState) -> list[tuple[int, int, float]]:
     return py_solve(state)
 
 
-def evaluate(obs: Observation, samples: int, seed: int) -> list[float]:
+def evaluate(
+    obs: Observation, samples: int, seed: int, solve_cards: int = SOLVE_CARDS
+) -> list[float]:
     """The summed margin of each of ``obs.legal_moves`` over ``samples`` sampled deals.
 
     The expert's inner loop: each sample fills the other hands and the stock
     with the unseen cards (:func:`chkobba.search.determinize.determinize`), then
     every legal move is applied and the round finished by the policy, or solved
-    exactly once two sides are left with an empty stock and at most 6 cards in
-    hands (:func:`playout_margin`). A move's margin is the observer's side's
-    points minus the best other side's. Deterministic for a seed.
+    exactly once two sides are left with an empty stock and at most
+    ``solve_cards`` cards in hands (:func:`playout_margin`; pass 12 to solve
+    every sampled split of a 2-against-2 endgame). A move's margin is the
+    observer's side's points minus the best other side's. Deterministic for a
+    seed.
     """
     _check_observation(obs, samples)
     if not AVAILABLE:
-        return py_evaluate(obs, samples, seed)
+        return py_evaluate(obs, samples, seed, solve_cards)
     cut = obs.phase is Phase.CUT
     if cut and obs.cut_card is None:
         raise ValueError("at the cut only the cutter can evaluate its choice")
@@ -554,6 +567,7 @@ def evaluate(obs: Observation, samples: int, seed: int) -> list[float]:
         obs.rules.void_deal_count,
         samples,
         seed,
+        solve_cards,
     )
     if len(totals) != len(obs.legal_moves):
         raise RuntimeError("the kernel and the observation disagree on the legal moves")
