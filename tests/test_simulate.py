@@ -10,7 +10,7 @@ from click.testing import CliRunner, Result
 
 from chkobba.agents.base import AGENTS
 from chkobba.cli import main
-from chkobba.moves import Move
+from chkobba.moves import Move, Play
 from chkobba.observe import Observation
 from chkobba.simulate import lineup_for, lineup_period, run_simulation
 
@@ -161,4 +161,25 @@ def test_bad_input_is_a_usage_error(args: list[str], message: str) -> None:
     assert result.exit_code == 2, result.output
     assert message in result.output
     assert "Traceback" not in result.output
+    assert isinstance(result.exception, SystemExit)
+
+
+class _Cheat:
+    """A player that lays a card it does not hold."""
+
+    def __init__(self, seed: int) -> None:
+        self.name = "cheat"
+
+    def choose(self, obs: Observation) -> Move:
+        if obs.legal_moves and not isinstance(obs.legal_moves[0], Play):
+            return obs.legal_moves[0]
+        return Play(next(c for c in range(40) if not obs.hand >> c & 1), 0)
+
+
+def test_an_illegal_choice_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player returning an illegal move stops the run with a message (exit 1), no traceback."""
+    monkeypatch.setitem(AGENTS, "cheat", _Cheat)
+    result = run("cheat", "random", "--rounds", "3")
+    assert result.exit_code == 1
+    assert "player 'cheat' at seat" in result.output and "chose an illegal move" in result.output
     assert isinstance(result.exception, SystemExit)

@@ -18,6 +18,7 @@ timings).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import random
@@ -35,6 +36,10 @@ from chkobba.agents.base import Agent, AgentError, make_agent
 from chkobba.match import Match
 from chkobba.observe import observe
 from chkobba.rules import CHKOBBA
+
+
+class IllegalChoice(RuntimeError):
+    """A player chose a move that is not among its legal moves (a bug in that player)."""
 
 
 @dataclass
@@ -230,7 +235,7 @@ def _play(
         seconds[seat] += clock() - t0
         moves[seat] += 1
         if move not in obs.legal_moves:
-            raise RuntimeError(
+            raise IllegalChoice(
                 f"player {agent.name!r} at seat {seat} chose an illegal move: {move}"
             )
         match.apply_unchecked(move)
@@ -375,32 +380,26 @@ def simulate(
         )
     mode = "matches" if matches is not None else "rounds"
     games = matches if matches is not None else (rounds if rounds is not None else 1000)
-    if as_json:
-        sim = run_simulation(
-            players, games, mode=mode, seats=n_seats, teams=teams, target=int(target), seed=seed
-        )
-        click.echo(json.dumps(sim.to_json()))
-        return
-    progress = Progress(
-        TextColumn(f"{mode}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
+    run = functools.partial(
+        run_simulation, players, games, mode=mode, seats=n_seats, teams=teams, target=int(target)
     )
-    with progress:
-        task = progress.add_task(mode, total=games)
-        sim = run_simulation(
-            players,
-            games,
-            mode=mode,
-            seats=n_seats,
-            teams=teams,
-            target=int(target),
-            seed=seed,
-            on_game=lambda: progress.advance(task),
+    try:
+        if as_json:
+            click.echo(json.dumps(run(seed=seed).to_json()))
+            return
+        progress = Progress(
+            TextColumn(mode),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
         )
+        with progress:
+            task = progress.add_task(mode, total=games)
+            sim = run(seed=seed, on_game=lambda: progress.advance(task))
+    except IllegalChoice as e:
+        raise click.ClickException(str(e)) from None
     Console().print(results_table(sim))
 
 
