@@ -19,6 +19,15 @@ def test_healthz_and_info(client: TestClient) -> None:
     assert "illegal_move" in info["errors"]
 
 
+def test_pages_are_served(client: TestClient) -> None:
+    for path in ("/", "/g/ABCDEF", "/replay/ABCDEF"):
+        r = client.get(path)
+        assert r.status_code == 200
+        assert "<html" in r.text
+    assert client.get("/static/app.css").status_code == 200
+    assert client.get("/static/nothing-here.js").status_code == 404
+
+
 def test_create_refuses_bad_requests(client: TestClient) -> None:
     cases = [
         ({"mode": "solo"}, "mode"),

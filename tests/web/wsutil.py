@@ -8,6 +8,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -130,3 +131,70 @@ def expect_error(ws: Any, code: str) -> dict[str, Any]:
     assert err["code"] == code, err
     assert err["message"]
     return err
+
+
+class ServerProcess:
+    """``chkobba serve`` in a subprocess, on a free port, with its own data directory."""
+
+    def __init__(self, data_dir: Path, *extra: str, db: str | None = None) -> None:
+        self.data_dir = data_dir
+        self.port = free_port()
+        self.extra = extra
+        self.db = db
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = data_dir / "server.log"
+
+    @property
+    def base(self) -> str:
+        """The server's base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30) -> None:
+        """Start the server and wait until /healthz answers."""
+        import sys
+        import urllib.request
+
+        cmd = [
+            sys.executable,
+            "-c",
+            "from chkobba.cli import main; main()",
+            "serve",
+            "--port",
+            str(self.port),
+            "--data-dir",
+            str(self.data_dir),
+            "--log-level",
+            "warning",
+            *self.extra,
+        ]
+        if self.db:
+            cmd += ["--db", self.db]
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log.read_text()}")
+            try:
+                with urllib.request.urlopen(f"{self.base}/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"the server did not answer in {timeout}s: {self.log.read_text()}")
+
+    def kill(self) -> None:
+        """Kill the server at once (SIGKILL), as a crash would."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        """Stop the server politely, or kill it."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()

@@ -25,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from chkobba.rules import RulesError
 from chkobba.store import Store
-from chkobba.web.hub import Conn, Hub, Settings, clean_name, levels
+from chkobba.web.hub import Conn, Hub, Settings, clean_name, is_fair, levels
 from chkobba.web.protocol import (
     ERROR_CODES,
     MAX_MESSAGE_BYTES,
@@ -109,7 +109,7 @@ def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
             return _error(400, "bad_request", f"seating must be one of {', '.join(SEATINGS)}")
         if type(target) is not int or target not in TARGETS:
             return _error(400, "bad_request", "target must be 11, 21 or 31")
-        if mode == "computer" and level not in levels():
+        if mode == "computer" and not (isinstance(level, str) and is_fair(level)):
             return _error(
                 400, "unknown_level", f"unknown level {level!r} (known: {', '.join(levels())})"
             )

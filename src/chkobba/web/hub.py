@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import importlib
 import json
 import logging
 import secrets
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
 from chkobba.agents import AGENTS, make_agent
+from chkobba.agents import base as agents_base
 from chkobba.agents.base import AgentError
 from chkobba.match import Match
 from chkobba.moves import Move, NotationError, parse_move
@@ -85,9 +87,26 @@ def clean_name(name: object, default: str) -> str:
 
 
 def levels() -> list[str]:
-    """The computer players' names (levels) available."""
+    """The computer players a game may be given, weakest first (none that sees hidden cards)."""
     make_agent("random", 0)  # loads the built-in players into the registry
-    return sorted(AGENTS)
+    try:
+        # The interfaces' named levels, when the AI package provides them.
+        named = ["random", *importlib.import_module("chkobba.agents.levels").LEVELS]
+    except (ImportError, AttributeError):
+        named = sorted(AGENTS)
+    return [n for n in named if is_fair(n)]
+
+
+def is_fair(level: str) -> bool:
+    """Whether ``level`` names a player that only ever looks at its own observation."""
+    factory = AGENTS.get(level)
+    # Players kept for measurements (they see every card) are never seated against people.
+    measurement_only = getattr(agents_base, "MEASUREMENT_ONLY", set())
+    return (
+        factory is not None
+        and level not in measurement_only
+        and not getattr(factory, "sees_all", False)
+    )
 
 
 def agent_seed(game_seed: int, ply: int, seat: int) -> int:
@@ -373,7 +392,7 @@ class Hub:
         """
         if kind not in ("computer", "room"):
             raise ValueError("mode must be 'computer' or 'room'")
-        if kind == "computer" and level not in levels():
+        if kind == "computer" and (level is None or not is_fair(level)):
             raise ValueError(f"unknown level {level!r} (known: {', '.join(levels())})")
         rules = preset("chkobba", {"target": target})
         match_seed = self.new_seed()
@@ -442,7 +461,7 @@ class Hub:
 
     async def fill(self, room: Room, level: str) -> None:
         """Give every free seat to the computer at ``level``."""
-        if level not in levels():
+        if not is_fair(level):
             raise ProtocolError(
                 "unknown_level", f"unknown level {level!r} (known: {', '.join(levels())})"
             )

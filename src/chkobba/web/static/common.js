@@ -1,0 +1,167 @@
+// Shared by the pages: cards, moves in words, names, seat tokens, the header.
+import { t, mountLangPicker, levelName } from "./i18n.js";
+
+const SUIT_SYMBOL = { s: "♠", h: "♥", d: "♦", c: "♣" };
+
+export function cardEl(code, opts = {}) {
+  const el = document.createElement(opts.button ? "button" : "span");
+  el.className = "card";
+  if (opts.small) el.classList.add("small");
+  if (!code) {
+    el.classList.add("back");
+    el.setAttribute("aria-label", "card");
+    return el;
+  }
+  const rank = code[0];
+  const suit = code[1];
+  el.classList.add(suit === "h" || suit === "d" ? "red" : "black");
+  el.dataset.card = code;
+  el.setAttribute("aria-label", pretty(code));
+  const r = document.createElement("span");
+  r.textContent = rank;
+  const s = document.createElement("span");
+  s.className = "suit";
+  s.textContent = SUIT_SYMBOL[suit];
+  el.append(r, s);
+  return el;
+}
+
+export function pretty(code) {
+  // Isolated left to right, so a card reads the same inside Arabic text.
+  return `\u2066${code[0]}${SUIT_SYMBOL[code[1]]}\u2069`;
+}
+
+export function cardsRow(codes, opts = {}) {
+  const row = document.createElement("div");
+  row.className = "cards";
+  for (const c of codes) row.append(cardEl(c, opts));
+  return row;
+}
+
+/** A seat's display name: the player's, or the computer's level. */
+export function seatName(players, seat) {
+  const p = players?.[seat];
+  if (!p) return `#${seat + 1}`;
+  if (p.name) return p.name;
+  if (p.computer) return `${t("computer")} (${levelName(p.computer)})`;
+  return t("free_seat");
+}
+
+/** A side's name: its player, or the two partners. */
+export function sideName(players, sideOf, side) {
+  const members = sideOf.map((s, seat) => [s, seat]).filter(([s]) => s === side).map(([, seat]) => seat);
+  if (members.length === 2) return t("team_of", { a: seatName(players, members[0]), b: seatName(players, members[1]) });
+  return seatName(players, members[0]);
+}
+
+/** One entry of a round's history, in words. */
+export function describeMove(turn, players) {
+  const name = seatName(players, turn.seat);
+  const move = turn.move;
+  if (move === "keep") return t("move_keep", { name });
+  if (move === "table") return t("move_table", { name });
+  const [card, taken] = move.split(":");
+  let text = taken
+    ? t("move_capture", { name, card: pretty(card), taken: taken.split("+").map(pretty).join(" ") })
+    : t("move_lay", { name, card: pretty(card) });
+  if (turn.chkobba) text += ` — ${t("chkobba_shout")}`;
+  return text;
+}
+
+/** The end-of-round breakdown as a table: each point with its Arabic names. */
+export function breakdownTable(end, players, sideOf, points) {
+  const score = end.score;
+  const sides = score.points.length;
+  const table = document.createElement("table");
+  table.className = "breakdown";
+  const who = (side) => (side === null || side === undefined ? t("nobody") : sideName(players, sideOf, side));
+  const counts = (arr) => arr.join(` ${t("vs")} `);
+  const rows = [
+    ["karta", who(score.karta), `${counts(score.cards)} ${t("cards")}`],
+    ["dinari", who(score.dinari), `${counts(score.diamonds)} ♦`],
+    ["barmila", who(score.barmila), `7: ${counts(score.sevens)} · 6: ${counts(score.sixes)}`],
+    ["haya", who(score.haya), "7♦"],
+    [
+      "chkobba",
+      [...Array(sides).keys()].map((s) => `${sideName(players, sideOf, s)} ${score.chkobba[s]}`).join(", "),
+      "",
+    ],
+  ];
+  for (const [key, winner, detail] of rows) {
+    const tr = document.createElement("tr");
+    tr.dataset.point = key;
+    const name = document.createElement("th");
+    const p = points?.[key] ?? { name: key, arabic: "" };
+    name.innerHTML = "";
+    const tl = document.createElement("span");
+    tl.className = "translit";
+    tl.textContent = p.name;
+    const ar = document.createElement("span");
+    ar.className = "arabic";
+    ar.textContent = p.arabic;
+    const what = document.createElement("div");
+    what.style.fontWeight = "400";
+    what.style.fontSize = "0.85rem";
+    what.textContent = t(`point_${key}`);
+    name.append(tl, " · ", ar, what);
+    const w = document.createElement("td");
+    w.textContent = winner;
+    const d = document.createElement("td");
+    d.textContent = detail;
+    tr.append(name, w, d);
+    table.append(tr);
+  }
+  const total = document.createElement("tr");
+  const th = document.createElement("th");
+  th.textContent = t("round_points");
+  const td = document.createElement("td");
+  td.colSpan = 2;
+  td.textContent = [...Array(sides).keys()].map((s) => `${sideName(players, sideOf, s)} ${score.points[s]}`).join(", ");
+  total.append(th, td);
+  table.append(total);
+  return table;
+}
+
+export function endNotes(end, players, sideOf) {
+  const out = [];
+  if (end.swept?.length && end.taker !== null && end.taker !== undefined) {
+    out.push(t("takes_rest", { name: sideName(players, sideOf, end.taker), cards: end.swept.map(pretty).join(" ") }));
+  }
+  if (end.leftover?.length) out.push(t("set_aside", { cards: end.leftover.map(pretty).join(" ") }));
+  return out;
+}
+
+// -- seat tokens: kept in this browser only --------------------------------------
+
+export function savedToken(game) {
+  return localStorage.getItem(`chkobba.token.${game}`);
+}
+
+export function saveToken(game, token) {
+  localStorage.setItem(`chkobba.token.${game}`, token);
+}
+
+export async function api(path, body) {
+  const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const r = await fetch(path, opts);
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(data.message || `${r.status}`);
+  return data;
+}
+
+export function setupHeader() {
+  const picker = document.getElementById("lang");
+  if (picker) mountLangPicker(picker);
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("data-")) e.setAttribute(k, v);
+    else e[k] = v;
+  }
+  e.append(...children);
+  return e;
+}

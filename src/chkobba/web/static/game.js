@@ -1,0 +1,326 @@
+// The game screen: one WebSocket to the server, which sends only what this seat may see.
+import { t, onLangChange, levelName } from "./i18n.js";
+import {
+  api, breakdownTable, cardEl, cardsRow, describeMove, el, endNotes, pretty,
+  saveToken, savedToken, seatName, setupHeader, sideName,
+} from "./common.js";
+
+const game = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
+let token = savedToken(game);
+let ws = null;
+let room = null;
+let state = null;
+let seat = -1;
+let info = null;
+let seenRounds = null;
+let pendingCard = null;
+let waitingReply = false;
+let seq = 0;
+let backoff = 500;
+let gone = false;
+
+const $ = (id) => document.getElementById(id);
+
+function send(msg) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  ws = new WebSocket(`${proto}//${location.host}/ws`);
+  ws.onopen = () => {
+    backoff = 500;
+    $("conn").classList.add("hidden");
+    const hello = { type: "hello", game };
+    if (token) hello.token = token;
+    send(hello);
+  };
+  ws.onmessage = (ev) => handle(JSON.parse(ev.data));
+  ws.onclose = () => {
+    if (gone) return;
+    $("conn").classList.remove("hidden");
+    waitingReply = false;
+    setTimeout(connect, backoff);
+    backoff = Math.min(backoff * 2, 5000);
+  };
+}
+
+function handle(msg) {
+  switch (msg.type) {
+    case "welcome":
+      seat = msg.seat;
+      room = msg;
+      break;
+    case "room":
+      room = msg;
+      break;
+    case "state":
+      state = msg;
+      waitingReply = false;
+      if (seenRounds === null) seenRounds = msg.rounds.length;
+      if (msg.rounds.length > seenRounds) {
+        seenRounds = msg.rounds.length;
+        showBreakdown();
+      }
+      break;
+    case "error":
+      waitingReply = false;
+      if (msg.code === "bad_token") {
+        // The token belongs to no seat of this game: watch instead.
+        localStorage.removeItem(`chkobba.token.${game}`);
+        token = null;
+        send({ type: "hello", game });
+      } else if (msg.code === "unknown_game") {
+        gone = true;
+        $("error").textContent = t("not_found");
+        ws.close();
+      } else {
+        $("error").textContent = `${t("error")}: ${msg.message}`;
+        setTimeout(() => { $("error").textContent = ""; }, 4000);
+      }
+      break;
+    default:
+      break;
+  }
+  render();
+}
+
+function players() {
+  return room?.players ?? [];
+}
+
+function sideOf() {
+  return room?.side_of ?? [];
+}
+
+function render() {
+  if (!room || !state) return;
+  $("code").textContent = room.game;
+  renderWaiting();
+  renderScores();
+  renderSeats();
+  renderTable();
+  renderCut();
+  renderChoices();
+  renderHand();
+  renderStatus();
+  renderLog();
+  renderOver();
+  document.body.dataset.ply = state.ply;
+  document.body.dataset.turn = state.turn;
+  document.body.dataset.myTurn = state.legal.length > 0 && !waitingReply ? "1" : "0";
+  document.body.dataset.over = state.over ? "1" : "0";
+}
+
+function renderWaiting() {
+  const open = room.status === "open";
+  $("waiting").classList.toggle("hidden", !open);
+  if (!open) return;
+  $("share-url").value = `${location.origin}/g/${room.game}`;
+  $("share-code").textContent = room.game;
+  $("seat-list").replaceChildren(
+    ...room.players.map((p) =>
+      el("li", {}, el("span", { class: `dot ${p.online ? "on" : ""}` }),
+        el("span", { class: "grow", text: p.taken ? seatName(room.players, p.seat) : t("free_seat") }),
+        el("span", { text: p.seat === seat ? t("you") : "" }))),
+  );
+  const free = room.players.some((p) => !p.taken);
+  $("join-box").classList.toggle("hidden", !(seat < 0 && free));
+  $("fill-box").classList.toggle("hidden", !(seat === 0 && room.kind === "room" && free));
+  const level = $("fill-level");
+  if (info && level.options.length !== info.levels.length) {
+    level.replaceChildren(...info.levels.map((l) => el("option", { value: l, text: levelName(l) })));
+  }
+}
+
+function renderScores() {
+  const box = $("scores");
+  const sides = state.totals.length;
+  const items = [];
+  for (let s = 0; s < sides; s++) {
+    const marks = "★".repeat(state.chkobba[s] ?? 0);
+    items.push(
+      el("span", { class: "score", "data-side": s },
+        `${sideName(players(), sideOf(), s)}: `, el("b", { text: state.totals[s] }),
+        ` / ${state.target}`,
+        el("span", { class: "info", text: ` · ${t("pile")} ${state.piles[s]} ` }),
+        el("span", { class: "marks", text: marks })),
+    );
+  }
+  items.push(el("span", { class: "meta" },
+    el("span", { text: `${t("round")} ${state.round}` }),
+    el("span", { text: `${t("stock")} ${state.stock}` })));
+  box.replaceChildren(...items);
+}
+
+function renderSeats() {
+  const n = players().length;
+  const order = [];
+  for (let i = 1; i <= n; i++) {
+    const s = seat < 0 ? i - 1 : (seat + i) % n;
+    if (s !== seat) order.push(s);
+  }
+  $("seats").replaceChildren(
+    ...order.map((s) => {
+      const p = players()[s];
+      const backs = el("div", { class: "cards" });
+      for (let i = 0; i < (state.hand_sizes[s] ?? 0); i++) backs.append(cardEl(null, { small: true }));
+      const box = el("div", { class: `seat ${state.turn === s && !state.over ? "turn" : ""}`, "data-seat": s },
+        el("div", { class: "name" }, el("span", { class: `dot ${p?.online ? "on" : ""}` }), seatName(players(), s)),
+        el("div", { class: "info", text: state.dealer === s ? t("dealer") : "" }),
+        backs);
+      return box;
+    }),
+  );
+  $("hand-zone").classList.toggle("hidden", seat < 0);
+}
+
+function optionsFor(card) {
+  return state.legal.filter((m) => m === card || m.startsWith(`${card}:`));
+}
+
+function renderTable() {
+  const row = cardsRow(state.table);
+  $("table").querySelector(".cards").replaceWith(row);
+}
+
+function highlight(cards) {
+  for (const c of $("table").querySelectorAll(".card")) c.classList.toggle("hl", cards.includes(c.dataset.card));
+}
+
+function renderCut() {
+  const box = $("cut");
+  const mine = state.phase === "cut" && state.legal.includes("keep");
+  const theirs = state.phase === "cut" && !mine && room.status === "playing";
+  box.classList.toggle("hidden", !(mine || theirs));
+  if (mine) {
+    box.replaceChildren(
+      el("span", { text: t("cut_title") }), cardEl(state.cut_card),
+      el("button", { id: "cut-keep", "data-cut": "keep", text: t("keep"), onclick: () => play("keep") }),
+      el("button", { id: "cut-table", "data-cut": "table", class: "secondary", text: t("put_table"), onclick: () => play("table") }),
+    );
+  } else if (theirs) {
+    box.replaceChildren(el("span", { text: t("cutting", { name: seatName(players(), state.cutter) }) }));
+  } else {
+    box.replaceChildren();
+  }
+}
+
+function renderChoices() {
+  const box = $("choices");
+  const opts = pendingCard ? optionsFor(pendingCard) : [];
+  box.classList.toggle("hidden", opts.length < 2);
+  if (opts.length < 2) {
+    pendingCard = null;
+    box.replaceChildren();
+    return;
+  }
+  const buttons = opts.map((m) => {
+    const taken = (m.split(":")[1] || "").split("+").filter(Boolean);
+    const b = el("button", { class: "choice", "data-move": m, title: m });
+    for (const c of taken) b.append(cardEl(c, { small: true }));
+    b.addEventListener("mouseenter", () => highlight(taken));
+    b.addEventListener("focus", () => highlight(taken));
+    b.addEventListener("mouseleave", () => highlight([]));
+    b.addEventListener("click", () => play(m));
+    return b;
+  });
+  box.replaceChildren(
+    el("div", { text: t("choose_capture", { card: pretty(pendingCard) }) }),
+    el("div", { class: "opts" }, ...buttons),
+    el("button", { class: "secondary", text: t("cancel"), onclick: () => { pendingCard = null; render(); } }),
+  );
+}
+
+function renderHand() {
+  const hand = $("hand");
+  const cards = state.hand.map((c) => {
+    const opts = optionsFor(c);
+    const b = cardEl(c, { button: true });
+    if (opts.length && !waitingReply) {
+      b.classList.add("playable");
+      b.addEventListener("click", () => {
+        if (opts.length === 1) play(opts[0]);
+        else { pendingCard = c; render(); }
+      });
+    } else {
+      b.disabled = true;
+    }
+    if (pendingCard === c) b.classList.add("selected");
+    return b;
+  });
+  hand.replaceChildren(...cards);
+}
+
+function renderStatus() {
+  const box = $("status");
+  box.classList.remove("mine");
+  if (room.status === "open") box.textContent = t("waiting_title");
+  else if (state.over) box.textContent = t("game_over");
+  else if (state.legal.length) { box.textContent = t("your_turn"); box.classList.add("mine"); }
+  else box.textContent = (seat < 0 ? `${t("spectating")} · ` : "") + t("waiting_for", { name: seatName(players(), state.turn) });
+}
+
+function renderLog() {
+  const prev = state.previous && state.history.length < 8 ? state.previous.history : [];
+  const all = [...prev, ...state.history].slice(-10).reverse();
+  $("log").replaceChildren(...all.map((turn) => el("li", { class: turn.chkobba ? "chk" : "", text: describeMove(turn, players()) })));
+  $("show-last").classList.toggle("hidden", !state.previous);
+}
+
+function renderOver() {
+  $("over").classList.toggle("hidden", !state.over);
+  if (!state.over) return;
+  $("over-title").textContent = state.winner === null ? t("game_over") : t("winner", { name: sideName(players(), sideOf(), state.winner) });
+  $("over-score").textContent = `${t("match_score")}: ${state.totals.join(" – ")}`;
+  $("replay-link").href = `/replay/${game}`;
+  $("download-link").href = `/api/games/${game}/record`;
+}
+
+function showBreakdown() {
+  const end = state.previous;
+  if (!end) return;
+  const dlg = $("breakdown");
+  $("breakdown-title").textContent = t("round_over", { n: state.rounds.length });
+  $("breakdown-notes").replaceChildren(...endNotes(end, players(), sideOf()).map((s) => el("p", { class: "note", text: s })));
+  $("breakdown-body").replaceChildren(breakdownTable(end, players(), sideOf(), info?.points));
+  $("breakdown-match").textContent = `${t("match_score")}: ${state.totals.map((v, s) => `${sideName(players(), sideOf(), s)} ${v}`).join(", ")}`;
+  if (!dlg.open) dlg.showModal();
+}
+
+function play(move) {
+  if (waitingReply) return;
+  pendingCard = null;
+  waitingReply = true;
+  send({ type: "play", move, ply: state.ply, id: ++seq });
+  render();
+}
+
+async function joinSeat() {
+  const name = $("join-name").value.trim();
+  try {
+    const r = await api(`/api/games/${game}/join`, { name });
+    if (name) localStorage.setItem("chkobba.name", name);
+    token = r.token;
+    saveToken(game, token);
+    send({ type: "hello", game, token });
+  } catch (e) {
+    $("error").textContent = `${t("error")}: ${e.message}`;
+  }
+}
+
+async function main() {
+  setupHeader();
+  onLangChange(() => render());
+  $("join-name").value = localStorage.getItem("chkobba.name") || "";
+  $("join-btn").addEventListener("click", joinSeat);
+  $("fill-btn").addEventListener("click", () => send({ type: "fill", level: $("fill-level").value }));
+  $("copy").addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText($("share-url").value); $("copy").textContent = t("copied"); } catch { $("share-url").select(); }
+  });
+  $("show-last").addEventListener("click", showBreakdown);
+  try { info = await api("/api/info"); } catch { info = null; }
+  connect();
+}
+
+main();

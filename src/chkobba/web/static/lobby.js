@@ -1,0 +1,99 @@
+// The lobby: a game against the computer, an online room, joining by code, the lists.
+import { t, levelName, onLangChange } from "./i18n.js";
+import { api, saveToken, setupHeader, el } from "./common.js";
+
+let info = null;
+
+function fillSelects() {
+  for (const sel of document.querySelectorAll("select.seating")) {
+    const v = sel.value;
+    sel.replaceChildren(...info.seatings.map((s) => el("option", { value: s, text: t(`seating_${s}`) })));
+    sel.value = v || "2";
+  }
+  for (const sel of document.querySelectorAll("select.target")) {
+    const v = sel.value;
+    sel.replaceChildren(...info.targets.map((n) => el("option", { value: n, text: `${n} ${t("points")}` })));
+    sel.value = v || "21";
+  }
+  const level = document.getElementById("c-level");
+  const v = level.value;
+  level.replaceChildren(...info.levels.map((l) => el("option", { value: l, text: levelName(l) })));
+  level.value = v || (info.levels.includes("medium") ? "medium" : info.levels[0]);
+}
+
+function remember(name) {
+  if (name) localStorage.setItem("chkobba.name", name);
+}
+
+async function create(mode, prefix) {
+  const err = document.getElementById(`${prefix}-error`);
+  err.textContent = "";
+  const name = document.getElementById(`${prefix}-name`).value.trim();
+  const body = {
+    mode,
+    name,
+    seating: document.getElementById(`${prefix}-seating`).value,
+    target: Number(document.getElementById(`${prefix}-target`).value),
+  };
+  if (mode === "computer") body.level = document.getElementById("c-level").value;
+  try {
+    const r = await api("/api/games", body);
+    remember(name);
+    saveToken(r.game, r.token);
+    location.href = r.url;
+  } catch (e) {
+    err.textContent = `${t("error")}: ${e.message}`;
+  }
+}
+
+async function join() {
+  const code = document.getElementById("j-code").value.trim().toUpperCase();
+  const err = document.getElementById("j-error");
+  err.textContent = "";
+  if (!code) return;
+  try {
+    await api(`/api/games/${encodeURIComponent(code)}`);
+    location.href = `/g/${code}`;
+  } catch {
+    err.textContent = t("not_found");
+  }
+}
+
+async function lists() {
+  const playing = document.getElementById("playing");
+  const finished = document.getElementById("finished");
+  try {
+    const [p, f] = await Promise.all([api("/api/games?status=playing"), api("/api/games?status=finished&limit=20")]);
+    playing.replaceChildren(
+      ...p.games.map((g) =>
+        el("li", {}, el("span", { class: "grow", text: g.players.map((x) => x.name || levelName(x.computer || "")).join(" · ") }),
+          el("span", { text: g.totals.join("–") }), el("a", { href: `/g/${g.game}`, text: t("watch") }))),
+    );
+    finished.replaceChildren(
+      ...f.games.map((g) =>
+        el("li", {}, el("span", { class: "grow", text: g.names.map((n, i) => (g.computer[i] ? levelName(n) : n)).join(" · ") }),
+          el("span", { text: (g.totals || []).join("–") }), el("a", { href: `/replay/${g.game}`, class: "replay-link", text: t("replay") }))),
+    );
+    if (!p.games.length) playing.replaceChildren(el("li", { text: t("none_yet") }));
+    if (!f.games.length) finished.replaceChildren(el("li", { text: t("none_yet") }));
+  } catch (e) {
+    finished.replaceChildren(el("li", { text: `${t("error")}: ${e.message}` }));
+  }
+}
+
+async function main() {
+  setupHeader();
+  const saved = localStorage.getItem("chkobba.name") || "";
+  for (const id of ["c-name", "r-name"]) document.getElementById(id).value = saved;
+  info = await api("/api/info");
+  fillSelects();
+  onLangChange(() => { fillSelects(); lists(); });
+  document.getElementById("c-start").addEventListener("click", () => create("computer", "c"));
+  document.getElementById("r-create").addEventListener("click", () => create("room", "r"));
+  document.getElementById("j-go").addEventListener("click", join);
+  document.getElementById("j-code").addEventListener("keydown", (e) => { if (e.key === "Enter") join(); });
+  document.body.dataset.ready = "1";
+  lists();
+}
+
+main();

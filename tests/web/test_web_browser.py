@@ -1,0 +1,186 @@
+"""End to end in headless Chromium: the lobby, a whole game against the computer by clicks,
+its replay, and a screenshot of the game screen under test-artifacts/."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from wsutil import ServerProcess
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver") or (
+    "/usr/bin/chromedriver" if Path("/usr/bin/chromedriver").exists() else None
+)
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or DRIVER is None,
+    reason="headless Chromium not installed: apt-get install -y chromium chromium-driver",
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    srv = ServerProcess(tmp_path_factory.mktemp("browser"), "--bot-delay", "0")
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def make_browser(size: str) -> Any:
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    for arg in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={tempfile.mkdtemp(prefix='chkobba-chromium-')}",
+        f"--window-size={size}",
+    ):
+        opts.add_argument(arg)
+    opts.binary_location = CHROMIUM
+    return webdriver.Chrome(service=Service(DRIVER), options=opts)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    # A phone-sized window: the pages must work there.
+    d = make_browser("412,915")
+    try:
+        yield d
+    finally:
+        d.quit()
+
+
+def visible(d: Any, css: str) -> list[Any]:
+    from selenium.webdriver.common.by import By
+
+    return [e for e in d.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()]
+
+
+def body(d: Any, attr: str) -> str | None:
+    from selenium.webdriver.common.by import By
+
+    value = d.find_element(By.TAG_NAME, "body").get_attribute(attr)
+    return str(value) if value is not None else None
+
+
+def wait(d: Any, cond: Any, timeout: float = 15) -> Any:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(d, timeout, poll_frequency=0.05).until(cond)
+
+
+def test_play_a_game_against_the_computer_and_replay_it(
+    server: ServerProcess, browser: Any
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    d = browser
+    ARTIFACTS.mkdir(exist_ok=True)
+    d.get(server.base + "/")
+    wait(d, lambda d: body(d, "data-ready") == "1")
+    levels = [o.get_attribute("value") for o in Select(d.find_element(By.ID, "c-level")).options]
+    assert "random" in levels and "cheater" not in levels
+    d.find_element(By.ID, "c-name").send_keys("Selma")
+    Select(d.find_element(By.ID, "c-level")).select_by_value("random")
+    Select(d.find_element(By.ID, "c-target")).select_by_value("11")
+    d.find_element(By.ID, "c-start").click()
+    wait(d, lambda d: "/g/" in d.current_url and body(d, "data-ply") is not None)
+    game = d.current_url.rsplit("/", 1)[1]
+
+    clicks = breakdowns = 0
+    screenshot = False
+    deadline = time.monotonic() + 120
+    while body(d, "data-over") != "1":
+        assert time.monotonic() < deadline, "the game did not end in time"
+        close = visible(d, "dialog[open] #breakdown-close")
+        if close:
+            # Each round ends with its breakdown, naming the points in Arabic too.
+            text = d.find_element(By.ID, "breakdown").text
+            assert "كارطة" in text and "barmīla" in text
+            breakdowns += 1
+            close[0].click()
+            continue
+        if body(d, "data-my-turn") != "1":
+            time.sleep(0.02)
+            continue
+        ply = int(body(d, "data-ply") or 0)
+        cut = visible(d, "#cut-keep")
+        cards = visible(d, "#hand .card.playable")
+        if cut:
+            cut[0].click()
+        elif cards:
+            if not screenshot and len(cards) >= 2:
+                d.save_screenshot(str(ARTIFACTS / "web-game.png"))
+                screenshot = True
+            cards[-1].click()
+            choices = visible(d, "#choices button.choice")
+            if choices:
+                choices[0].click()
+        else:
+            time.sleep(0.02)
+            continue
+        clicks += 1
+        wait(d, lambda d, ply=ply: int(body(d, "data-ply") or 0) > ply)
+    assert clicks > 20 and breakdowns >= 1
+    wait(d, lambda d: visible(d, "#over"))
+    close = visible(d, "dialog[open] #breakdown-close")
+    if close:
+        close[0].click()
+    title = d.find_element(By.ID, "over-title").text
+    assert title
+    d.save_screenshot(str(ARTIFACTS / "web-game-over.png"))
+    assert (ARTIFACTS / "web-game.png").exists() or screenshot is False
+
+    d.find_element(By.ID, "replay-link").click()
+    wait(d, lambda d: body(d, "data-ready") == "1")
+    assert game in d.find_element(By.ID, "code").text
+    steps = int(d.find_element(By.ID, "slider").get_attribute("max"))
+    assert steps > clicks
+    for _ in range(4):
+        d.find_element(By.ID, "next").click()
+    assert body(d, "data-step") == "4"
+    d.find_element(By.ID, "prev").click()
+    assert body(d, "data-step") == "3"
+    d.find_element(By.ID, "last").click()
+    assert body(d, "data-step") == str(steps)
+    assert "كارطة" in d.find_element(By.ID, "end").text
+    d.save_screenshot(str(ARTIFACTS / "web-replay.png"))
+    href = d.find_element(By.ID, "download-link").get_attribute("href")
+    assert href.endswith(f"/api/games/{game}/record")
+
+
+def test_arabic_is_right_to_left(server: ServerProcess, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    d = browser
+    d.get(server.base + "/")
+    wait(d, lambda d: body(d, "data-ready") == "1")
+    Select(d.find_element(By.ID, "lang")).select_by_value("ar")
+    html = d.find_element(By.TAG_NAME, "html")
+    assert html.get_attribute("dir") == "rtl" and html.get_attribute("lang") == "ar"
+    assert d.find_element(By.ID, "c-start").text == "ابدأ"
+    Select(d.find_element(By.ID, "lang")).select_by_value("fr")
+    assert html.get_attribute("dir") == "ltr"
+    assert d.find_element(By.ID, "c-start").text == "Commencer"
+    d.refresh()
+    wait(d, lambda d: body(d, "data-ready") == "1")
+    # The choice is remembered.
+    assert d.find_element(By.ID, "c-start").text == "Commencer"
