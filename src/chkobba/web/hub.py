@@ -101,7 +101,7 @@ def is_fair(level: str) -> bool:
     """Whether ``level`` names a player that only ever looks at its own observation."""
     factory = AGENTS.get(level)
     # Players kept for measurements (they see every card) are never seated against people.
-    measurement_only = getattr(agents_base, "MEASUREMENT_ONLY", set())
+    measurement_only: set[str] = getattr(agents_base, "MEASUREMENT_ONLY", set())
     return (
         factory is not None
         and level not in measurement_only
