@@ -182,7 +182,6 @@ def test_play_choices_points_match_a_recorded_match(impl: SimpleNamespace) -> No
     while not m.is_over:
         m.apply_unchecked(rng.choice(m.legal_moves()))
     for r in m.finished:
-        legal_lists: list[int] = []
         replay = Round(r.rules, r.seats, r.sides != r.seats, r.dealer, r.deck)
         choices = []
         for turn in r.history:
@@ -190,14 +189,16 @@ def test_play_choices_points_match_a_recorded_match(impl: SimpleNamespace) -> No
             i = legal.index(turn.move)
             # The midpoint of the move's slot maps back to its index.
             choices.append((i + 0.5) / len(legal))
-            legal_lists.append(len(legal))
             replay.apply_unchecked(turn.move)
         moves, points = impl.play_choices(
             2, (0, 1), r.dealer, list(r.deck), True, 0, False, 3, choices
         )
         assert r.score is not None
         assert points == list(r.score.points)
-        assert len(moves) == len(r.history)
+        assert moves == [
+            t.move.value if isinstance(t.move, Cut) else (t.move.card, t.move.capture)
+            for t in r.history
+        ]
 
 
 @pytest.mark.parametrize("impl", BACKENDS)
