@@ -32,7 +32,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from chkobba.agents.base import Agent, AgentError, make_agent
+from chkobba.agents.base import Agent, AgentError, check_playable, make_agent
 from chkobba.match import Match
 from chkobba.observe import observe
 from chkobba.rules import CHKOBBA
@@ -196,7 +196,7 @@ def run_simulation(
     lineup = lineup_for(names, seats)
     Match(rules, seats, teams, seed=0)  # checks the seating before any work
     for n in dict.fromkeys(names):
-        make_agent(n, 0)
+        check_playable(n)
     period = lineup_period(lineup)
     entries = [EntryResult(n) for n in names]
     group: list[list[float]] = [[] for _ in names]
@@ -362,7 +362,7 @@ def simulate(
     """
     for name in dict.fromkeys(players):
         try:
-            make_agent(name, 0)
+            check_playable(name)
         except AgentError as e:
             raise click.BadParameter(str(e), param_hint="PLAYERS") from None
     if len(players) < 2:

@@ -55,6 +55,17 @@ def make_agent(name: str, seed: int = 0) -> Agent:
     return factory(seed)
 
 
+def check_playable(name: str) -> None:
+    """Raise :class:`AgentError` unless ``name`` is a player that plays from observations."""
+    _load_builtin()
+    if name in MEASUREMENT_ONLY:
+        raise AgentError(
+            f"{name!r} sees every card: it plays only in duels, as an upper bound for measurements"
+        )
+    if name not in AGENTS:
+        raise AgentError(f"unknown player {name!r} (known: {', '.join(playable_agents())})")
+
+
 def playable_agents() -> list[str]:
     """The names of the players the interfaces may offer as opponents, sorted."""
     _load_builtin()

@@ -1,0 +1,75 @@
+"""The strength ladder: duplicate duels between the players, from a seed.
+
+Prints, for each duel, the mean point margin per deal (A − B) with its 95%
+interval, the Elo difference, wins/draws/losses, and each side's median and
+95th-percentile milliseconds per move; then how much of the gap between greedy
+and the cheater (who sees every card) the expert closes, and the levels' order.
+
+    python bench/strength.py --pairs 1000 --seed 1
+
+Everything but the timings is reproducible from the seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from chkobba.duel.harness import DuelResult, run_duel
+
+LADDER = [
+    ("expert", "greedy"),
+    ("expert", "heuristic"),
+    ("heuristic", "greedy"),
+    ("greedy", "random"),
+    ("cheater", "expert"),
+    ("cheater", "greedy"),
+]
+LEVELS = [("medium", "easy"), ("hard", "medium"), ("expert", "hard")]
+
+
+def line(r: DuelResult) -> str:
+    """One row of the table."""
+    m = r.margin
+    e = r.elo
+    return (
+        f"{r.a:>9} vs {r.b:<9} {m.mean:+6.3f}  [{m.low:+.3f}, {m.high:+.3f}]  "
+        f"Elo {e.elo:+6.0f}  W/D/L {r.wins}/{r.draws}/{r.losses}  "
+        f"ms/move {r.a.split()[0]} {r.a_timing.median_ms:.1f} (p95 {r.a_timing.p95_ms:.1f}), "
+        f"{r.b} {r.b_timing.median_ms:.2f} (p95 {r.b_timing.p95_ms:.2f})"
+    )
+
+
+def main() -> None:
+    """Run the ladder and print it."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--pairs", type=int, default=1000, help="duplicate pairs per duel")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: all)")
+    ap.add_argument("--players", type=int, default=2, choices=[2, 4])
+    ap.add_argument("--levels", action="store_true", help="also check the levels' order")
+    ap.add_argument("--json", help="also write every duel's JSON to this file")
+    args = ap.parse_args()
+    duels = LADDER + (LEVELS if args.levels else [])
+    print(f"{args.pairs} duplicate pairs per duel, {args.players} players, seed {args.seed}")
+    print("margin = points per deal, A − B, with its 95% interval")
+    results: dict[tuple[str, str], DuelResult] = {}
+    for a, b in duels:
+        start = time.perf_counter()
+        r = run_duel(a, b, pairs=args.pairs, seed=args.seed, players=args.players, jobs=args.jobs)
+        results[(a, b)] = r
+        print(line(r), f" ({time.perf_counter() - start:.0f} s)", flush=True)
+    expert = results[("expert", "greedy")].margin.mean
+    cheater = results[("cheater", "greedy")].margin.mean
+    if cheater > 0:
+        print(
+            f"gap greedy → cheater: {cheater:+.3f}; the expert closes {expert / cheater:.0%} of it"
+        )
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({f"{a} vs {b}": r.to_json() for (a, b), r in results.items()}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
