@@ -99,6 +99,7 @@ def levels() -> list[str]:
 
 def is_fair(level: str) -> bool:
     """Whether ``level`` names a player that only ever looks at its own observation."""
+    make_agent("random", 0)  # loads the built-in players into the registry
     factory = AGENTS.get(level)
     # Players kept for measurements (they see every card) are never seated against people.
     measurement_only: set[str] = getattr(agents_base, "MEASUREMENT_ONLY", set())
