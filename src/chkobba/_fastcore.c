@@ -19,6 +19,7 @@
 #include <Python.h>
 
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -462,8 +463,9 @@ static int margin_of(const int *pts, int sides, int side) {
 /* ---- the playout policy (chkobba.search.policy) --------------------------- */
 
 typedef struct {
-    int64_t card, diamond, seven, six, haya, sweep, expose;
+    int64_t card, diamond, seven, six, haya, sweep;
     int64_t lay[NCARDS]; /* what laying each card costs */
+    double caution;
     int ready;
 } Policy;
 
@@ -475,36 +477,91 @@ static inline int64_t card_weight(mask_t m) {
            POLICY.haya * (int64_t)(m >> SEVEN_OF_DIAMONDS & 1);
 }
 
-/* policy.play_score, scaled. A capture always takes cards summing to the played
-   card's value, so what it leaves on the table totals `total - value`. */
-static inline int64_t play_score(int card, mask_t capture, mask_t table, int total,
-                                 int last_play) {
-    int value = VALUE[card];
-    if (capture) {
-        int64_t s = card_weight(capture | ((mask_t)1 << card));
-        if ((table & ~capture) == 0) {
-            if (!last_play) s += POLICY.sweep;
-        } else if (total - value <= 10) {
-            s -= POLICY.expose;
-        }
-        return s;
-    }
-    int64_t s = -POLICY.lay[card];
-    if (total + value <= 10) s -= POLICY.expose;
-    return s;
+/* policy.holds_one: the chance that `hand` cards drawn from `unseen` include one
+   of `k` given cards; the same operations in the same order as the reference. */
+static double holds_one(int unseen, int k, int hand) {
+    if (k == 0 || hand == 0) return 0.0;
+    if (k >= unseen || hand >= unseen) return 1.0;
+    double miss = 1.0;
+    for (int i = 0; i < hand; i++) miss *= (double)(unseen - k - i) / (double)(unseen - i);
+    return 1.0 - miss;
 }
 
-/* policy.policy_move: the best-scored play; ties at random, or the first in
-   legal order when `first_best` is set. */
+/* policy.Context */
+typedef struct {
+    mask_t table;
+    int last_play, side, last;
+    int threat; /* whether the next player is an opponent */
+    double chances[11];
+} PolicyContext;
+
+static void policy_context(const Game *g, PolicyContext *ctx) {
+    int seat = g->turn;
+    mask_t known = g->hands[seat] | g->table | g->leftover;
+    for (int s = 0; s < g->sides; s++) known |= g->piles[s];
+    mask_t unseen = ALL_CARDS & ~known;
+    int nxt = (seat + 1) % g->seats;
+    ctx->table = g->table;
+    ctx->last_play = g->in_hands == 1 && g->stock_pos == g->stock_len;
+    ctx->side = g->side_of[seat];
+    ctx->last = g->last;
+    ctx->threat = g->side_of[nxt] != g->side_of[seat];
+    if (ctx->threat) {
+        int hand;
+        if (g->in_hands > 1)
+            hand = popcount(g->hands[nxt]);
+        else
+            hand = g->stock_pos < g->stock_len ? HAND_SIZE : 0;
+        int total = popcount(unseen);
+        ctx->chances[0] = 0.0;
+        for (int v = 1; v <= 10; v++)
+            ctx->chances[v] = holds_one(total, popcount(unseen & RANK_MASK[v - 1]), hand);
+    }
+}
+
+/* policy.play_score */
+static inline int64_t play_score(int card, mask_t capture, const PolicyContext *ctx) {
+    mask_t table = ctx->table, left;
+    int64_t score;
+    if (capture) {
+        left = table & ~capture;
+        score = card_weight(capture | ((mask_t)1 << card));
+        if (ctx->last_play) return score + card_weight(left);
+        if (!left) return score + POLICY.sweep;
+    } else {
+        left = table | ((mask_t)1 << card);
+        score = -POLICY.lay[card];
+        if (ctx->last_play) {
+            if (ctx->last < 0) return score;
+            int64_t rest = card_weight(left);
+            return ctx->last == ctx->side ? score + rest : score - rest;
+        }
+    }
+    if (!ctx->threat) return score;
+    int total = table_total(left);
+    double threat = total <= 10 ? ctx->chances[total] * (double)(POLICY.sweep + card_weight(left))
+                                : 0.0;
+    mask_t m = left;
+    while (m) {
+        int c = lowest(m);
+        m &= m - 1;
+        double t = ctx->chances[VALUE[c]] * (double)card_weight((mask_t)1 << c);
+        if (t > threat) threat = t;
+    }
+    return score - (int64_t)floor(POLICY.caution * threat + 0.5);
+}
+
+/* policy.best_plays / policy_move: the best-scored play; ties at random, or the
+   first in legal order when `first_best` is set. */
 static int policy_pick(const Game *g, MoveList *ml, Rng *rng, int first_best) {
     int n = ml->n;
     if (n == 1) return 0;
-    int total = table_total(g->table);
-    int last_play = g->in_hands == 1 && g->stock_pos == g->stock_len;
+    PolicyContext ctx;
+    policy_context(g, &ctx);
     int64_t best = 0;
     int first = -1, ties = 0;
     for (int i = 0; i < n; i++) {
-        int64_t s = play_score(ml->v[i].card, ml->v[i].capture, g->table, total, last_play);
+        int64_t s = play_score(ml->v[i].card, ml->v[i].capture, &ctx);
         ml->v[i].score = s;
         if (first < 0 || s > best) {
             best = s;
@@ -945,9 +1002,10 @@ static int policy_ready(void) {
 /* ---- module functions ------------------------------------------------------ */
 
 PyDoc_STRVAR(set_policy_doc,
-             "set_policy(weights, lay)\n--\n\n"
-             "Set the playout policy's weights as integers on one scale: weights holds card, "
-             "diamond, seven, six, haya, sweep and expose; lay each card's cost when laid.");
+             "set_policy(weights, lay, caution)\n--\n\n"
+             "Set the playout policy's weights in millionths of a point: weights holds card, "
+             "diamond, seven, six, haya and sweep; lay each card's cost when laid; caution "
+             "how much the next player's threat counts.");
 
 /* A sequence of exactly n ints of any size that fits 64 bits. */
 static int get_int64s(PyObject *o, int n, int64_t *out, const char *what) {
@@ -971,9 +1029,10 @@ static int get_int64s(PyObject *o, int n, int64_t *out, const char *what) {
 
 static PyObject *fc_set_policy(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *weights_o, *lay_o;
-    if (!PyArg_ParseTuple(args, "OO:set_policy", &weights_o, &lay_o)) return NULL;
-    int64_t w[7], lay[NCARDS];
-    if (get_int64s(weights_o, 7, w, "weights") < 0 || get_int64s(lay_o, NCARDS, lay, "lay") < 0)
+    double caution;
+    if (!PyArg_ParseTuple(args, "OOd:set_policy", &weights_o, &lay_o, &caution)) return NULL;
+    int64_t w[6], lay[NCARDS];
+    if (get_int64s(weights_o, 6, w, "weights") < 0 || get_int64s(lay_o, NCARDS, lay, "lay") < 0)
         return NULL;
     POLICY.card = w[0];
     POLICY.diamond = w[1];
@@ -981,8 +1040,8 @@ static PyObject *fc_set_policy(PyObject *Py_UNUSED(self), PyObject *args) {
     POLICY.six = w[3];
     POLICY.haya = w[4];
     POLICY.sweep = w[5];
-    POLICY.expose = w[6];
     memcpy(POLICY.lay, lay, sizeof(lay));
+    POLICY.caution = caution;
     POLICY.ready = 1;
     Py_RETURN_NONE;
 }

@@ -45,32 +45,11 @@ PlayPair = tuple[int, int]
 MoveValue = str | PlayPair
 """A move as :func:`play_choices` reports it: ``"keep"``, ``"table"`` or a play pair."""
 
-SCALE: Final = 1_000_000
-"""The kernel scores plays in integers: the policy's weights times this scale."""
 
-
-def _policy_weights() -> tuple[list[int], list[int]] | str:
-    """The policy's weights on the kernel's integer scale, or why they do not fit it."""
-    named = [
-        policy.CARD,
-        policy.DIAMOND,
-        policy.SEVEN,
-        policy.SIX,
-        policy.HAYA,
-        policy.SWEEP,
-        policy.EXPOSE,
-    ]
-    lay = [policy.LAY * w for w in policy.CARD_WEIGHT]
-    out: list[list[int]] = [[], []]
-    for group, values in zip(out, (named, lay), strict=True):
-        for w in values:
-            scaled = round(w * SCALE)
-            # Integers compare ties exactly, as the policy's 1e-9 tolerance does,
-            # only if every weight is a whole number of 1/SCALE.
-            if abs(w * SCALE - scaled) > 1e-3:
-                return f"policy weight {w!r} is not a multiple of 1/{SCALE}"
-            group.append(scaled)
-    return out[0], out[1]
+def _policy_weights() -> tuple[list[int], list[int], float]:
+    """The policy's weights as the kernel takes them (see :mod:`chkobba.search.policy`)."""
+    named = [policy.CARD, policy.DIAMOND, policy.SEVEN, policy.SIX, policy.HAYA, policy.SWEEP]
+    return named, list(policy.LAY_COST), policy.CAUTION
 
 
 def _kernel_status() -> tuple[bool, str]:
@@ -78,11 +57,8 @@ def _kernel_status() -> tuple[bool, str]:
         return False, "CHKOBBA_PURE is set"
     if _fastcore is None:
         return False, "the C extension chkobba._fastcore is not built"
-    weights = _policy_weights()
-    if isinstance(weights, str):
-        return False, weights
-    named, lay = weights
-    _fastcore.set_policy(named, lay)
+    named, lay, caution = _policy_weights()
+    _fastcore.set_policy(named, lay, caution)
     return True, "the C extension chkobba._fastcore"
 
 
@@ -349,21 +325,10 @@ def py_play_choices(
 def first_best_play(r: Round) -> Play:
     """The policy's play in ``r`` with ties broken by legal order (no randomness).
 
-    The same scores and tolerance as :func:`chkobba.search.policy.policy_move`,
-    which draws among tied plays at random instead.
+    The same scores as :func:`chkobba.search.policy.policy_move`, which draws
+    among tied plays at random instead.
     """
-    moves = r.legal_plays()
-    if len(moves) == 1:
-        return moves[0]
-    last_play = r.in_hands == 1 and r.stock_pos == len(r.deck)
-    best = moves[0]
-    best_score = -1e9
-    for m in moves:
-        s = policy.play_score(m.card, m.capture, r.table, last_play)
-        if s > best_score + 1e-9:
-            best_score = s
-            best = m
-    return best
+    return policy.best_plays(r)[0]
 
 
 def py_rollout(state: FastState, seed: int, deterministic: bool = False) -> list[int]:

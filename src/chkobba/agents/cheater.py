@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import random
 
+from chkobba import fast
 from chkobba.agents.base import register
-from chkobba.agents.expert import playout_margin
+from chkobba.agents.expert import margin, playout_margin
 from chkobba.game import Round
 from chkobba.moves import Move
 from chkobba.observe import Observation
+from chkobba.search.endgame import solvable
 
 
 class CheaterAgent:
@@ -40,14 +42,29 @@ class CheaterAgent:
         side = r.side_of[r.turn]
         best, best_value = moves[0], -1e9
         for m in moves:
-            total = 0.0
-            for _ in range(self.samples):
-                child = r.copy()
-                child.apply_unchecked(m)
-                total += playout_margin(child, side, self.rng)
-            if total > best_value:
-                best, best_value = m, total
+            child = r.copy()
+            child.apply_unchecked(m)
+            value = self._value(child, side)
+            if value > best_value:
+                best, best_value = m, value
         return best
+
+    def _value(self, r: Round, side: int) -> float:
+        """``side``'s mean margin after finishing the true deal ``r``."""
+        if not fast.AVAILABLE:
+            return sum(playout_margin(r.copy(), side, self.rng) for _ in range(self.samples))
+        if r.void:
+            return 0.0
+        if r.score is not None:
+            return margin(r.score.points, side)
+        state = fast.state_of(r)
+        if solvable(r) and r.in_hands <= fast.SOLVE_CARDS:
+            best = max(v for _, _, v in fast.solve(state))
+            return best if r.side_of[r.turn] == side else -best
+        total = 0.0
+        for _ in range(self.samples):
+            total += margin(fast.rollout(state, self.rng.getrandbits(63)), side)
+        return total
 
 
 @register("cheater", playable=False)
