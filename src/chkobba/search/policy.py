@@ -113,14 +113,13 @@ def context(r: Round) -> Context:
     nxt = (seat + 1) % r.seats
     chances = None
     if r.side_of[nxt] != r.side_of[seat]:
-        if r.in_hands > 1:
-            hand = r.hands[nxt].bit_count()
-        else:
-            # This play empties the hands: the next player is dealt three if any are left.
-            hand = 3 if r.stock_pos < len(r.deck) else 0
+        # If this play empties the hands, the next player is dealt three (if any are left).
+        stock_left = r.stock_pos < len(r.deck)
+        hand = r.hands[nxt].bit_count() if r.in_hands > 1 else 3 if stock_left else 0
         total = unseen.bit_count()
-        chances = (0.0,) + tuple(
-            holds_one(total, (unseen & _RANKS[v - 1]).bit_count(), hand) for v in range(1, 11)
+        chances = (
+            0.0,
+            *(holds_one(total, (unseen & _RANKS[v - 1]).bit_count(), hand) for v in range(1, 11)),
         )
     return Context(
         table=r.table,
@@ -187,7 +186,7 @@ def policy_move(r: Round, rng: random.Random) -> Move:
     """The policy's choice in ``r`` for the seat to move; ties broken at random."""
     if r.phase is Phase.CUT:
         # At the cut: keep a 7, table anything else.
-        return Cut.KEEP if VALUE_OF[r.cut_card] == 7 else Cut.TABLE
+        return Cut.KEEP if r.cut_card is not None and VALUE_OF[r.cut_card] == 7 else Cut.TABLE
     best = best_plays(r)
     return best[0] if len(best) == 1 else rng.choice(best)
 
