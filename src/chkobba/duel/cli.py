@@ -22,6 +22,7 @@ from chkobba.agents import AgentError
 from chkobba.duel.harness import Progress as ProgressCallback
 from chkobba.duel.harness import check_player, run_duel, run_tournament
 from chkobba.duel.play import AgentMoveError, Unit
+from chkobba.duel.ray_backend import RayError
 
 
 def _player(ctx: click.Context, param: click.Parameter, value: str) -> str:
@@ -74,6 +75,9 @@ _common = [
                  show_default=True, help="What one game is: one deal, or a whole match."),
     click.option("--jobs", type=click.IntRange(min=1), default=None,
                  help="Worker processes (default: one per core); results do not depend on it."),
+    click.option("--ray", "ray", metavar="ADDRESS", default=None,
+                 help="Play on a Ray cluster instead of local processes: auto, HOST:PORT, "
+                      "ray://HOST:PORT, or local to start one here (needs chkobba[ray])."),
     click.option("--json", "as_json", is_flag=True, help="Print the result as JSON."),
 ]  # fmt: skip
 
@@ -103,6 +107,7 @@ def duel(
     target: int | None,
     unit: Unit,
     jobs: int | None,
+    ray: str | None,
     as_json: bool,
     save_dir: Path | None,
 ) -> None:
@@ -116,9 +121,9 @@ def duel(
         with _progress(pairs, f"{a} vs {b}", as_json) as progress:
             result = run_duel(
                 a, b, pairs, seed=seed, players=int(seats), unit=unit, target=target,
-                jobs=jobs, save_dir=save_dir, progress=progress,
+                jobs=jobs, save_dir=save_dir, progress=progress, ray=ray,
             )  # fmt: skip
-    except (AgentMoveError, ValueError, OSError) as e:
+    except (AgentMoveError, RayError, ValueError, OSError) as e:
         raise click.ClickException(str(e)) from None
     if as_json:
         click.echo(json.dumps(result.to_json()))
@@ -140,6 +145,7 @@ def tournament(
     target: int | None,
     unit: Unit,
     jobs: int | None,
+    ray: str | None,
     as_json: bool,
 ) -> None:
     """A round robin of duels between every two players, with an Elo rating for each.
@@ -156,9 +162,9 @@ def tournament(
         with _progress(total, "tournament", as_json) as progress:
             result = run_tournament(
                 names, pairs, seed=seed, players=int(seats), unit=unit, target=target,
-                jobs=jobs, progress=progress,
+                jobs=jobs, progress=progress, ray=ray,
             )  # fmt: skip
-    except (AgentMoveError, ValueError) as e:
+    except (AgentMoveError, RayError, ValueError) as e:
         raise click.ClickException(str(e)) from None
     if as_json:
         click.echo(json.dumps(result.to_json()))

@@ -11,12 +11,14 @@ import math
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
 
 from chkobba.agents import make_agent
 from chkobba.duel.play import DuelSpec, PairOutcome, Unit, play_pair, play_pairs
+from chkobba.duel.ray_backend import cluster_cpus, play_on_ray, ray_session
 from chkobba.duel.stats import (
     EloEstimate,
     Estimate,
@@ -223,6 +225,7 @@ def run_duel(
     jobs: int | None = None,
     save_dir: str | Path | None = None,
     progress: Progress | None = None,
+    ray: str | None = None,
 ) -> DuelResult:
     """Play ``pairs`` duplicate pairs of ``a`` against ``b`` and measure the difference.
 
@@ -230,15 +233,29 @@ def run_duel(
     players, A and A partners against B and B). ``jobs`` worker processes share
     the pairs (default: one per core); the result does not depend on ``jobs``
     because each pair depends only on ``seed`` and its index. With ``save_dir``
-    every game is saved there as a chkobba-record/1 file.
+    every game is saved there as a chkobba-record/1 file. With ``ray`` (an
+    address, see :mod:`chkobba.duel.ray_backend`) the pairs are Ray tasks
+    instead, with the same result; ``jobs`` then only sizes a ``local`` instance.
     """
     spec = duel_spec(a, b, seed, players, unit, target, rules, save_dir)
     if pairs < 1:
         raise ValueError(f"a duel needs at least one pair, not {pairs}")
     if save_dir is not None:
         Path(save_dir).mkdir(parents=True, exist_ok=True)
-    outcomes = play_all(spec, pairs, jobs, progress)
+    if jobs is not None and jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    if ray is not None:
+        with ray_session(ray, cpus=jobs):
+            outcomes = play_on_ray(spec, chunk_pairs(pairs, cluster_cpus()), progress)
+    else:
+        outcomes = play_all(spec, pairs, jobs, progress)
     return DuelResult.of(spec, outcomes)
+
+
+def chunk_pairs(pairs: int, workers: int) -> list[list[int]]:
+    """Pair indices 0 to ``pairs - 1`` in chunks, about four per worker, in order."""
+    size = max(1, min(MAX_CHUNK, math.ceil(pairs / (workers * 4))))
+    return [list(range(k, min(k + size, pairs))) for k in range(0, pairs, size)]
 
 
 def play_all(
@@ -258,8 +275,7 @@ def play_all(
             if progress is not None:
                 progress(1)
         return out
-    size = max(1, min(MAX_CHUNK, math.ceil(pairs / (jobs * 4))))
-    chunks = [list(range(k, min(k + size, pairs))) for k in range(0, pairs, size)]
+    chunks = chunk_pairs(pairs, jobs)
     results: list[PairOutcome] = []
     pool = ProcessPoolExecutor(max_workers=jobs)
     try:
@@ -374,12 +390,14 @@ def run_tournament(
     rules: RuleSet = CHKOBBA,
     jobs: int | None = None,
     progress: Progress | None = None,
+    ray: str | None = None,
 ) -> TournamentResult:
     """A duel of ``pairs`` pairs between every two of ``names``, and Elo ratings for all.
 
     Every duel uses the same ``seed``, hence the same shuffles, so the players
     are compared on the same cards. The ratings are anchored at ``random`` if it
-    plays, else at the first player.
+    plays, else at the first player. With ``ray`` every duel runs on that Ray
+    cluster, connected once for the whole tournament.
     """
     if len(names) < 2:
         raise ValueError("a tournament needs at least two players")
@@ -390,22 +408,25 @@ def run_tournament(
         check_player(name)
     duels: list[DuelResult] = []
     meetings: list[Meeting] = []
-    for i in range(len(names)):
-        for j in range(i + 1, len(names)):
-            d = run_duel(
-                names[i],
-                names[j],
-                pairs,
-                seed=seed,
-                players=players,
-                unit=unit,
-                target=target,
-                rules=rules,
-                jobs=jobs,
-                progress=progress,
-            )
-            duels.append(d)
-            meetings.append(Meeting(i, j, d.wins + d.draws / 2, d.games))
+    # Connected once for the whole tournament; every duel reuses the connection.
+    with nullcontext() if ray is None else ray_session(ray, cpus=jobs):
+        for i in range(len(names)):
+            for j in range(i + 1, len(names)):
+                d = run_duel(
+                    names[i],
+                    names[j],
+                    pairs,
+                    seed=seed,
+                    players=players,
+                    unit=unit,
+                    target=target,
+                    rules=rules,
+                    jobs=jobs,
+                    progress=progress,
+                    ray=ray,
+                )
+                duels.append(d)
+                meetings.append(Meeting(i, j, d.wins + d.draws / 2, d.games))
     anchor = names.index("random") if "random" in names else 0
     ratings = fit_elo(len(names), meetings, anchor=anchor)
     return TournamentResult(tuple(names), tuple(duels), tuple(ratings), names[anchor])
