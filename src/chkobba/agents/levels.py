@@ -7,8 +7,11 @@ they are ordered by strength (the closing note of the AI issue holds the table).
 |---|---|---|
 | easy | greedy: takes the most valuable capture, no defence | none |
 | medium | heuristic: counts cards, avoids offering a chkobba | none |
-| hard | expert search | 16 sampled deals per move |
+| hard | expert search | :data:`HARD_SAMPLES` sampled deals per move |
 | expert | expert search | :data:`~chkobba.agents.expert.EXPERT_SAMPLES` sampled deals per move |
+
+Without the compiled kernel the searches keep their time per move by sampling
+fewer deals (:func:`~chkobba.agents.expert.budget`).
 """
 
 from __future__ import annotations
@@ -16,12 +19,12 @@ from __future__ import annotations
 from typing import Final
 
 from chkobba.agents.base import Agent, make_agent, register
-from chkobba.agents.expert import ExpertAgent
+from chkobba.agents.expert import ExpertAgent, budget
 
 LEVELS: Final = ("easy", "medium", "hard", "expert")
 """The level names, weakest first."""
 
-HARD_SAMPLES: Final = 16
+HARD_SAMPLES: Final = 300
 
 
 @register("easy")
@@ -36,4 +39,4 @@ def _medium(seed: int) -> Agent:
 
 @register("hard")
 def _hard(seed: int) -> Agent:
-    return ExpertAgent(seed, samples=HARD_SAMPLES, name="hard")
+    return ExpertAgent(seed, samples=budget(HARD_SAMPLES), name="hard")
