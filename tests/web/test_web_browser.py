@@ -28,8 +28,8 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     srv = ServerProcess(tmp_path_factory.mktemp("browser"), "--bot-delay", "0")
-    srv.start()
     try:
+        srv.start()
         yield srv
     finally:
         srv.stop()

@@ -90,8 +90,8 @@ class Table:
 
 def test_kill_and_restart_resumes_every_game(tmp_path: Path, db_url: str) -> None:
     server = ServerProcess(tmp_path / "data", "--bot-delay", "0", "--rate", "1000", db=db_url)
-    server.start()
     try:
+        server.start()
         base = server.base
         room = post(base, "/api/games", {"mode": "room", "seating": "2", "target": 11})
         guest = post(base, f"/api/games/{room['game']}/join", {"name": "Guest"})

@@ -182,6 +182,7 @@ class ServerProcess:
                         return
             except OSError:
                 time.sleep(0.1)
+        self.kill()
         raise RuntimeError(f"the server did not answer in {timeout}s: {self.log.read_text()}")
 
     def kill(self) -> None:

@@ -11,6 +11,7 @@ applied and announced. Moves of many games share a transaction
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import hmac
 import importlib
@@ -38,6 +39,7 @@ from chkobba.web.protocol import (
     Ping,
     PlayMsg,
     ProtocolError,
+    finished_json,
     players_json,
     side_of,
     state_message,
@@ -193,6 +195,20 @@ class Room:
     conns: set[Conn] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bots: asyncio.Task[None] | None = None
+    _finished: tuple[int, Any] = (-1, None)
+
+    def finished_json(self) -> Any:
+        """:func:`~chkobba.web.protocol.finished_json`, computed once per finished round."""
+        n = len(self.match.finished)
+        if self._finished[0] != n:
+            self._finished = (n, finished_json(self.match))
+        return self._finished[1]
+
+    def state(self, seat: int, re: Any = None, full: bool = True) -> dict[str, Any]:
+        """The ``state`` message for one seat (-1: a spectator)."""
+        return state_message(
+            self.id, self.status, self.ply, self.match, seat, re, full, self.finished_json()
+        )
 
     @property
     def ply(self) -> int:
@@ -331,6 +347,8 @@ class Settings:
     burst: float = 40.0
     max_refusals: int = 50
     """Messages refused for the rate limit before the connection is closed."""
+    tune_gc: bool = False
+    """Tune the garbage collector for a long-running server (set by ``chkobba serve``)."""
 
 
 class Hub:
@@ -362,6 +380,13 @@ class Hub:
             self.schedule_bots(room)
         self.ready = True
         log.info("resumed %d game(s)", len(self.rooms))
+        if self.settings.tune_gc:
+            # Full collections stall every game at once; most objects here live for
+            # the whole run (code, resumed games), so take them out of the collector's
+            # walks and collect the young generation less often.
+            gc.collect()
+            gc.freeze()
+            gc.set_threshold(20_000, 50, 100)
 
     async def stop(self) -> None:
         """Stop the computer players and the store's thread."""
@@ -530,7 +555,7 @@ class Hub:
         if msg.id is not None:
             welcome["re"] = msg.id
         conn.send(welcome)
-        conn.send(state_message(room.id, room.status, room.ply, room.match, seat))
+        conn.send(room.state(seat))
         self.announce_room(room)
 
     def detach(self, conn: Conn) -> None:
@@ -609,16 +634,17 @@ class Hub:
 
     def broadcast(self, room: Room, mover: Conn | None = None, re: Any = None) -> None:
         """Send each follower the state its seat may see."""
+        # The last finished round goes out once, as the next one starts.
+        full = not room.match.round.history or room.match.is_over
         by_seat: dict[int, str] = {}
         for c in room.conns:
             seat = c.seat if c.seat is not None else -1
             if c is mover and re is not None:
-                c.send(state_message(room.id, room.status, room.ply, room.match, seat, re))
+                c.send(room.state(seat, re, full))
                 continue
             text = by_seat.get(seat)
             if text is None:
-                msg = state_message(room.id, room.status, room.ply, room.match, seat)
-                text = json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+                text = json.dumps(room.state(seat, None, full), separators=(",", ":"))
                 by_seat[seat] = text
             c.send_text(text)
 

@@ -9,6 +9,7 @@ receiving seat only, so no message can carry a card that seat may not see.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -170,8 +171,9 @@ def card_list(mask: int) -> list[str]:
     return [str(c) for c in sort_for_display(cards_of(mask))]
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def turn_json(t: Turn) -> dict[str, Any]:
-    """One entry of a round's public history."""
+    """One entry of a round's public history (cached: histories are resent on every move)."""
     return {"seat": t.seat, "move": str(t.move), "chkobba": t.chkobba}
 
 
@@ -220,10 +222,29 @@ def observation_json(obs: Observation) -> dict[str, Any]:
     }
 
 
+def finished_json(match: Match) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """The breakdown of every finished round, and the last finished round in full."""
+    rounds = [score_json(r.score) for r in match.finished if r.score is not None]
+    previous = finished_round_json(match.finished[-1]) if match.finished else None
+    return rounds, previous
+
+
 def state_message(
-    game_id: str, status: str, ply: int, match: Match, seat: int, re: Any = None
+    game_id: str,
+    status: str,
+    ply: int,
+    match: Match,
+    seat: int,
+    re: Any = None,
+    full: bool = True,
+    finished: tuple[list[dict[str, Any]], dict[str, Any] | None] | None = None,
 ) -> dict[str, Any]:
-    """The ``state`` message for ``seat`` (-1: a spectator) after ``ply`` moves."""
+    """The ``state`` message for ``seat`` (-1: a spectator) after ``ply`` moves.
+
+    ``previous`` (the last finished round) is left out unless ``full``: the
+    server sends it on ``hello`` and at the start of each round, and clients keep
+    it. ``finished`` passes :func:`finished_json` already computed.
+    """
     out: dict[str, Any] = {"type": "state", "game": game_id, "status": status, "ply": ply}
     out.update(observation_json(observe(match, seat)))
     if status != "playing":
@@ -231,8 +252,10 @@ def state_message(
         out["legal"] = []
     out["over"] = match.is_over
     out["winner"] = match.winner
-    out["rounds"] = [score_json(r.score) for r in match.finished if r.score is not None]
-    out["previous"] = finished_round_json(match.finished[-1]) if match.finished else None
+    rounds, previous = finished if finished is not None else finished_json(match)
+    out["rounds"] = rounds
+    if full:
+        out["previous"] = previous
     if re is not None:
         out["re"] = re
     return out

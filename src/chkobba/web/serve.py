@@ -65,7 +65,7 @@ def serve(
         shown = make_url(normalise_url(db_url)).render_as_string(hide_password=True)
     except StoreError as e:
         raise click.BadParameter(str(e), param_hint="--db") from None
-    settings = Settings(bot_delay=bot_delay, rate=rate, burst=max(10.0, 2 * rate))
+    settings = Settings(bot_delay=bot_delay, rate=rate, burst=max(10.0, 2 * rate), tune_gc=True)
     click.echo(f"chkobba: http://{host}:{port}/  (database: {shown})", err=True)
     uvicorn.run(
         create_app(db_url, settings),

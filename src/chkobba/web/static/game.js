@@ -55,6 +55,8 @@ function handle(msg) {
       room = msg;
       break;
     case "state":
+      // The last finished round comes once, at the start of the next: keep it.
+      if (!("previous" in msg)) msg.previous = state?.previous ?? null;
       state = msg;
       waitingReply = false;
       if (seenRounds === null) seenRounds = msg.rounds.length;
