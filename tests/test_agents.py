@@ -12,13 +12,14 @@ from hypothesis import strategies as st
 from chkobba.agents import make_agent
 from chkobba.agents.evaluate import STATIC, decided, live_values
 from chkobba.agents.greedy import GreedyAgent, cut_decision, play_worth
-from chkobba.agents.heuristic import HeuristicAgent, holds_one
+from chkobba.agents.heuristic import HeuristicAgent
 from chkobba.cards import DIAMONDS_MASK, FULL_DECK, SEVEN_OF_DIAMONDS, Card, parse_cards
 from chkobba.game import Round
 from chkobba.match import Match
 from chkobba.moves import Cut, Play
 from chkobba.observe import Observation, observe, observe_round
 from chkobba.rules import CHKOBBA
+from chkobba.search.policy import holds_one
 from chkobba.simulate import run_simulation
 
 SEATINGS = [(2, False), (3, False), (4, False), (4, True)]

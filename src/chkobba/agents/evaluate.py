@@ -16,7 +16,8 @@ is out of reach of all the others, gives its cards no more weight.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -27,6 +28,7 @@ from chkobba.cards import (
     SEVENS_MASK,
     SIXES_MASK,
 )
+from chkobba.moves import Play
 
 CHKOBBA_POINT: Final = 1.0
 """A chkobba (a capture that empties the table) is worth one point at once."""
@@ -119,3 +121,23 @@ def live_values(piles: Sequence[int], base: CardValues = STATIC) -> CardValues:
                 six = 0.0
     haya = base.haya if left & _HAYA_BIT else 0.0
     return CardValues(card=card, diamond=diamond, seven=seven, six=six, haya=haya)
+
+
+def best_play(
+    moves: Sequence[object],
+    score: Callable[[Play], float],
+    rng: random.Random,
+    tolerance: float = 0.0,
+) -> Play:
+    """The play with the highest score; plays within ``tolerance`` of it tie, and a
+    tie is broken by ``rng``."""
+    best: list[Play] = []
+    best_score = float("-inf")
+    for m in moves:
+        assert isinstance(m, Play)
+        s = score(m)
+        if s > best_score + tolerance:
+            best, best_score = [m], s
+        elif s >= best_score - tolerance:
+            best.append(m)
+    return best[0] if len(best) == 1 else rng.choice(best)

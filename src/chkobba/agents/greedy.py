@@ -17,7 +17,7 @@ import random
 from typing import Final
 
 from chkobba.agents.base import register
-from chkobba.agents.evaluate import CHKOBBA_POINT, STATIC
+from chkobba.agents.evaluate import CHKOBBA_POINT, STATIC, best_play
 from chkobba.cards import DIAMONDS_MASK, SEVENS_MASK
 from chkobba.moves import Cut, Move, Play
 from chkobba.observe import Observation
@@ -44,16 +44,7 @@ class GreedyAgent:
         if isinstance(moves[0], Cut):
             return cut_decision(obs)
         last_play = obs.plays_left == 1
-        best: list[Play] = []
-        best_score = float("-inf")
-        for m in moves:
-            assert isinstance(m, Play)
-            score = play_worth(m, obs.table, last_play)
-            if score > best_score:
-                best, best_score = [m], score
-            elif score == best_score:
-                best.append(m)
-        return best[0] if len(best) == 1 else self.rng.choice(best)
+        return best_play(moves, lambda m: play_worth(m, obs.table, last_play), self.rng)
 
 
 def play_worth(play: Play, table: int, last_play: bool) -> float:

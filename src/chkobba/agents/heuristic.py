@@ -42,12 +42,13 @@ import random
 from typing import Final
 
 from chkobba.agents.base import register
-from chkobba.agents.evaluate import CHKOBBA_POINT, STATIC, CardValues, live_values
+from chkobba.agents.evaluate import CHKOBBA_POINT, STATIC, CardValues, best_play, live_values
 from chkobba.agents.greedy import cut_decision
 from chkobba.captures import captures
 from chkobba.cards import VALUE_OF, rank_mask
 from chkobba.moves import Cut, Move, Play
 from chkobba.observe import Observation
+from chkobba.search.policy import holds_one
 
 _RANKS: Final = tuple(rank_mask(v) for v in range(1, 11))
 _TIE: Final = 1e-9
@@ -90,17 +91,7 @@ class HeuristicAgent:
             raise ValueError(f"seat {obs.seat} has no legal move to choose from")
         if isinstance(moves[0], Cut):
             return cut_decision(obs)
-        judge = Judge(obs, self)
-        best: list[Play] = []
-        best_score = float("-inf")
-        for m in moves:
-            assert isinstance(m, Play)
-            score = judge.score(m)
-            if score > best_score + _TIE:
-                best, best_score = [m], score
-            elif score >= best_score - _TIE:
-                best.append(m)
-        return best[0] if len(best) == 1 else self.rng.choice(best)
+        return best_play(moves, Judge(obs, self).score, self.rng, _TIE)
 
 
 class Judge:
@@ -261,13 +252,3 @@ class Judge:
             weight += k
             total += k * self._reply(left | (cards & -cards), hand)
         return total / weight if weight else 0.0
-
-
-def holds_one(unseen: int, k: int, hand: int) -> float:
-    """The chance that ``hand`` cards drawn from ``unseen`` include one of ``k`` given cards."""
-    if k >= unseen or hand >= unseen:
-        return 1.0
-    miss = 1.0
-    for i in range(hand):
-        miss *= (unseen - k - i) / (unseen - i)
-    return 1.0 - miss

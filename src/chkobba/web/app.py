@@ -224,9 +224,8 @@ def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
                     conn.refused += 1
                     conn.send(error_message("rate_limited", "too many messages: slow down"))
                     if conn.refused >= s.max_refusals:
-                        conn.close()
+                        conn.close(1008, "rate limit")
                         await writer
-                        await ws.close(1008, "rate limit")
                         return
                     continue
                 re = None
@@ -236,6 +235,10 @@ def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
                     await hub.handle(conn, parsed)
                 except ProtocolError as e:
                     conn.send(error_message(e.code, e.message, re))
+                except Exception:
+                    # The game is unharmed (moves apply only once stored); say so and go on.
+                    log.exception("error handling a message")
+                    conn.send(error_message("server_error", "the server failed; try again", re))
         except WebSocketDisconnect:
             pass
         finally:
@@ -245,8 +248,10 @@ def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
 
     def _spawn_writer(conn: Conn, ws: WebSocket) -> asyncio.Task[None]:
         async def run() -> None:
+            # Sending to a client that has gone fails; its reader notices and cleans up.
             with contextlib.suppress(Exception):
                 await conn.write_loop()
+                await ws.close(conn.close_code, conn.close_reason)
 
         return asyncio.create_task(run())
 

@@ -149,6 +149,8 @@ class Conn:
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.refused = 0
         self.closed = False
+        self.close_code = 1000
+        self.close_reason = ""
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message for this client."""
@@ -160,14 +162,16 @@ class Conn:
             return
         if self.outbox.qsize() >= OUTBOX_LIMIT:
             # A client that never reads must not make the server hold its backlog.
-            self.close()
+            self.close(1008, "too many unread messages")
             return
         self.outbox.put_nowait(text)
 
-    def close(self) -> None:
-        """Ask the writer to stop after the queued messages."""
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Ask the writer to send the queued messages, then close with ``code``."""
         if not self.closed:
             self.closed = True
+            self.close_code = code
+            self.close_reason = reason
             self.outbox.put_nowait(None)
 
     async def write_loop(self) -> None:
