@@ -63,3 +63,17 @@ def test_database_urls() -> None:
         normalise_url("mysql://u@h/db")
     with pytest.raises(StoreError, match="not a database URL"):
         normalise_url("just words")
+
+
+def test_manual_checkpoints_on_sqlite(sqlite_url: str) -> None:
+    store = Store(sqlite_url, manual_checkpoints=True)
+    try:
+        store.migrate()
+        with store.engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        store.create_game(game("AAAAAA"))
+        store.checkpoint()
+        assert store.game("AAAAAA") is not None
+    finally:
+        store.close()

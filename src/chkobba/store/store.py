@@ -110,13 +110,22 @@ class Store:
 
     engine: Engine
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, manual_checkpoints: bool = False) -> None:
+        """Open the database at ``url``.
+
+        With SQLite, ``manual_checkpoints`` leaves copying the write-ahead log back
+        into the database to :meth:`checkpoint`, called from elsewhere, so that a
+        commit never waits for it (the server does this).
+        """
         self.url = normalise_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
+        self.manual_checkpoints = manual_checkpoints and self.is_sqlite
         if self.is_sqlite:
             # The store is used from a worker thread; it serialises access itself.
             self.engine = create_engine(self.url, connect_args={"check_same_thread": False})
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            if self.manual_checkpoints:
+                event.listen(self.engine, "connect", _no_autocheckpoint)
         else:
             try:
                 import psycopg  # noqa: F401
@@ -129,6 +138,12 @@ class Store:
     def close(self) -> None:
         """Release every connection."""
         self.engine.dispose()
+
+    def checkpoint(self) -> None:
+        """Copy SQLite's write-ahead log into the database, without blocking writers."""
+        if self.is_sqlite:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def migrate(self) -> None:
         """Bring the schema up to date with the migrations shipped in the package."""
@@ -294,6 +309,12 @@ def _game_of(m: Any) -> StoredGame:
 def _aware(t: dt.datetime) -> dt.datetime:
     # SQLite gives back naive datetimes; every stored time is UTC.
     return t if t.tzinfo is not None else t.replace(tzinfo=dt.UTC)
+
+
+def _no_autocheckpoint(dbapi_conn: Any, _record: Any) -> None:
+    # A checkpoint syncs the database file to disk, which can take long: the
+    # server runs them beside the commits instead of inside one.
+    dbapi_conn.execute("PRAGMA wal_autocheckpoint=0")
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -67,7 +67,7 @@ async def _body(request: Request) -> dict[str, Any]:
 
 def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
     """The web application, storing games in the database at ``db_url``."""
-    store = Store(db_url)
+    store = Store(db_url, manual_checkpoints=True)
     hub = Hub(store, settings)
 
     @contextlib.asynccontextmanager

@@ -364,6 +364,7 @@ class Hub:
         self.journal = Journal(store)
         self.rooms: dict[str, Room] = {}
         self.ready = False
+        self.checkpoints: asyncio.Task[None] | None = None
 
     # -- life cycle ------------------------------------------------------------
 
@@ -384,6 +385,8 @@ class Hub:
             self.schedule_bots(room)
         self.ready = True
         log.info("resumed %d game(s)", len(self.rooms))
+        if self.store.manual_checkpoints:
+            self.checkpoints = asyncio.create_task(self._checkpoint_loop())
         if self.settings.tune_gc:
             # Full collections stall every game at once; most objects here live for
             # the whole run (code, resumed games), so take them out of the collector's
@@ -392,8 +395,20 @@ class Hub:
             gc.freeze()
             gc.set_threshold(20_000, 50, 100)
 
+    async def _checkpoint_loop(self) -> None:
+        with ThreadPoolExecutor(1, thread_name_prefix="chkobba-checkpoint") as pool:
+            loop = asyncio.get_running_loop()
+            while True:
+                await asyncio.sleep(1.0)
+                try:
+                    await loop.run_in_executor(pool, self.store.checkpoint)
+                except Exception:
+                    log.exception("checkpoint failed")
+
     async def stop(self) -> None:
         """Stop the computer players and the store's thread."""
+        if self.checkpoints is not None:
+            self.checkpoints.cancel()
         for room in self.rooms.values():
             if room.bots is not None:
                 room.bots.cancel()
