@@ -75,7 +75,7 @@ def start_server(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
         "--bot-delay",
         "0",
         "--rate",
-        "200",
+        "1000",
         "--log-level",
         "warning",
     ]

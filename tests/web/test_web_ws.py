@@ -191,6 +191,15 @@ def test_rate_limit_per_connection(sqlite_url: str) -> None:
         assert getattr(closed.value, "code", 1008) == 1008
 
 
+def test_creating_games_is_rate_limited_per_address(sqlite_url: str) -> None:
+    settings = Settings(bot_delay=0, rate=1, burst=3)
+    with make_client(sqlite_url, settings) as client:
+        codes = [client.post("/api/games", json={"mode": "room"}).status_code for _ in range(4)]
+        assert codes == [201, 201, 201, 429]
+        r = client.post("/api/games", json={"mode": "room"})
+        assert r.status_code == 429 and r.json()["error"] == "rate_limited"
+
+
 def test_a_whole_four_player_game_between_people(client: TestClient) -> None:
     game, tokens = new_room(client, "4", target=11)
     conns: list[Any] = []

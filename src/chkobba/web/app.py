@@ -25,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from chkobba.rules import RulesError
 from chkobba.store import Store
-from chkobba.web.hub import Conn, Hub, Settings, clean_name, is_fair, levels
+from chkobba.web.hub import Conn, Hub, RateLimiter, Settings, clean_name, is_fair, levels
 from chkobba.web.protocol import (
     ERROR_CODES,
     MAX_MESSAGE_BYTES,
@@ -97,7 +97,23 @@ def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
             }
         )
 
+    limiters: dict[str, RateLimiter] = {}
+
+    def throttled(request: Request) -> JSONResponse | None:
+        """Creating and joining games share each client address's budget."""
+        if len(limiters) > 10_000:
+            limiters.clear()  # forget idle addresses rather than grow without bound
+        host = request.client.host if request.client else "?"
+        limiter = limiters.get(host)
+        if limiter is None:
+            limiter = limiters[host] = RateLimiter(hub.settings.rate, hub.settings.burst)
+        if limiter.allow():
+            return None
+        return _error(429, "rate_limited", "too many requests: slow down")
+
     async def create_game(request: Request) -> Response:
+        if (refused := throttled(request)) is not None:
+            return refused
         data = await _body(request)
         mode = data.get("mode", "computer")
         seating = str(data.get("seating", "2"))
@@ -128,6 +144,8 @@ def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
         )
 
     async def join_game(request: Request) -> Response:
+        if (refused := throttled(request)) is not None:
+            return refused
         data = await _body(request)
         room = await hub.get_room(request.path_params["game"])
         if room is None:
