@@ -184,3 +184,53 @@ def test_arabic_is_right_to_left(server: ServerProcess, browser: Any) -> None:
     wait(d, lambda d: body(d, "data-ready") == "1")
     # The choice is remembered.
     assert d.find_element(By.ID, "c-start").text == "Commencer"
+
+
+def test_room_by_code_join_fill_and_watch(server: ServerProcess, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    host = browser
+    host.get(server.base + "/")
+    wait(host, lambda d: body(d, "data-ready") == "1")
+    host.find_element(By.ID, "r-name").send_keys("Hedi")
+    Select(host.find_element(By.ID, "r-seating")).select_by_value("3")
+    host.find_element(By.ID, "r-create").click()
+    wait(host, lambda d: visible(d, "#waiting") and d.find_element(By.ID, "share-code").text)
+    code = host.find_element(By.ID, "share-code").text
+    assert host.find_element(By.ID, "share-url").get_attribute("value").endswith(f"/g/{code}")
+    assert visible(host, "#fill-box") and not visible(host, "#join-box")
+
+    guest = make_browser("1280,800")
+    try:
+        guest.get(server.base + "/")
+        wait(guest, lambda d: body(d, "data-ready") == "1")
+        guest.find_element(By.ID, "j-code").send_keys(code.lower())
+        guest.find_element(By.ID, "j-go").click()
+        wait(guest, lambda d: visible(d, "#join-box"))
+        guest.find_element(By.ID, "join-name").send_keys("Ines")
+        guest.find_element(By.ID, "join-btn").click()
+        wait(guest, lambda d: not visible(d, "#join-box"))
+        # The host sees the guest arrive, then fills the last seat with the computer.
+        wait(host, lambda d: "Ines" in d.find_element(By.ID, "seat-list").text)
+        Select(host.find_element(By.ID, "fill-level")).select_by_value("random")
+        host.find_element(By.ID, "fill-btn").click()
+        wait(host, lambda d: not visible(d, "#waiting"))
+        wait(guest, lambda d: not visible(d, "#waiting"))
+        seats = guest.find_element(By.ID, "seats").text
+        assert "Hedi" in seats
+        guest.save_screenshot(str(ARTIFACTS / "web-room.png"))
+    finally:
+        guest.quit()
+
+    watcher = make_browser("412,915")
+    try:
+        watcher.get(server.base + "/")
+        wait(watcher, lambda d: body(d, "data-ready") == "1")
+        wait(watcher, lambda d: visible(d, f"#playing a[href='/g/{code}']"))
+        visible(watcher, f"#playing a[href='/g/{code}']")[0].click()
+        wait(watcher, lambda d: body(d, "data-ply") is not None)
+        assert not visible(watcher, "#hand-zone")
+        assert "Hedi" in watcher.find_element(By.ID, "seats").text
+    finally:
+        watcher.quit()
