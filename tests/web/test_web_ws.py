@@ -9,6 +9,7 @@ import pytest
 from starlette.testclient import TestClient
 from wsutil import expect_error, hello, make_client, recv_until
 
+from chkobba.agents import AGENTS
 from chkobba.store import Store
 from chkobba.web.hub import Settings
 from chkobba.web.protocol import MAX_MESSAGE_BYTES
@@ -221,3 +222,29 @@ def test_a_whole_four_player_game_between_people(client: TestClient) -> None:
             assert len({s["ply"] for s in states}) == 1
         assert max(states[0]["totals"]) >= 11
         assert all(s["winner"] == states[0]["winner"] for s in states)
+
+
+class BrokenAgent:
+    """A computer player that fails: the game must go on regardless."""
+
+    name = "broken"
+
+    def choose(self, obs: object) -> str:
+        raise RuntimeError("this player is broken")
+
+
+def test_a_failing_computer_player_does_not_stall_the_game(client: TestClient) -> None:
+    AGENTS["broken"] = lambda seed: BrokenAgent()  # type: ignore[assignment,return-value]
+    try:
+        r = client.post(
+            "/api/games", json={"mode": "computer", "level": "broken", "target": 11}
+        ).json()
+        with client.websocket_connect("/ws") as ws:
+            state = hello(ws, r["game"], r["token"])
+            while not state["over"]:
+                if state["legal"]:
+                    ws.send_json({"type": "play", "move": state["legal"][0]})
+                state, _ = recv_until(ws, "state")
+        assert max(state["totals"]) >= 11
+    finally:
+        del AGENTS["broken"]

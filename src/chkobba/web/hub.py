@@ -690,17 +690,23 @@ class Hub:
                     if room.match.turn != seat or room.match.is_over:
                         continue
                     obs = observe(room.match, seat)
-                    agent = make_agent(level, agent_seed(room.seed, room.ply, seat))
-                    # A thinking player may take a while: keep the server answering.
-                    move = await asyncio.to_thread(agent.choose, obs)
+                    seed = agent_seed(room.seed, room.ply, seat)
+                    try:
+                        agent = make_agent(level, seed)
+                        # A thinking player may take a while: keep the server answering.
+                        move = await asyncio.to_thread(agent.choose, obs)
+                        if move not in obs.legal_moves:
+                            raise AgentError(f"{level} chose {move}, which is not legal")
+                    except Exception:
+                        # A broken player must not stall the game: play on at random.
+                        log.exception("game %s: the %s player failed", room.id, level)
+                        move = make_agent("random", seed).choose(obs)
                     try:
                         # commit() sees this task in room.bots and does not start another.
                         await self.commit(room, seat, move)
                     except ProtocolError as e:
                         log.error("computer move %s refused in game %s: %s", move, room.id, e)
                         return
-        except AgentError as e:
-            log.error("game %s: no computer player: %s", room.id, e)
         finally:
             room.bots = None
             if room.status == "finished" and not room.conns:

@@ -52,8 +52,9 @@ def serve(
     import platformdirs
     import uvicorn
     from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import SQLAlchemyError
 
-    from chkobba.store import StoreError, normalise_url, sqlite_url
+    from chkobba.store import Store, StoreError, normalise_url, sqlite_url
     from chkobba.web.app import create_app
     from chkobba.web.hub import Settings
 
@@ -62,9 +63,19 @@ def serve(
         folder.mkdir(parents=True, exist_ok=True)
         db_url = sqlite_url(folder / "chkobba.db")
     try:
-        shown = make_url(normalise_url(db_url)).render_as_string(hide_password=True)
+        normalise_url(db_url)
+        shown = make_url(db_url).render_as_string(hide_password=True)
+        store = Store(db_url)
     except StoreError as e:
         raise click.BadParameter(str(e), param_hint="--db") from None
+    try:
+        # Fail here, in one line, rather than in a traceback from the server's start-up.
+        store.migrate()
+    except SQLAlchemyError as e:
+        reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
+        raise click.ClickException(f"cannot use the database {shown}: {reason}") from None
+    finally:
+        store.close()
     settings = Settings(bot_delay=bot_delay, rate=rate, burst=max(10.0, 2 * rate), tune_gc=True)
     click.echo(f"chkobba: http://{host}:{port}/  (database: {shown})", err=True)
     uvicorn.run(
