@@ -62,7 +62,7 @@ def http(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
     return json.loads(raw)
 
 
-def start_server(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(data_dir: Path, port: int, db: str | None) -> subprocess.Popen[bytes]:
     cmd = [
         sys.executable,
         "-c",
@@ -78,6 +78,7 @@ def start_server(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
         "1000",
         "--log-level",
         "warning",
+        *(["--db", db] if db else []),
     ]
     log = open(data_dir / "server.log", "wb")  # noqa: SIM115 - open for the server's life
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
@@ -198,7 +199,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         base = args.url.rstrip("/")
     else:
         port = free_port()
-        server = start_server(data_dir, port)
+        server = start_server(data_dir, port, args.db)
         base = f"http://127.0.0.1:{port}"
     ws_url = base.replace("http", "ws", 1) + "/ws"
     try:
@@ -267,6 +268,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=1200.0)
     ap.add_argument("--url", help="a running server instead of starting one")
+    ap.add_argument("--db", help="database URL for the server started here (default: SQLite)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON only")
     args = ap.parse_args()
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
