@@ -43,7 +43,8 @@ export function seatName(players, seat) {
   const p = players?.[seat];
   if (!p) return `#${seat + 1}`;
   if (p.name) return p.name;
-  if (p.computer) return `${t("computer")} (${levelName(p.computer)})`;
+  // Numbered, so that several computer seats (partner and opponents) can be told apart.
+  if (p.computer) return `${t("computer")} ${seat + 1} (${levelName(p.computer)})`;
   return t("free_seat");
 }
 

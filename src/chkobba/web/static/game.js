@@ -169,12 +169,19 @@ function renderSeats() {
       for (let i = 0; i < (state.hand_sizes[s] ?? 0); i++) backs.append(cardEl(null, { small: true }));
       const box = el("div", { class: `seat ${state.turn === s && !state.over ? "turn" : ""}`, "data-seat": s },
         el("div", { class: "name" }, el("span", { class: `dot ${p?.online ? "on" : ""}` }), seatName(players(), s)),
-        el("div", { class: "info", text: state.dealer === s ? t("dealer") : "" }),
+        el("div", { class: "info", text: seatInfo(s) }),
         backs);
       return box;
     }),
   );
   $("hand-zone").classList.toggle("hidden", seat < 0);
+}
+
+function seatInfo(s) {
+  const notes = [];
+  if (room.teams && seat >= 0 && sideOf()[s] === sideOf()[seat]) notes.push(t("partner"));
+  if (state.dealer === s) notes.push(t("dealer"));
+  return notes.join(" · ");
 }
 
 function optionsFor(card) {

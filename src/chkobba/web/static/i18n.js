@@ -101,6 +101,7 @@ const WORDS = {
     team_of: "{a} & {b}",
     vs: "vs",
     dealer: "dealer",
+    partner: "partner",
   },
   fr: {
     title: "Chkobba",
@@ -202,6 +203,7 @@ const WORDS = {
     team_of: "{a} et {b}",
     vs: "contre",
     dealer: "donneur",
+    partner: "partenaire",
   },
   ar: {
     title: "شكبّة",
@@ -303,6 +305,7 @@ const WORDS = {
     team_of: "{a} و{b}",
     vs: "ضد",
     dealer: "الموزّع",
+    partner: "الشريك",
   },
 };
 
