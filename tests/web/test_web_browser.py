@@ -79,7 +79,7 @@ def body(d: Any, attr: str) -> str | None:
     return str(value) if value is not None else None
 
 
-def wait(d: Any, cond: Any, timeout: float = 15) -> Any:
+def wait(d: Any, cond: Any, timeout: float = 40) -> Any:
     from selenium.webdriver.support.ui import WebDriverWait
 
     return WebDriverWait(d, timeout, poll_frequency=0.05).until(cond)
@@ -106,7 +106,7 @@ def test_play_a_game_against_the_computer_and_replay_it(
 
     clicks = breakdowns = 0
     screenshot = False
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 240
     while body(d, "data-over") != "1":
         assert time.monotonic() < deadline, "the game did not end in time"
         close = visible(d, "dialog[open] #breakdown-close")

@@ -33,7 +33,7 @@ def get_text(base: str, path: str) -> str:
 
 def until(ws: ClientConnection, kind: str) -> dict[str, Any]:
     for _ in range(100):
-        msg = json.loads(ws.recv(timeout=10))
+        msg = json.loads(ws.recv(timeout=40))
         if msg["type"] == kind:
             return dict(msg)
         assert msg["type"] != "error", msg

@@ -149,7 +149,7 @@ class ServerProcess:
         """The server's base URL."""
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30) -> None:
+    def start(self, timeout: float = 60) -> None:
         """Start the server and wait until /healthz answers."""
         import sys
         import urllib.request

@@ -566,10 +566,11 @@ class Hub:
                 raise ProtocolError("bad_token", f"that token holds no seat of game {room.id}")
             seat = found
         self.detach(conn)
+        # A finished game loaded twice at once must still be one room.
+        room = self.rooms.setdefault(room.id, room)
         conn.room = room
         conn.seat = seat
         room.conns.add(conn)
-        self.rooms.setdefault(room.id, room)
         welcome = {"type": "welcome", "game": room.id, "seat": seat, **room.summary()}
         if msg.id is not None:
             welcome["re"] = msg.id
