@@ -174,7 +174,7 @@ def test_creator_fills_free_seats_with_the_computer(client: TestClient) -> None:
 
 
 def test_rate_limit_per_connection(sqlite_url: str) -> None:
-    settings = Settings(bot_delay=0, rate=1, burst=5, max_refusals=3)
+    settings = Settings(bot_delay=0, rate=0.01, burst=5, max_refusals=3)
     with make_client(sqlite_url, settings) as client, client.websocket_connect("/ws") as ws:
         for i in range(5):
             ws.send_json({"type": "ping", "id": i})
@@ -193,7 +193,7 @@ def test_rate_limit_per_connection(sqlite_url: str) -> None:
 
 
 def test_creating_games_is_rate_limited_per_address(sqlite_url: str) -> None:
-    settings = Settings(bot_delay=0, rate=1, burst=3)
+    settings = Settings(bot_delay=0, rate=0.01, burst=3)
     with make_client(sqlite_url, settings) as client:
         codes = [client.post("/api/games", json={"mode": "room"}).status_code for _ in range(4)]
         assert codes == [201, 201, 201, 429]
