@@ -126,7 +126,7 @@ def test_play_a_game_against_the_computer_and_replay_it(
         if cut:
             cut[0].click()
         elif cards:
-            if not screenshot and len(cards) >= 2:
+            if not screenshot and len(cards) >= 2 or not screenshot and clicks > 10:
                 d.save_screenshot(str(ARTIFACTS / "web-game.png"))
                 screenshot = True
             cards[-1].click()
@@ -138,7 +138,7 @@ def test_play_a_game_against_the_computer_and_replay_it(
             continue
         clicks += 1
         wait(d, lambda d, ply=ply: int(body(d, "data-ply") or 0) > ply)
-    assert clicks > 20 and breakdowns >= 1
+    assert clicks >= 18 and breakdowns >= 1
     wait(d, lambda d: visible(d, "#over"))
     close = visible(d, "dialog[open] #breakdown-close")
     if close:
@@ -146,7 +146,7 @@ def test_play_a_game_against_the_computer_and_replay_it(
     title = d.find_element(By.ID, "over-title").text
     assert title
     d.save_screenshot(str(ARTIFACTS / "web-game-over.png"))
-    assert (ARTIFACTS / "web-game.png").exists() or screenshot is False
+    assert screenshot and (ARTIFACTS / "web-game.png").stat().st_size > 10_000
 
     d.find_element(By.ID, "replay-link").click()
     wait(d, lambda d: body(d, "data-ready") == "1")
