@@ -126,7 +126,7 @@ def test_play_a_game_against_the_computer_and_replay_it(
         if cut:
             cut[0].click()
         elif cards:
-            if not screenshot and len(cards) >= 2 or not screenshot and clicks > 10:
+            if not screenshot and (len(cards) >= 2 or clicks > 10):
                 d.save_screenshot(str(ARTIFACTS / "web-game.png"))
                 screenshot = True
             cards[-1].click()
