@@ -1,6 +1,6 @@
 // The lobby: a game against the computer, an online room, joining by code, the lists.
 import { t, levelName, onLangChange } from "./i18n.js";
-import { api, saveToken, setupHeader, el } from "./common.js";
+import { api, saveToken, seatName, setupHeader, el } from "./common.js";
 
 let info = null;
 
@@ -66,12 +66,12 @@ async function lists() {
     const [p, f] = await Promise.all([api("/api/games?status=playing"), api("/api/games?status=finished&limit=20")]);
     playing.replaceChildren(
       ...p.games.map((g) =>
-        el("li", {}, el("span", { class: "grow", text: g.players.map((x) => x.name || levelName(x.computer || "")).join(" · ") }),
+        el("li", {}, el("span", { class: "grow", text: g.players.map((x) => seatName(g.players, x.seat)).join(" · ") }),
           el("span", { text: g.totals.join("–") }), el("a", { href: `/g/${g.game}`, text: t("watch") }))),
     );
     finished.replaceChildren(
       ...f.games.map((g) =>
-        el("li", {}, el("span", { class: "grow", text: g.names.map((n, i) => (g.computer[i] ? levelName(n) : n)).join(" · ") }),
+        el("li", {}, el("span", { class: "grow", text: g.names.map((n, i) => seatName(g.names.map((name, seat) => ({ seat, name: g.computer[seat] ? null : name, computer: g.computer[seat] })), i)).join(" · ") }),
           el("span", { text: (g.totals || []).join("–") }), el("a", { href: `/replay/${g.game}`, class: "replay-link", text: t("replay") }))),
     );
     if (!p.games.length) playing.replaceChildren(el("li", { text: t("none_yet") }));
