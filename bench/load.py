@@ -18,6 +18,7 @@ import asyncio
 import json
 import random
 import resource
+import shutil
 import socket
 import statistics
 import subprocess
@@ -235,6 +236,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if server is not None:
             server.terminate()
             server.wait(10)
+            log = (data_dir / "server.log").read_text(errors="replace")
+            if "Traceback" in log or "ERROR" in log:
+                print(log[-4000:], file=sys.stderr)
+        shutil.rmtree(data_dir, ignore_errors=True)
     moves = len(stats.rtts)
     return {
         "games": args.games,
