@@ -121,7 +121,7 @@ def round_of(state: FastState) -> Round:
     r.sides = sides
     r.dealer = (state.cutter - 1) % state.seats
     r.cutter = state.cutter
-    r.deck = tuple(state.stock)
+    r.deck = r.shuffle = tuple(state.stock)
     r.stock_pos = 0
     r.hands = list(state.hands)
     r.table = state.table
@@ -138,6 +138,7 @@ def round_of(state: FastState) -> Round:
     r.swept = 0
     r.leftover = 0
     r.void = False
+    r.declarations = ()
     return r
 
 
