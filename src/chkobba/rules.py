@@ -215,6 +215,10 @@ class RuleSet:
         base = PRESETS[self.name].options() if self.name in PRESETS else {}
         return {k: v for k, v in self.options().items() if base.get(k) != v}
 
+    def json_options_all(self) -> dict[str, Any]:
+        """:meth:`options` as JSON values (lists for names)."""
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in self.options().items()}
+
     def json_options(self) -> dict[str, Any]:
         """:meth:`changed_options` as JSON values (lists for names), as records hold them."""
         return {
@@ -363,4 +367,6 @@ def describe_point(key: str) -> str:
     """One line on a point of a ``scoring`` list: its name and its rule."""
     pk = POINT_KEYS[key]
     name = pk.label + (f" ({pk.native})" if pk.native else "")
-    return f"{key}: {name}, {POINT_RULES[pk.rule]}"
+    if name == key:
+        return f"{key}: {POINT_RULES[pk.rule]}"
+    return f"{key} ({name}): {POINT_RULES[pk.rule]}"
