@@ -9,6 +9,7 @@ the table), written here independently of the engine.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -716,3 +717,63 @@ def test_chkop_points_premiere_septebel_denars_cartes_and_scope() -> None:
     assert keys["cartes"].side == 1 and keys["denar"].side == 1
     s = score_round([cards("7s 7h 6s 6d"), cards("7d 7c 6h 6c")], [0, 0], CHKOP)
     assert s.item("premiere").side is None, "pat: the point is not given"  # type: ignore[union-attr]
+
+
+# -- the preset table ----------------------------------------------------------------------
+
+# name, RULES.md §3 row, target, cut, hand, table, tables played at, points
+PRESET_TABLE = [
+    ("chkobba", "§2", 21, True, 3, 4, ("2", "3", "4", "2v2"),
+     ("karta", "dinari", "barmila", "haya", "chkobba")),
+    ("scopa", "Scopa (Italian standard)", 11, False, 3, 4, ("2", "3", "4", "2v2"),
+     ("carte", "denari", "settebello", "primiera", "scope")),
+    ("scopa-strict", "Scopa, strict capture", 11, False, 3, 4, ("2", "3", "4", "2v2"),
+     ("carte", "denari", "settebello", "primiera", "scope")),
+    ("scopone", "Scopone", 11, False, 9, 4, ("2v2",),
+     ("carte", "denari", "settebello", "primiera", "scope")),
+    ("scopone-scientifico", "Scopone scientifico", 11, False, 10, 0, ("2v2",),
+     ("carte", "denari", "settebello", "primiera", "scope")),
+    ("scopa-di-quindici", "Scopa di quindici / Escoba", 11, False, 3, 4, ("2", "3", "4", "2v2"),
+     ("carte", "denari", "settebello", "primiera", "scope")),
+    ("escoba", "Scopa di quindici / Escoba", 11, False, 3, 4, ("2", "3", "4", "2v2"),
+     ("cartas", "oros", "velo", "primera", "escobas")),
+    ("cirulla", "Cirulla", 11, False, 3, 4, ("2", "3", "4", "2v2"),
+     ("carte", "denari", "settebello", "primiera", "scope", "cirulla")),
+    ("asso-piglia-tutto", "Asso piglia tutto", 11, False, 3, 4, ("2", "3", "4", "2v2"),
+     ("carte", "denari", "settebello", "primiera", "scope")),
+    ("re-bello", "Re bello", 11, False, 3, 4, ("2", "3", "4", "2v2"),
+     ("carte", "denari", "settebello", "primiera", "scope", "rebello")),
+    ("napola", "Napola", 11, False, 3, 4, ("2", "3", "4", "2v2"),
+     ("carte", "denari", "settebello", "primiera", "scope", "napola")),
+    ("ponino", "Il ponino", 11, False, 3, 4, ("2", "3", "4", "2v2"),
+     ("carte", "denari", "settebello", "primiera", "scope", "ponino")),
+    ("scopone-de-trente", "Scopone de Trente", 21, False, 9, 4, ("2v2",),
+     ("carte", "denari", "settebello", "primiera", "scope", "trente")),
+    ("scopa-a-perdere", "Scopa a perdere", 21, False, 3, 4, ("2", "3", "4", "2v2"),
+     ("carte", "denari", "settebello", "primiera", "scope")),
+    ("scopa-frac", "Scopa Frac", 1, False, 3, 4, ("2", "3", "4", "2v2"),
+     ("frac", "spareggio")),
+    ("chkop", "Chkop (Algeria, Bône)", 21, False, 3, 4, ("2", "3", "4", "2v2"),
+     ("cartes", "denar", "premiere", "septebel", "scope")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("row", PRESET_TABLE, ids=lambda r: r[0])
+def test_preset_table(row: tuple[object, ...]) -> None:
+    """Every preset, its RULES.md row and its deal, match and points at a glance."""
+    name, section, target, cut, hand, table_size, seatings, scoring = row
+    rules = PRESETS[str(name)]
+    assert (rules.target, rules.cut_choice, rules.hand_size, rules.table_size) == (
+        target,
+        cut,
+        hand,
+        table_size,
+    )
+    assert (rules.seatings, rules.scoring) == (seatings, scoring)
+    rules_md = Path(__file__).parent.parent.parent / "shared" / "RULES.md"
+    if rules_md.exists() and section != "§2":
+        assert f"| {section} |" in rules_md.read_text(encoding="utf-8")
+
+
+def test_the_preset_table_covers_every_preset() -> None:
+    assert [r[0] for r in PRESET_TABLE] == list(PRESETS)

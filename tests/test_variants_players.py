@@ -146,3 +146,15 @@ def test_the_endgame_solver_scores_each_preset_as_the_engine_does(name: str) -> 
         if checked == 3:
             break
     assert checked, "no solvable endgame found"
+
+
+def test_the_expert_plays_to_lose_the_fewest_points_in_scopa_a_perdere() -> None:
+    """§3 Scopa a perdere: the fewest points win, so the expert's values turn around."""
+    import dataclasses
+
+    m = Match(PRESETS["scopa"], 2, seed=11)
+    obs = observe(m, m.turn)
+    perdere = dataclasses.replace(obs, rules=preset("scopa", {"lowest_wins": True}))
+    plain = ExpertAgent(3, samples=16).evaluate(obs)
+    turned = ExpertAgent(3, samples=16).evaluate(perdere)
+    assert turned == [-v for v in plain]
