@@ -21,7 +21,14 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from chkobba.cards import RANKS
-from chkobba.scoring import CHKOBBA_SCORING, POINT_KEYS, POINT_RULES, has_rule, sweep_key
+from chkobba.scoring import (
+    CHKOBBA_SCORING,
+    POINT_KEYS,
+    POINT_RULES,
+    has_rule,
+    score_plan,
+    sweep_key,
+)
 
 
 class RulesError(ValueError):
@@ -87,6 +94,10 @@ class RuleSet:
     """Derived: the cards whose sweep of the table scores no sweep point (a card set)."""
     declares: bool = field(default=False, init=False, repr=False, compare=False)
     """Derived: whether hands are declared for points at each deal (Cirulla)."""
+    score_plan: tuple[tuple[str, str], ...] = field(
+        default=(), init=False, repr=False, compare=False
+    )
+    """Derived: each point of ``scoring`` with the point rule it follows."""
 
     def __post_init__(self) -> None:
         # Derived once here so that the hot loops test one attribute.
@@ -106,6 +117,7 @@ class RuleSet:
         object.__setattr__(self, "no_sweep", no_sweep)
         known = all(k in POINT_KEYS for k in self.scoring)
         object.__setattr__(self, "declares", known and has_rule(self.scoring, "declarations"))
+        object.__setattr__(self, "score_plan", score_plan(self.scoring) if known else ())
 
     @property
     def sweep_key(self) -> str | None:

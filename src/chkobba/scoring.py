@@ -282,18 +282,24 @@ class RoundScore:
     sixes: tuple[int, ...]
     chkobba: tuple[int, ...]
     """Sweeps of the table each side made during the round (chkobba, scopa…)."""
-    items: tuple[Point, ...]
-    """Every point of the rule set's ``scoring``, in its order."""
     points: tuple[int, ...]
     """Each side's points for the round, every item added up."""
     wins_match: int | None = None
     """A side that wins the match at once with this round (all ten coins), if any."""
+    results: tuple[tuple[Any, ...], ...] = ()
+    """The points as plain tuples in :class:`Point`'s order (cheap to make in a search);
+    read them as :attr:`items`."""
+
+    @property
+    def items(self) -> tuple[Point, ...]:
+        """Every point of the rule set's ``scoring``, in its order."""
+        return tuple(Point(*r) for r in self.results)
 
     def item(self, key: str) -> Point | None:
         """The point with this key, or None if the rule set does not score it."""
-        for p in self.items:
-            if p.key == key:
-                return p
+        for r in self.results:
+            if r[0] == key:
+                return Point(*r)
         return None
 
     def _side(self, key: str) -> int | None:
@@ -495,6 +501,15 @@ def point_detail(point: Point) -> str:
     return ""
 
 
+def score_plan(scoring: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """Each point of a ``scoring`` list with the rule it follows, as :func:`score_round`
+    walks them."""
+    return tuple((k, POINT_KEYS[k].rule) for k in scoring)
+
+
+_CHKOBBA_PLAN: Final = score_plan(CHKOBBA_SCORING)
+
+
 def sweep_key(scoring: Sequence[str]) -> str | None:
     """The key of the sweep point in a ``scoring`` list, or None if sweeps do not score."""
     return next((k for k in scoring if POINT_KEYS[k].rule == "sweeps"), None)
@@ -523,19 +538,19 @@ def score_round(
     """
     sides = len(piles)
     sweeps = tuple(chkobba)
-    keys = CHKOBBA_SCORING if rules is None else rules.scoring
+    plan = _CHKOBBA_PLAN if rules is None else rules.score_plan
     facts = _Facts(
-        piles=piles,
-        cards=tuple(p.bit_count() for p in piles),
-        diamonds=tuple((p & DIAMONDS_MASK).bit_count() for p in piles),
-        sevens=tuple((p & SEVENS_MASK).bit_count() for p in piles),
-        sixes=tuple((p & SIXES_MASK).bit_count() for p in piles),
-        sweeps=sweeps,
-        seat_piles=piles if seat_piles is None else seat_piles,
-        side_of=range(sides) if side_of is None else side_of,
-        declared=declared if declared is not None else (0,) * sides,
+        piles,
+        tuple([p.bit_count() for p in piles]),
+        tuple([(p & DIAMONDS_MASK).bit_count() for p in piles]),
+        tuple([(p & SEVENS_MASK).bit_count() for p in piles]),
+        tuple([(p & SIXES_MASK).bit_count() for p in piles]),
+        sweeps,
+        piles if seat_piles is None else seat_piles,
+        range(sides) if side_of is None else side_of,
+        declared if declared is not None else (0,) * sides,
     )
-    items = tuple(Point(key, *_RULE_FUNCTIONS[POINT_KEYS[key].rule](facts)) for key in keys)
+    results = tuple([(key, *_RULE_FUNCTIONS[rule](facts)) for key, rule in plan])
     wins = None
     if rules is not None and rules.all_coins_wins:
         wins = next((i for i, p in enumerate(piles) if p & DIAMONDS_MASK == DIAMONDS_MASK), None)
@@ -545,7 +560,7 @@ def score_round(
         sevens=facts.sevens,
         sixes=facts.sixes,
         chkobba=sweeps,
-        items=items,
-        points=tuple(map(sum, zip(*(p.points for p in items), strict=True))),
+        points=tuple(map(sum, zip(*(r[1] for r in results), strict=True))),
         wins_match=wins,
+        results=results,
     )
