@@ -60,6 +60,14 @@ def test_seeded_games_of_every_preset_verify_through_their_records(
     rep = replay(rec)
     assert rep.totals == m.totals and rep.winner == m.winner
     assert [r.score for r in rep.finished] == [r.score for r in m.finished]
+    for r in m.finished:
+        assert r.score is not None
+        # Every card ends in a pile or set aside; a round's points add up its items.
+        assert sum(r.score.cards) + r.leftover.bit_count() == 40
+        assert r.score.points == tuple(
+            map(sum, zip(*(p.points for p in r.score.items), strict=True))
+        )
+        assert [p.key for p in r.score.items] == list(rules.scoring)
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
