@@ -50,10 +50,12 @@ class Game:
     choices: int
     """The seed of the ``random.Random`` that picks each move among the legal ones."""
     options: dict[str, Any] = field(default_factory=dict)
+    rules: str = "chkobba"
+    """The preset (RULES.md §2, or a row of §3)."""
 
     def match(self) -> Match:
         """The match, freshly dealt."""
-        return Match(preset("chkobba", self.options), self.seats, self.teams, seed=self.seed)
+        return Match(preset(self.rules, self.options), self.seats, self.teams, seed=self.seed)
 
 
 GAMES: tuple[Game, ...] = (
@@ -63,6 +65,67 @@ GAMES: tuple[Game, ...] = (
     Game("4-seats", 4, False, seed=21, choices=4, options={"target": 11}),
 )
 """The reference playthroughs, one file each in tests/data/playthroughs/."""
+
+PRESET_GAMES: tuple[Game, ...] = (
+    Game("scopa", 2, False, seed=31, choices=5, rules="scopa"),
+    Game("scopa-strict", 2, False, seed=32, choices=6, options={"target": 6}, rules="scopa-strict"),
+    Game("scopone", 4, True, seed=33, choices=7, options={"target": 6}, rules="scopone"),
+    Game(
+        "scopone-scientifico",
+        4,
+        True,
+        seed=34,
+        choices=8,
+        options={"target": 6},
+        rules="scopone-scientifico",
+    ),
+    Game(
+        "scopa-di-quindici",
+        3,
+        False,
+        seed=35,
+        choices=9,
+        options={"target": 6},
+        rules="scopa-di-quindici",
+    ),
+    Game("escoba", 2, False, seed=36, choices=10, options={"target": 6}, rules="escoba"),
+    Game("cirulla", 2, False, seed=37, choices=11, options={"target": 6}, rules="cirulla"),
+    Game(
+        "asso-piglia-tutto",
+        2,
+        False,
+        seed=38,
+        choices=12,
+        options={"target": 6},
+        rules="asso-piglia-tutto",
+    ),
+    Game("re-bello", 4, False, seed=39, choices=13, options={"target": 6}, rules="re-bello"),
+    Game("napola", 2, False, seed=40, choices=14, options={"target": 6}, rules="napola"),
+    Game("ponino", 4, True, seed=41, choices=15, options={"target": 6}, rules="ponino"),
+    Game(
+        "scopone-de-trente",
+        4,
+        True,
+        seed=42,
+        choices=16,
+        options={"target": 8},
+        rules="scopone-de-trente",
+    ),
+    Game(
+        "scopa-a-perdere",
+        2,
+        False,
+        seed=43,
+        choices=17,
+        options={"target": 6},
+        rules="scopa-a-perdere",
+    ),
+    Game("scopa-frac", 2, False, seed=44, choices=18, rules="scopa-frac"),
+    Game("chkop", 3, False, seed=45, choices=19, options={"target": 6}, rules="chkop"),
+)
+"""A reference playthrough for each preset of the Scopa family (RULES.md §3), most to a
+lower target than the preset's to keep the files short; one file each, named after
+the preset, in tests/data/playthroughs/."""
 
 DEALS: tuple[Game, ...] = (
     Game("2-seats-a", 2, False, seed=1, choices=10),
@@ -216,7 +279,7 @@ def playthrough_path(game: Game) -> Path:
 def main() -> None:
     """Write every playthrough and the perft counts."""
     PLAYTHROUGHS.mkdir(parents=True, exist_ok=True)
-    for game in GAMES:
+    for game in (*GAMES, *PRESET_GAMES):
         path = playthrough_path(game)
         path.write_text(playthrough(game), encoding="utf-8")
         print(f"wrote {path}", file=sys.stderr)

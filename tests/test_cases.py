@@ -54,3 +54,40 @@ def test_record_round_trips_through_json(path: Path) -> None:
     again = GameRecord.loads(rec.dumps())
     assert again == rec
     assert replay(again).to_json() == replay(rec).to_json()
+
+
+# -- the Scopa family (RULES.md §3) ------------------------------------------------
+
+SCOPA_LEGAL = sorted((CASES / "scopa").glob("legal-[0-9][0-9].json"))
+SCOPA_POINTS = ("carte", "denari", "settebello", "primiera", "scope")
+
+
+def test_scopa_cases_are_present() -> None:
+    assert len(SCOPA_LEGAL) == 3
+
+
+@pytest.mark.parametrize("path", SCOPA_LEGAL, ids=lambda p: p.name)
+def test_scopa_record_verifies_with_expected_points_cards_totals_winner(path: Path) -> None:
+    """cases/README.md: the expected output holds ``points`` and ``cards`` per round, the
+    ``totals`` and the ``winner``; Scopa's own point keys are printed beside them."""
+    result = CliRunner().invoke(main, ["verify", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    got = json.loads(result.output)
+    exp = expected(path)
+    assert got["totals"] == exp["totals"] and got["winner"] == exp["winner"]
+    rounds = exp["rounds"]
+    assert isinstance(rounds, list) and len(got["rounds"]) == len(rounds)
+    for mine, theirs in zip(got["rounds"], rounds, strict=True):
+        assert {"points": mine["points"], "cards": mine["cards"]} == theirs
+        assert set(mine) == {"points", "cards", *SCOPA_POINTS}
+        assert not {"karta", "dinari", "barmila", "haya", "chkobba"} & set(mine)
+
+
+@pytest.mark.parametrize("path", SCOPA_LEGAL, ids=lambda p: p.name)
+def test_scopa_record_round_trips_and_a_changed_play_is_refused(path: Path) -> None:
+    rec = GameRecord.load(path)
+    assert GameRecord.loads(rec.dumps()) == rec
+    assert replay(rec).to_json() == replay(GameRecord.loads(rec.dumps())).to_json()
+    # The same record read as Chkobba misses its cut decisions: the rules matter.
+    with pytest.raises(RecordError, match="cut"):
+        replay(GameRecord.loads(rec.dumps().replace('"rules": "scopa"', '"rules": "chkobba"')))

@@ -11,6 +11,7 @@ import click
 from chkobba.duel.cli import duel, tournament
 from chkobba.narrate import narrate_round, side_name
 from chkobba.record import GameRecord, RecordError, replay
+from chkobba.rules_command import rules
 from chkobba.simulate import simulate
 from chkobba.tui import play
 from chkobba.web.serve import serve
@@ -81,3 +82,4 @@ main.add_command(play)
 main.add_command(duel)
 main.add_command(tournament)
 main.add_command(serve)
+main.add_command(rules)

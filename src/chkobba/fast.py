@@ -13,6 +13,11 @@ policy and solves the same margins.
 
 Card sets are 40-bit masks (:mod:`chkobba.cards`); a play is a
 ``(card, capture)`` pair of ints, as :class:`~chkobba.moves.Play` holds them.
+
+The kernel knows Chkobba's rules and the few options it takes as arguments
+(:data:`KERNEL_OPTIONS`). :func:`supports` says whether a rule set stays within
+them; :func:`evaluate` runs the pure path for any rule set that does not, so a
+game of the Scopa family is never searched under Chkobba's rules.
 """
 
 from __future__ import annotations
@@ -60,6 +65,29 @@ def _kernel_status() -> tuple[bool, str]:
     named, lay, caution = _policy_weights()
     _fastcore.set_policy(named, lay, caution)
     return True, "the C extension chkobba._fastcore"
+
+
+KERNEL_OPTIONS: Final = frozenset(
+    {
+        "target",
+        "lowest_wins",
+        "may_drop_capturing_card",
+        "cut_choice",
+        "void_deal_count",
+        "max_capture_cards",
+    }
+)
+"""The rule options the kernel implements (or that only decide the match, which the
+kernel does not play): every other option must keep Chkobba's value."""
+
+_CHKOBBA_OPTIONS: Final = CHKOBBA.options()
+
+
+def supports(rules: RuleSet) -> bool:
+    """Whether the kernel plays ``rules`` exactly: Chkobba but for :data:`KERNEL_OPTIONS`."""
+    return all(
+        v == _CHKOBBA_OPTIONS[k] for k, v in rules.options().items() if k not in KERNEL_OPTIONS
+    )
 
 
 AVAILABLE: bool
@@ -121,7 +149,7 @@ def round_of(state: FastState) -> Round:
     r.sides = sides
     r.dealer = (state.cutter - 1) % state.seats
     r.cutter = state.cutter
-    r.deck = tuple(state.stock)
+    r.deck = r.shuffle = tuple(state.stock)
     r.stock_pos = 0
     r.hands = list(state.hands)
     r.table = state.table
@@ -138,6 +166,7 @@ def round_of(state: FastState) -> Round:
     r.swept = 0
     r.leftover = 0
     r.void = False
+    r.declarations = ()
     return r
 
 
@@ -507,7 +536,7 @@ def evaluate(
     seed.
     """
     _check_observation(obs, samples)
-    if not AVAILABLE:
+    if not AVAILABLE or not supports(obs.rules):
         return py_evaluate(obs, samples, seed, solve_cards)
     cut = obs.phase is Phase.CUT
     if cut and obs.cut_card is None:

@@ -1,5 +1,9 @@
 """One round of Chkobba: the deal, legal moves, applying them, the end (RULES.md §2.2-2.5).
 
+The same round plays every game of the Scopa family (RULES.md §3): the deal's
+sizes, the void deal's ranks, the cut, the capture rules and the points are all
+options of the :class:`~chkobba.rules.RuleSet`.
+
 A :class:`Round` starts from a shuffled deck (the shuffle is the match's chance
 move, see :mod:`chkobba.match`) and is then driven only by moves: the cutter's
 :class:`~chkobba.moves.Cut` decision where the rules have one, then one
@@ -21,10 +25,12 @@ from chkobba.captures import captures
 from chkobba.cards import CARDS, RANKS, VALUE_OF, format_cards, iter_bits
 from chkobba.moves import Cut, Move, Play
 from chkobba.rules import RuleSet
-from chkobba.scoring import RoundScore, score_round
+from chkobba.scoring import Declaration, RoundScore, declaration, has_rule, score_round
 
 HAND_SIZE = 3
+"""Chkobba's hand: 3 cards a deal (other games: the rule set's ``hand_size``)."""
 TABLE_SIZE = 4
+"""Chkobba's first table: 4 cards (other games: the rule set's ``table_size``)."""
 
 
 class IllegalMove(ValueError):
@@ -60,12 +66,31 @@ def side_map(seats: int, teams: bool) -> tuple[int, ...]:
     return tuple(s % 2 for s in range(seats)) if teams else tuple(range(seats))
 
 
-def check_seating(seats: int, teams: bool) -> None:
-    """Raise ``ValueError`` unless the seating is one RULES.md §2.1 allows."""
+def check_seating(seats: int, teams: bool, rules: RuleSet | None = None) -> None:
+    """Raise ``ValueError`` unless the seating is one RULES.md §2.1 allows
+    (and, given ``rules``, one of the rule set's ``seatings``)."""
     if seats not in (2, 3, 4):
         raise ValueError(f"Chkobba is played by 2, 3 or 4 players, not {seats}")
     if teams and seats != 4:
         raise ValueError("teams need 4 players (2 against 2)")
+    if rules is not None and seating_name(seats, teams) not in rules.seatings:
+        allowed = ", ".join(_SEATING_WORDS[s] for s in rules.seatings)
+        raise ValueError(
+            f"{rules.name} is played by {allowed}, not {_SEATING_WORDS[seating_name(seats, teams)]}"
+        )
+
+
+_SEATING_WORDS = {
+    "2": "2 players",
+    "3": "3 players",
+    "4": "4 players each for themselves",
+    "2v2": "4 players in two teams",
+}
+
+
+def seating_name(seats: int, teams: bool) -> str:
+    """The name of a table in a rule set's ``seatings``: ``2``, ``3``, ``4`` or ``2v2``."""
+    return "2v2" if teams else str(seats)
 
 
 class Round:
@@ -78,6 +103,7 @@ class Round:
         "cutter",
         "dealer",
         "deck",
+        "declarations",
         "hands",
         "history",
         "in_hands",
@@ -88,6 +114,7 @@ class Round:
         "rules",
         "score",
         "seats",
+        "shuffle",
         "side_of",
         "sides",
         "stock_pos",
@@ -104,7 +131,10 @@ class Round:
     dealer: int
     cutter: int
     deck: tuple[int, ...]
-    """The shuffle, top first; the stock is ``deck[stock_pos:]``."""
+    """The cards in the order they are dealt, top first; the stock is ``deck[stock_pos:]``.
+    The shuffle itself unless a duplicate was put back under the stock (``distinct_table``)."""
+    shuffle: tuple[int, ...]
+    """The round's shuffle, top first, as the record holds it."""
     stock_pos: int
     hands: list[int]
     table: int
@@ -126,11 +156,13 @@ class Round:
     """Cards left on the table when nobody captured in the whole round."""
     void: bool
     """Whether the deal put too many cards of one rank on the table (§2.2): redeal."""
+    declarations: tuple[Declaration, ...]
+    """The hands declared at the deals so far (Cirulla), in order; public."""
 
     def __init__(
         self, rules: RuleSet, seats: int, teams: bool, dealer: int, deck: Sequence[int]
     ) -> None:
-        check_seating(seats, teams)
+        check_seating(seats, teams, rules)
         if not 0 <= dealer < seats:
             raise DealError(f"dealer must be a seat from 0 to {seats - 1}, not {dealer}")
         check_deck(deck)
@@ -140,7 +172,7 @@ class Round:
         self.sides = max(self.side_of) + 1
         self.dealer = dealer
         self.cutter = (dealer + 1) % seats
-        self.deck = tuple(deck)
+        self.deck = self.shuffle = tuple(deck)
         self.stock_pos = 0
         self.hands = [0] * seats
         self.table = 0
@@ -156,13 +188,16 @@ class Round:
         self.cut = None
         self.cut_card = None
         self.void = False
+        self.declarations = ()
         if rules.cut_choice:
             self.phase = Phase.CUT
             self.cut_card = self.deck[0]
         else:
+            # The dealer deals each player's cards from the seat after the dealer,
+            # then the table (RECORD.md).
             self.phase = Phase.PLAY
             self._deal_hands(self.cutter)
-            self._deal_table(TABLE_SIZE)
+            self._deal_table(rules.table_size)
             self._check_void()
 
     # -- dealing ---------------------------------------------------------------
@@ -175,25 +210,64 @@ class Round:
         return m
 
     def _deal_hands(self, first: int, skip: int | None = None) -> None:
+        size = self.rules.hand_size
         for i in range(self.seats):
             seat = (first + i) % self.seats
             if seat != skip:
-                self.hands[seat] |= self._take(HAND_SIZE)
+                self.hands[seat] |= self._take(size)
         self.in_hands = sum(h.bit_count() for h in self.hands)
+        if self.rules.declares:
+            self._declare()
+
+    def _declare(self) -> None:
+        # Declaring is never a bad choice, so it is made for the player at once
+        # [decided]: the hand is shown and the points are the side's.
+        for i in range(self.seats):
+            seat = (self.cutter + i) % self.seats
+            found = declaration(self.hands[seat])
+            if found is not None:
+                name, points, wild = found
+                d = Declaration(seat, name, points, self.hands[seat], wild, len(self.history))
+                self.declarations = (*self.declarations, d)
 
     def _deal_table(self, n: int) -> None:
-        self.table |= self._take(n)
+        if not self.rules.distinct_table:
+            self.table |= self._take(n)
+            return
+        # Chkop: a card whose rank is already on the table goes back under the
+        # stock and the next card is dealt instead (RULES.md §3).
+        order = list(self.deck)
+        pos = self.stock_pos
+        ranks = 0
+        for c in iter_bits(self.table):
+            ranks |= 1 << c % 10
+        returned = 0
+        while n and pos < len(order) and returned <= len(order) - pos:
+            c = order[pos]
+            if ranks >> c % 10 & 1:
+                order.append(order.pop(pos))
+                returned += 1
+                continue
+            ranks |= 1 << c % 10
+            self.table |= 1 << c
+            pos += 1
+            n -= 1
+        self.deck = tuple(order)
+        self.stock_pos = pos
+        if n:
+            # Too few ranks left to complete the table: the deal cannot be made.
+            self.void = True
 
     def _decide_cut(self, cut: Cut) -> None:
         self.cut = cut
         if cut is Cut.KEEP:
             # The cutter holds the cut card and gets two more, then the others
             # in playing order, ending with the dealer, then the table (§2.2).
-            self.hands[self.cutter] = self._take(HAND_SIZE)
+            self.hands[self.cutter] = self._take(self.rules.hand_size)
             self._deal_hands((self.cutter + 1) % self.seats, skip=self.cutter)
-            self._deal_table(TABLE_SIZE)
+            self._deal_table(self.rules.table_size)
         else:
-            self._deal_table(TABLE_SIZE)
+            self._deal_table(self.rules.table_size)
             self._deal_hands(self.cutter)
         self.phase = Phase.PLAY
         self._check_void()
@@ -202,7 +276,14 @@ class Round:
         counts = [0] * 10
         for c in iter_bits(self.table):
             counts[c % 10] += 1
-        self.void = max(counts) >= self.rules.void_deal_count
+        ranks = self.rules.void_deal_ranks
+        limit = self.rules.void_deal_count
+        if len(ranks) == len(RANKS):
+            self.void = self.void or max(counts) >= limit
+        else:
+            self.void = self.void or any(
+                n >= limit and RANKS[i] in ranks for i, n in enumerate(counts)
+            )
 
     # -- queries ---------------------------------------------------------------
 
@@ -269,8 +350,9 @@ class Round:
             self.table = table
             self.piles[side] |= cap | bit
             self.last_capturer = side
-            # No chkobba on the last play of the round (§2.4).
-            if table == 0 and not last_play:
+            # No chkobba on the last play of the round (§2.4), nor where the rules
+            # give a sweep no point (an ace taking the table, Scopa Frac).
+            if table == 0 and not last_play and not self.rules.no_sweep >> card & 1:
                 self.chkobba[side] += 1
                 sweep = True
         else:
@@ -293,7 +375,46 @@ class Round:
             self.piles[self.last_capturer] |= self.table
         self.table = 0
         self.phase = Phase.OVER
-        self.score = score_round(self.piles, self.chkobba)
+        rules = self.rules
+        seat_piles = None
+        if self.sides != self.seats and has_rule(rules.scoring, "ponino"):
+            seat_piles = self.seat_piles()
+        self.score = score_round(
+            self.piles,
+            self.chkobba,
+            rules,
+            seat_piles=seat_piles,
+            side_of=self.side_of,
+            declared=self.declared() if self.declarations else None,
+        )
+
+    def seat_piles(self) -> list[int]:
+        """The cards each player (not each side) has captured, from the history."""
+        piles = [0] * self.seats
+        last = None
+        for t in self.history:
+            m = t.move
+            if type(m) is Play and m.capture:
+                piles[t.seat] |= m.capture | 1 << m.card
+                last = t.seat
+        if last is not None:
+            piles[last] |= self.swept
+        return piles
+
+    def declared(self) -> list[int]:
+        """Each side's declaration points so far (Cirulla)."""
+        pts = [0] * self.sides
+        for d in self.declarations:
+            pts[self.side_of[d.seat]] += d.points
+        return pts
+
+    def shown(self, seat: int) -> int:
+        """The cards of ``seat``'s hand that a declaration showed to everyone."""
+        m = 0
+        for d in self.declarations:
+            if d.seat == seat:
+                m |= d.cards
+        return m & self.hands[seat]
 
     def explain_illegal(self, move: Move) -> str:
         """Why ``move`` is not legal now (for an illegal move)."""
@@ -323,6 +444,8 @@ class Round:
                 f"{format_cards(missing)} {'is' if missing.bit_count() == 1 else 'are'} "
                 "not on the table"
             )
+        if self.rules.general_captures:
+            return self._explain_general(card, cap, legal)
         v = VALUE_OF[card]
         same = [c for c in iter_bits(self.table) if VALUE_OF[c] == v]
         if same:
@@ -342,6 +465,37 @@ class Round:
         if limit and cap.bit_count() > limit:
             return f"{name} cannot capture {format_cards(cap)}: at most {limit} cards by addition"
         return f"{move} is not a legal play now"
+
+    def _explain_general(self, card: int, cap: int, legal: list[int]) -> str:
+        rules = self.rules
+        name = CARDS[card]
+        v = VALUE_OF[card]
+        if rules.ace_takes_all and v == 1:
+            return f"{name} is an ace: it takes the whole table ({format_cards(self.table)})"
+        if cap in legal:
+            return f"{Play(card, cap)} is legal"
+        same = [c for c in iter_bits(self.table) if VALUE_OF[c] == v]
+        total = sum(VALUE_OF[c] for c in iter_bits(cap))
+        if rules.capture_match and rules.matching_priority and same and total == v:
+            choices = ", ".join(str(CARDS[c]) for c in same)
+            return (
+                f"{name} must capture a single {RANKS[v - 1]} ({choices}): "
+                "matching has priority over addition"
+            )
+        kinds = []
+        if rules.capture_match:
+            kinds.append(f"a card worth {v}")
+        if rules.capture_sum:
+            kinds.append(f"cards adding up to {v}")
+        if rules.capture_total > v:
+            kinds.append(f"cards making {rules.capture_total} with it ({rules.capture_total - v})")
+        terms = "+".join(str(VALUE_OF[c]) for c in iter_bits(cap))
+        limit = rules.max_capture_cards
+        extra = f", at most {limit} cards" if limit and cap.bit_count() > limit else ""
+        return (
+            f"{name} cannot capture {format_cards(cap)}: {terms} = {total}; "
+            f"it may take {' or '.join(kinds) or 'nothing'}{extra}"
+        )
 
     # -- copying and accounting ------------------------------------------------
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from chkobba.game import IllegalMove, Phase, Round, check_seating, side_map
 from chkobba.moves import Move
 from chkobba.rules import CHKOBBA, RuleSet
+from chkobba.scoring import RoundScore
 
 __all__ = ["IllegalMove", "Match"]
 
@@ -48,7 +49,7 @@ class Match:
         first_dealer: int | None = None,
         first_deck: Sequence[int] | None = None,
     ) -> None:
-        check_seating(seats, teams)
+        check_seating(seats, teams, rules)
         self.rules = rules
         self.seats = seats
         self.teams = teams
@@ -128,17 +129,33 @@ class Match:
         self.finished.append(r)
         for side, pts in enumerate(r.score.points):
             self.totals[side] += pts
-        self.winner = match_winner(self.totals, self.rules.target)
+        self.winner = decide_match(self.totals, self.rules, r.score)
 
 
-def match_winner(totals: Sequence[int], target: int) -> int | None:
+def match_winner(totals: Sequence[int], target: int, lowest_wins: bool = False) -> int | None:
     """The side that wins with these totals, or None if play goes on (§2.6).
 
     Once a side has reached the target, the highest total wins; if the highest
-    totals are tied, another round is played.
+    totals are tied, another round is played. With ``lowest_wins`` (Scopa a
+    perdere, RULES.md §3) strictly the lowest total wins instead.
     """
     best = max(totals)
     if best < target:
         return None
-    leaders = [i for i, t in enumerate(totals) if t == best]
+    if lowest_wins:
+        low = min(totals)
+        leaders = [i for i, t in enumerate(totals) if t == low]
+    else:
+        leaders = [i for i, t in enumerate(totals) if t == best]
     return leaders[0] if len(leaders) == 1 else None
+
+
+def decide_match(totals: Sequence[int], rules: RuleSet, score: RoundScore) -> int | None:
+    """The winner after a round that ended with ``score`` and left these totals, or None.
+
+    A side that wins at once (all ten coins, where the rules say so) wins;
+    otherwise :func:`match_winner`.
+    """
+    if score.wins_match is not None:
+        return score.wins_match
+    return match_winner(totals, rules.target, rules.lowest_wins)

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from chkobba.cards import CARDS, format_cards
 from chkobba.game import Phase, Round, Turn
 from chkobba.moves import Cut, Play
-from chkobba.scoring import POINT_ARABIC, POINT_NAMES, RoundScore
+from chkobba.rules import RuleSet
+from chkobba.scoring import POINT_KEYS, SWEEP_WORDS, Declaration, RoundScore
 
 
 def seat_name(seat: int, names: Sequence[str] | None) -> str:
@@ -21,8 +22,27 @@ def side_name(side: int, side_of: Sequence[int], names: Sequence[str] | None) ->
     return " & ".join(seat_name(s, names) for s in members)
 
 
-def describe_turn(turn: Turn, names: Sequence[str] | None = None) -> str:
-    """One line for one entry of a round's history."""
+def sweep_word(rules: RuleSet) -> str:
+    """The game's word for one sweep of the table: ``chkobba``, ``scopa``, ``escoba``…"""
+    key = rules.sweep_key
+    return SWEEP_WORDS.get(key, key) if key is not None else "sweep"
+
+
+def sweeps_label(rules: RuleSet) -> str:
+    """The game's word for the sweeps a side has made (``chkobba``, ``scope``…)."""
+    key = rules.sweep_key
+    return POINT_KEYS[key].label if key is not None else "sweeps"
+
+
+def goal(rules: RuleSet) -> str:
+    """What ends the match, in a few words: ``first to 21``, ``to 21, fewest points win``."""
+    if rules.lowest_wins:
+        return f"to {rules.target}, the fewest points win"
+    return f"first to {rules.target}"
+
+
+def describe_turn(turn: Turn, names: Sequence[str] | None = None, sweep: str = "chkobba") -> str:
+    """One line for one entry of a round's history; ``sweep`` names a sweep that scores."""
     who = seat_name(turn.seat, names)
     move = turn.move
     if isinstance(move, Cut):
@@ -33,57 +53,81 @@ def describe_turn(turn: Turn, names: Sequence[str] | None = None) -> str:
         return f"{who} lays {card}"
     taken = format_cards(move.capture, " ", pretty=True)
     line = f"{who} plays {card} and captures {taken}"
-    return line + "  — chkobba!" if turn.chkobba else line
+    return line + f"  — {sweep}!" if turn.chkobba else line
+
+
+def describe_declaration(d: Declaration, names: Sequence[str] | None = None) -> str:
+    """One line for a hand declared at a deal (Cirulla)."""
+    who = seat_name(d.seat, names)
+    line = f"{who} declares {d.name} ({d.points} points): {format_cards(d.cards, ' ', pretty=True)}"
+    if d.wild:
+        line += f", the 7♠ counting {d.wild}"
+    return line
 
 
 def breakdown_lines(
     score: RoundScore, side_of: Sequence[int], names: Sequence[str] | None = None
 ) -> list[str]:
-    """The round's points in words, one line per point, with their Arabic names."""
+    """The round's points in words, one line per point, in the game's own words.
+
+    A point one side takes names that side (or nobody, in the game's word for a
+    tie) and what it was decided on; sweeps and the other points given per side
+    list every side. Chkobba's points carry their Arabic names too.
+    """
     sides = len(score.cards)
     lines = []
-    details = {
-        "karta": ("cards", score.cards),
-        "dinari": ("diamonds", score.diamonds),
-        "barmila": ("7s", score.sevens),
-    }
-    for key in ("karta", "dinari", "barmila", "haya"):
-        winner: int | None = getattr(score, key)
-        label = f"{POINT_NAMES[key]} ({POINT_ARABIC[key]})"
-        if key == "haya":
-            what = "7♦"
+    for item in score.items:
+        pk = POINT_KEYS[item.key]
+        label = f"{pk.label} ({pk.native})" if pk.native else pk.label
+        detail = item.detail
+        if item.per_side:
+            each = ", ".join(
+                f"{side_name(s, side_of, names)} {item.points[s]}" for s in range(sides)
+            )
+            lines.append(f"{label}: {each}" + (f"  [{detail}]" if detail else ""))
         else:
-            unit, counts = details[key]
-            what = " vs ".join(str(c) for c in counts) + f" {unit}"
-            if key == "barmila":
-                what += " (6s: " + " vs ".join(str(c) for c in score.sixes) + ")"
-        who = side_name(winner, side_of, names) if winner is not None else "nobody (bājī)"
-        lines.append(f"{label}: {who}  [{what}]")
-    sweeps = ", ".join(f"{side_name(s, side_of, names)} {score.chkobba[s]}" for s in range(sides))
-    lines.append(f"{POINT_NAMES['chkobba']} ({POINT_ARABIC['chkobba']}): {sweeps}")
+            side = item.side
+            who = side_name(side, side_of, names) if side is not None else f"nobody ({pk.tie})"
+            lines.append(f"{label}: {who}" + (f"  [{detail}]" if detail else ""))
     pts = ", ".join(f"{side_name(s, side_of, names)} {score.points[s]}" for s in range(sides))
     lines.append(f"round points: {pts}")
+    if score.wins_match is not None:
+        lines.append(
+            f"{side_name(score.wins_match, side_of, names)} took all ten coins: "
+            "the match is won at once"
+        )
     return lines
 
 
 def narrate_round(r: Round, number: int, names: Sequence[str] | None = None) -> list[str]:
     """A whole round, play by play, with the end-of-round sweep and breakdown."""
-    lines = [
-        f"Round {number}: {seat_name(r.dealer, names)} deals, "
-        f"{seat_name(r.cutter, names)} cuts"
-        + (f" and is shown {CARDS[r.cut_card].pretty()}" if r.cut_card is not None else "")
-    ]
+    if r.rules.cut_choice:
+        lines = [
+            f"Round {number}: {seat_name(r.dealer, names)} deals, "
+            f"{seat_name(r.cutter, names)} cuts"
+            + (f" and is shown {CARDS[r.cut_card].pretty()}" if r.cut_card is not None else "")
+        ]
+    else:
+        lines = [
+            f"Round {number}: {seat_name(r.dealer, names)} deals, "
+            f"{seat_name(r.cutter, names)} leads"
+        ]
+    sweep = sweep_word(r.rules)
+    declared = list(r.declarations)
     number = 0
-    for turn in r.history:
+    for i, turn in enumerate(r.history):
         if isinstance(turn.move, Cut):
             lines.append(f"      {describe_turn(turn, names)}")
             continue
         if number == 0:
             lines.append(f"      table dealt: {initial_table(r)}")
+        while declared and declared[0].at <= i:
+            lines.append(f"      {describe_declaration(declared.pop(0), names)}")
         number += 1
-        lines.append(f"  {number:>2}. {describe_turn(turn, names)}")
+        lines.append(f"  {number:>2}. {describe_turn(turn, names, sweep)}")
     if number == 0 and r.phase is not Phase.CUT:
         lines.append(f"      table dealt: {initial_table(r)}")
+    lines.extend(f"      {describe_declaration(d, names)}" for d in declared)
     if r.is_over and r.score is not None:
         if r.swept:
             taker = side_name(r.last_capturer or 0, r.side_of, names)
@@ -99,7 +143,9 @@ def narrate_round(r: Round, number: int, names: Sequence[str] | None = None) -> 
 
 
 def initial_table(r: Round) -> str:
-    """The four cards the deal put on the table."""
-    # Only a tabled cut card puts the table first in the deck (RECORD.md).
-    start = 0 if r.cut is Cut.TABLE else 3 * r.seats
-    return " ".join(CARDS[c].pretty() for c in r.deck[start : start + 4])
+    """The cards the deal put on the table (``(empty)`` when it deals none)."""
+    # Only a tabled cut card puts the table first in the deck (RECORD.md); the
+    # deck is in dealing order, so the table's cards follow each other in it.
+    start = 0 if r.cut is Cut.TABLE else r.rules.hand_size * r.seats
+    size = r.rules.table_size
+    return " ".join(CARDS[c].pretty() for c in r.deck[start : start + size]) or "(empty)"

@@ -16,6 +16,7 @@ from chkobba.game import Phase, Round, Turn
 from chkobba.match import Match
 from chkobba.moves import Move
 from chkobba.rules import RuleSet
+from chkobba.scoring import Declaration
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,11 @@ class Observation:
     target: int
     legal_moves: tuple[Move, ...]
     """The observer's legal moves if it is to move, else empty."""
+    declarations: tuple[Declaration, ...] = ()
+    """The hands declared this round (Cirulla): public, like the cards they showed."""
+    shown: tuple[int, ...] = ()
+    """Per seat, the cards a declaration showed that are still in that hand; empty
+    when no hand was shown this round."""
 
     @property
     def side(self) -> int:
@@ -85,11 +91,21 @@ class Observation:
             f"seat {self.turn} to move",
             f"hand: {hand or '-'}",
             f"table: {format_cards(self.table, ' ') or '-'}",
-            f"piles: {[p.bit_count() for p in self.piles]} chkobba: {list(self.chkobba)}",
+            f"piles: {[p.bit_count() for p in self.piles]} "
+            f"{self.rules.sweep_key or 'sweeps'}: {list(self.chkobba)}",
             f"stock: {self.stock} score: {list(self.totals)} / {self.target}",
         ]
         if self.cut_card is not None:
             lines.append(f"cut card: {CARDS[self.cut_card]}")
+        for d in self.declarations:
+            lines.append(
+                f"seat {d.seat} declared {d.name} ({d.points}): {format_cards(d.cards, ' ')}"
+            )
+        if any(self.shown):
+            shown = ", ".join(
+                f"seat {s} {format_cards(m, ' ')}" for s, m in enumerate(self.shown) if m
+            )
+            lines.append(f"shown in hand: {shown}")
         return "\n".join(lines)
 
 
@@ -107,6 +123,12 @@ def observe_round(
         cut_card = r.cut_card
     if cut_card is not None:
         known |= 1 << cut_card
+    shown: tuple[int, ...] = ()
+    if r.declarations:
+        # A declared hand was shown to everyone: its cards are no longer unseen.
+        shown = tuple(r.shown(s) for s in range(r.seats))
+        for m in shown:
+            known |= m
     legal = tuple(r.legal_moves()) if seat == r.turn else ()
     return Observation(
         seat=seat,
@@ -132,6 +154,8 @@ def observe_round(
         totals=totals,
         target=target,
         legal_moves=legal,
+        declarations=r.declarations,
+        shown=shown,
     )
 
 

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from chkobba.cards import CARDS, Card, CardError, cards_of
 from chkobba.game import DealError, IllegalMove, Round, check_seating
-from chkobba.match import Match, match_winner
+from chkobba.match import Match, decide_match
 from chkobba.moves import Cut, NotationError, Play
 from chkobba.rules import RulesError, RuleSet, preset
 
@@ -193,7 +193,7 @@ def round_record(r: Round) -> RoundRecord:
     """The record of one round as played so far."""
     return RoundRecord(
         dealer=r.dealer,
-        deck=[str(CARDS[c]) for c in r.deck],
+        deck=[str(CARDS[c]) for c in r.shuffle],
         cut=str(r.cut) if r.cut is not None else None,
         plays=[str(p) for p in r.plays()],
     )
@@ -209,7 +209,7 @@ def record_of(
         rounds.append(round_record(current))
     return GameRecord(
         rules=match.rules.name,
-        options=match.rules.changed_options(),
+        options=match.rules.json_options(),
         seats=match.seats,
         teams=match.teams,
         names=list(names) if names is not None else None,
@@ -246,7 +246,7 @@ def replay(record: GameRecord) -> Replay:
     """Replay a record through the engine; raise :class:`RecordError` at the first fault."""
     try:
         rules = record.ruleset()
-        check_seating(record.seats, record.teams)
+        check_seating(record.seats, record.teams, rules)
     except (RulesError, ValueError) as e:
         raise RecordError(0, 0, str(e)) from None
     sides = 2 if record.teams else record.seats
@@ -272,7 +272,7 @@ def replay(record: GameRecord) -> Replay:
         if r.score is not None:
             for side, pts in enumerate(r.score.points):
                 totals[side] += pts
-            winner = match_winner(totals, rules.target)
+            winner = decide_match(totals, rules, r.score)
         elif i != n:
             raise RecordError(
                 i, len(rr.plays) + 1, "the round stops here but another round follows"

@@ -26,7 +26,7 @@ from chkobba.game import Phase, Round
 from chkobba.moves import Move
 from chkobba.observe import Observation
 from chkobba.search.determinize import determinize
-from chkobba.search.endgame import solvable, solve
+from chkobba.search.endgame import scores_exactly, solvable, solve
 from chkobba.search.policy import rollout
 
 EXPERT_SAMPLES: Final = 6000
@@ -34,6 +34,9 @@ EXPERT_SAMPLES: Final = 6000
 PURE_DIVISOR: Final = 40
 """Without the compiled kernel the same search is about this much slower, so the
 budgets of the levels are divided by it to keep the time per move close."""
+ENDGAME_CARDS: Final = 12
+"""The search solves the rest of the round exactly once every card is dealt and at most
+this many are left in hands (the last deal of a 2-against-2 Chkobba)."""
 FAST_CHUNK: Final = 256
 """Samples per kernel call when a time limit is checked between calls."""
 
@@ -74,16 +77,33 @@ class ExpertAgent:
 
         Each figure is a sum over the samples (only the order matters for play).
         """
-        endgame = obs.phase is Phase.PLAY and obs.stock == 0 and obs.sides == 2
-        if fast.AVAILABLE:
+        values = self._evaluate(obs)
+        # Scopa a perdere: the fewest points win, so the best margin is the lowest.
+        return [-v for v in values] if obs.rules.lowest_wins else values
+
+    def _evaluate(self, obs: Observation) -> list[float]:
+        # Solve exactly once every card is dealt and few are left: always so in
+        # Chkobba, not at the start of a Scopone, where all 40 are dealt at once.
+        endgame = (
+            obs.phase is Phase.PLAY
+            and obs.stock == 0
+            and obs.sides == 2
+            and sum(obs.hand_sizes) <= ENDGAME_CARDS
+        )
+        if fast.AVAILABLE and fast.supports(obs.rules):
             return self._evaluate_fast(obs, endgame)
-        if endgame:
+        if endgame and scores_exactly(obs.rules, obs.seats, obs.sides):
             return self._endgame(obs)
         moves = obs.legal_moves
         totals = [0.0] * len(moves)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         side = obs.side
-        for _ in range(self.samples):
+        samples = self.samples
+        if fast.AVAILABLE:
+            # The budget was set for the kernel, which does not play these rules:
+            # keep the time per move close on the pure path.
+            samples = max(16, samples // PURE_DIVISOR)
+        for _ in range(samples):
             deal = determinize(obs, self.rng)
             for i, m in enumerate(moves):
                 r = deal.copy()

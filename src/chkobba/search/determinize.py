@@ -23,13 +23,16 @@ def determinize(obs: Observation, rng: random.Random) -> Round:
     unseen = cards_of(obs.unseen)
     rng.shuffle(unseen)
     hands = [0] * obs.seats
+    for seat, m in enumerate(obs.shown):
+        hands[seat] = m  # cards a declaration showed (Cirulla) stay where they are
     hands[obs.seat] = obs.hand
     pos = 0
     for seat, size in enumerate(obs.hand_sizes):
         if seat != obs.seat:
-            for c in unseen[pos : pos + size]:
+            need = size - hands[seat].bit_count()
+            for c in unseen[pos : pos + need]:
                 hands[seat] |= 1 << c
-            pos += size
+            pos += need
     r = Round.__new__(Round)
     r.rules = obs.rules
     r.seats = obs.seats
@@ -37,7 +40,7 @@ def determinize(obs: Observation, rng: random.Random) -> Round:
     r.sides = max(obs.side_of) + 1
     r.dealer = obs.dealer
     r.cutter = obs.cutter
-    r.deck = tuple(unseen[pos:])
+    r.deck = r.shuffle = tuple(unseen[pos:])
     r.stock_pos = 0
     r.hands = hands
     r.table = obs.table
@@ -54,6 +57,7 @@ def determinize(obs: Observation, rng: random.Random) -> Round:
     r.swept = 0
     r.leftover = 0
     r.void = False
+    r.declarations = obs.declarations
     return r
 
 

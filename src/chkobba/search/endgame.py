@@ -14,14 +14,27 @@ from chkobba.cards import VALUE_OF
 from chkobba.game import Round
 from chkobba.moves import Play
 from chkobba.rules import RuleSet
-from chkobba.scoring import score_round
+from chkobba.scoring import has_rule, score_round
 
 _State = tuple[tuple[int, ...], int, tuple[int, ...], tuple[int, ...], int | None, int]
 
 
+def scores_exactly(rules: RuleSet, seats: int, sides: int) -> bool:
+    """Whether the solver's state is enough to score ``rules``: all but Il ponino
+    between partners, which needs to know which partner took which card."""
+    return seats == sides or not has_rule(rules.scoring, "ponino")
+
+
 def solvable(r: Round) -> bool:
-    """Whether :func:`solve` applies: two sides, play phase, nothing left to deal."""
-    return r.sides == 2 and r.stock_pos == len(r.deck) and r.score is None and r.in_hands > 0
+    """Whether :func:`solve` applies: two sides, play phase, nothing left to deal
+    (and rules the solver scores exactly)."""
+    return (
+        r.sides == 2
+        and r.stock_pos == len(r.deck)
+        and r.score is None
+        and r.in_hands > 0
+        and scores_exactly(r.rules, r.seats, r.sides)
+    )
 
 
 def solve(r: Round) -> tuple[float, list[tuple[Play, float]]]:
@@ -30,7 +43,7 @@ def solve(r: Round) -> tuple[float, list[tuple[Play, float]]]:
     The margin is the side's round points minus the other side's, chkobba
     points already made included.
     """
-    solver = _Solver(r.rules, r.side_of)
+    solver = _Solver(r.rules, r.side_of, r.declared() if r.declarations else None)
     state: _State = (
         tuple(r.hands),
         r.table,
@@ -50,9 +63,13 @@ def solve(r: Round) -> tuple[float, list[tuple[Play, float]]]:
 
 
 class _Solver:
-    def __init__(self, rules: RuleSet, side_of: tuple[int, ...]) -> None:
+    def __init__(
+        self, rules: RuleSet, side_of: tuple[int, ...], declared: list[int] | None = None
+    ) -> None:
         self.rules = rules
         self.side_of = side_of
+        self.declared = declared
+        self.no_sweep = rules.no_sweep
         self.seats = len(side_of)
         self.memo: dict[_State, float] = {}
 
@@ -78,7 +95,7 @@ class _Solver:
                 new_piles = list(piles)
                 new_piles[side] |= cap | low
                 new_chk = chk
-                if not rest and not last_play:
+                if not rest and not last_play and not self.no_sweep >> c & 1:
                     lst = list(chk)
                     lst[side] += 1
                     new_chk = tuple(lst)
@@ -102,7 +119,7 @@ class _Solver:
             final = list(piles)
             if last is not None:
                 final[last] |= table
-            pts = score_round(final, chk).points
+            pts = score_round(final, chk, self.rules, declared=self.declared).points
             mine = self.side_of[turn]
             v = float(pts[mine] - pts[1 - mine])
         else:

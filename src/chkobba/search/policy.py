@@ -115,7 +115,8 @@ def context(r: Round) -> Context:
     if r.side_of[nxt] != r.side_of[seat]:
         # If this play empties the hands, the next player is dealt three (if any are left).
         stock_left = r.stock_pos < len(r.deck)
-        hand = r.hands[nxt].bit_count() if r.in_hands > 1 else 3 if stock_left else 0
+        deal = r.rules.hand_size if stock_left else 0
+        hand = r.hands[nxt].bit_count() if r.in_hands > 1 else deal
         total = unseen.bit_count()
         chances = (
             0.0,

@@ -16,7 +16,8 @@ from rich.markup import escape
 
 from chkobba.agents import Agent, AgentError, make_agent, playable_agents
 from chkobba.match import Match
-from chkobba.rules import preset
+from chkobba.narrate import goal
+from chkobba.rules import PRESETS, preset
 from chkobba.tui.session import Ask, Ending, PlaySession
 
 PREFERRED_OPPONENTS: Final = ("hard", "heuristic", "greedy", "random")
@@ -88,12 +89,19 @@ def seat_names(human: str, computers: dict[int, str], seats: int) -> list[str]:
 
 @click.command()
 @click.option(
+    "--rules",
+    "rules_name",
+    type=click.Choice(list(PRESETS)),
+    default="chkobba",
+    show_default=True,
+    help="The game: chkobba or one of the Scopa family (see `chkobba rules`).",
+)
+@click.option(
     "--players",
     type=click.Choice(["2", "4"]),
-    default="2",
-    show_default=True,
+    default=None,
     help="2 (you against the computer) or 4 (you and a computer partner, "
-    "sitting opposite, against two computers).",
+    "sitting opposite, against two computers). Default: 2 where the rules allow it.",
 )
 @click.option(
     "--opponent",
@@ -105,9 +113,8 @@ def seat_names(human: str, computers: dict[int, str], seats: int) -> list[str]:
 @click.option(
     "--target",
     type=click.Choice(["11", "21", "31"]),
-    default="21",
-    show_default=True,
-    help="Points that win the match.",
+    default=None,
+    help="Points that win the match. Default: the rules' own (21 for chkobba, 11 for scopa).",
 )
 @click.option("--seed", type=int, help="Seed of the shuffles (default: a random one).")
 @click.option("--name", metavar="NAME", help="Your name (default: your login name).")
@@ -117,21 +124,30 @@ def seat_names(human: str, computers: dict[int, str], seats: int) -> list[str]:
     help="Where to write the game record (default: a new file in your data directory).",
 )
 def play(
-    players: str,
+    rules_name: str,
+    players: str | None,
     opponent: str | None,
     partner: str | None,
-    target: str,
+    target: str | None,
     seed: int | None,
     name: str | None,
     save: Path | None,
 ) -> None:
-    """Play Chkobba against the computer in the terminal.
+    """Play Chkobba (or a game of the Scopa family) against the computer in the terminal.
 
     Answer each turn with the number of a play, or a card (Qh), or a capture in
     the notation (Qh:7d+Ah); ? shows the help, q quits. The game record is saved
     when the game ends or stops, and `chkobba replay FILE` shows it again.
     """
+    rules = preset(rules_name, {"target": int(target)} if target is not None else {})
+    if players is None:
+        players = "2" if "2" in rules.seatings else "4"
     seats = int(players)
+    if ("2v2" if seats == 4 else "2") not in rules.seatings:
+        raise click.UsageError(
+            f"{rules_name} is not played with --players {seats} "
+            f"(its tables: {', '.join(rules.seatings)})"
+        )
     if partner is not None and seats != 4:
         raise click.UsageError("--partner needs --players 4")
     human = (name if name is not None else _human_name()).strip()
@@ -155,9 +171,7 @@ def play(
     # Each computer gets its own stream of chance, all derived from the one seed.
     agents = {s: _agent(n, seed + s, hint[s]) for s, n in roles.items()}
 
-    match = Match(
-        preset("chkobba", {"target": int(target)}), seats=seats, teams=seats == 4, seed=seed
-    )
+    match = Match(rules, seats=seats, teams=seats == 4, seed=seed)
     path = save if save is not None else default_save_path()
     console = Console(highlight=False)
     interactive = console.is_terminal and sys.stdin.isatty()
@@ -169,7 +183,8 @@ def play(
             f"you and your partner ({roles[2]}, opposite you) against Right and Left ({roles[1]})"
         )
     console.print(
-        f"[bold]Chkobba[/bold]: {escape(sides)}, first to {target} points, seed {seed}. "
+        f"[bold]{title(rules_name)}[/bold]: {escape(sides)}, {goal(rules)} points, "
+        f"seed {seed}. "
         "Type ? for help.",
         soft_wrap=True,
     )
@@ -193,6 +208,11 @@ def play(
         sys.exit(1)
     if result.ending is Ending.INTERRUPTED:
         sys.exit(130)
+
+
+def title(name: str) -> str:
+    """A preset's name as a title: ``scopone-scientifico`` → ``Scopone scientifico``."""
+    return name.replace("-", " ").capitalize()
 
 
 def _echoing(console: Console) -> Ask:

@@ -21,7 +21,14 @@ from rich.text import Text
 from chkobba.cards import CARDS, DIAMONDS, HEARTS, cards_of, format_cards, sort_for_display
 from chkobba.game import Phase
 from chkobba.moves import Cut, Move
-from chkobba.narrate import describe_turn, seat_name, side_name
+from chkobba.narrate import (
+    describe_turn,
+    goal,
+    seat_name,
+    side_name,
+    sweep_word,
+    sweeps_label,
+)
 from chkobba.observe import Observation
 
 RECENT_PLAYS: Final = 4
@@ -103,12 +110,14 @@ def board(obs: Observation, names: Sequence[str]) -> Panel:
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column()
     score = score_line(obs.totals, obs.side_of, names)
-    grid.add_row("Score", score.append(f"   (first to {obs.target})", style="dim"))
-    dealer = Text(f"{seat_name(obs.dealer, names)} deals, {seat_name(obs.cutter, names)} cuts")
+    grid.add_row("Score", score.append(f"   ({goal(obs.rules)})", style="dim"))
+    leads = "cuts" if obs.rules.cut_choice else "leads"
+    dealer = Text(f"{seat_name(obs.dealer, names)} deals, {seat_name(obs.cutter, names)} {leads}")
     grid.add_row("Deal", dealer)
     if obs.phase is not Phase.CUT:
+        sweeps = sweeps_label(obs.rules)
         piles = " · ".join(
-            f"{side_name(s, obs.side_of, names)} {p.bit_count()} cards, {obs.chkobba[s]} chkobba"
+            f"{side_name(s, obs.side_of, names)} {p.bit_count()} cards, {obs.chkobba[s]} {sweeps}"
             for s, p in enumerate(obs.piles)
         )
         grid.add_row("Piles", Text(piles))
@@ -118,10 +127,16 @@ def board(obs: Observation, names: Sequence[str]) -> Panel:
             if s != obs.seat
         )
         grid.add_row("Hands", Text(others))
+        for s, shown in enumerate(obs.shown):
+            if shown and s != obs.seat:
+                grid.add_row(
+                    "", Text(f"{seat_name(s, names)} shows ").append_text(cards_row(shown))
+                )
         grid.add_row("Stock", Text(f"{obs.stock} cards"))
         recent = obs.history[-RECENT_PLAYS:]
         if recent:
-            lines = Text("\n").join(coloured(describe_turn(t, names)) for t in recent)
+            sweep = sweep_word(obs.rules)
+            lines = Text("\n").join(coloured(describe_turn(t, names, sweep)) for t in recent)
             grid.add_row("Last", lines)
         grid.add_row("", "")
         grid.add_row("Table", cards_row(obs.table))

@@ -27,7 +27,15 @@ from chkobba.cards import CARDS, cards_of
 from chkobba.game import IllegalMove, Round
 from chkobba.match import Match
 from chkobba.moves import Cut, Move, NotationError, Play, parse_move
-from chkobba.narrate import breakdown_lines, describe_turn, seat_name, side_name
+from chkobba.narrate import (
+    breakdown_lines,
+    describe_declaration,
+    describe_turn,
+    goal,
+    seat_name,
+    side_name,
+    sweep_word,
+)
 from chkobba.observe import Observation, observe
 from chkobba.record import record_of
 from chkobba.tui.render import (
@@ -123,6 +131,7 @@ class PlaySession:
         self.pause = pause
         self.meta = meta
         self._round: Round | None = None
+        self._told_declarations = 0
         self._void_deals = match.void_deals
 
     # -- the whole session -------------------------------------------------------
@@ -175,6 +184,7 @@ class PlaySession:
         r = self.match.round
         if r is not self._round:
             self._start_round(r)
+        self._tell_declarations(r)
         seat = self.match.turn
         stock_before = r.stock
         if seat == self.human:
@@ -198,7 +208,8 @@ class PlaySession:
     def _after_move(self, r: Round, stock_before: int) -> None:
         turn = r.history[-1]
         mine = turn.seat == self.human
-        self.console.print(play_line(describe_turn(turn, self.names), mine, turn.chkobba))
+        line = describe_turn(turn, self.names, sweep_word(r.rules))
+        self.console.print(play_line(line, mine, turn.chkobba))
         if self.match.void_deals != self._void_deals:
             self._void_deals = self.match.void_deals
             self._tell_void(r)
@@ -206,7 +217,8 @@ class PlaySession:
             self._end_round(r)
         elif isinstance(turn.move, Play) and r.stock < stock_before:
             self.console.print(
-                f"[dim]— {escape(seat_name(r.dealer, self.names))} deals 3 more cards each; "
+                f"[dim]— {escape(seat_name(r.dealer, self.names))} deals "
+                f"{r.rules.hand_size} more cards each; "
                 f"{r.stock} left in the stock —[/dim]"
             )
 
@@ -216,11 +228,19 @@ class PlaySession:
         self._round = r
         dealer = seat_name(r.dealer, self.names)
         cutter = "you" if r.cutter == self.human else seat_name(r.cutter, self.names)
+        verb = "cut" if r.rules.cut_choice else "lead"
         self.console.print()
         self.console.rule(
             f"[bold]Round {self.match.round_number}[/bold]: {escape(dealer)} deals, "
-            f"{escape(cutter)} {'cut' if r.cutter == self.human else 'cuts'}"
+            f"{escape(cutter)} {verb if r.cutter == self.human else verb + 's'}"
         )
+        self._told_declarations = 0
+
+    def _tell_declarations(self, r: Round) -> None:
+        # Declared hands are shown to everyone at the deal (Cirulla).
+        for d in r.declarations[self._told_declarations :]:
+            self.console.print(coloured(describe_declaration(d, self.names)), style="bold")
+        self._told_declarations = len(r.declarations)
 
     def _tell_void(self, r: Round) -> None:
         counts = [0] * 10
@@ -253,7 +273,7 @@ class PlaySession:
         self.console.print(
             Text("Match score: ", style="bold")
             .append_text(total)
-            .append(f"   (first to {self.match.rules.target})", style="dim")
+            .append(f"   ({goal(self.match.rules)})", style="dim")
         )
         if not self.match.is_over:
             self._wait_for_enter(f"Press Enter for round {number + 1} (q to quit) ")

@@ -1,0 +1,71 @@
+"""``chkobba rules``: the rule presets (RULES.md §2 and §3) and their options."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from chkobba.rules import CHKOBBA, OPTION_HELP, PRESET_DESCRIPTIONS, PRESETS, describe_point
+
+
+def preset_lines() -> list[str]:
+    """One line per preset: its name and what it is."""
+    width = max(len(n) for n in PRESETS)
+    return [f"{name:<{width}}  {PRESET_DESCRIPTIONS[name]}" for name in PRESETS]
+
+
+def _value(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, tuple):
+        return ", ".join(str(x) for x in v)
+    return str(v)
+
+
+def preset_detail(name: str) -> list[str]:
+    """A preset's description, every option (``*`` where it differs from Chkobba) and
+    its points."""
+    rules = PRESETS[name]
+    base = CHKOBBA.options()
+    options = rules.options()
+    width = max(len(k) for k in options)
+    lines = [name, f"  {PRESET_DESCRIPTIONS[name]}", "", "options (* differs from chkobba):"]
+    for key, value in options.items():
+        mark = "*" if base[key] != value else " "
+        lines.append(f" {mark} {key:<{width}} = {_value(value):<12} {OPTION_HELP[key]}")
+    lines += ["", "points of a round:"]
+    lines += [f"  {describe_point(k)}" for k in rules.scoring]
+    lines += ["", f"play it: chkobba play --rules {name}"]
+    return lines
+
+
+@click.command("rules")
+@click.argument("name", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print the preset's options as JSON.")
+def rules(name: str | None, as_json: bool) -> None:
+    """List the rule presets, or show preset NAME: its options and its points.
+
+    Every game of the Scopa family is a preset of options on the same engine;
+    records name a preset and override any of its options.
+    """
+    if name is None:
+        if as_json:
+            click.echo(json.dumps(PRESET_DESCRIPTIONS, ensure_ascii=False))
+            return
+        for line in preset_lines():
+            click.echo(line)
+        return
+    if name not in PRESETS:
+        click.echo(f"unknown rules {name!r} (known: {', '.join(PRESETS)})", err=True)
+        sys.exit(1)
+    if as_json:
+        click.echo(
+            json.dumps(
+                {"name": name, "options": PRESETS[name].json_options_all()}, ensure_ascii=False
+            )
+        )
+        return
+    for line in preset_detail(name):
+        click.echo(line)
