@@ -42,20 +42,25 @@ def sum_captures(total: int, table: int, max_cards: int = 0) -> list[int]:
 
     ``max_cards`` bounds the set's size (0: no bound).
     """
+    return _subsets(total, table, max_cards, least=2)
+
+
+def _subsets(total: int, table: int, max_cards: int, least: int) -> list[int]:
+    """Every set of ``least`` or more (and at most ``max_cards``, 0: any) table cards
+    adding up to ``total``, in depth-first order over the cards sorted by value."""
     items: list[tuple[int, int]] = []
     m = table
     while m:
         low = m & -m
         v = VALUE_OF[low.bit_length() - 1]
-        if v < total:
+        if v <= total:
             items.append((v, low))
         m ^= low
-    if len(items) < 2:
+    if len(items) < least:
         return []
     items.sort()
     out: list[int] = []
-    limit = max_cards or len(items)
-    _extend(items, 0, total, 0, 0, limit, out)
+    _extend(items, 0, total, 0, 0, max_cards or len(items), least, out)
     return out
 
 
@@ -66,6 +71,7 @@ def _extend(
     acc: int,
     n: int,
     limit: int,
+    least: int,
     out: list[int],
 ) -> None:
     # items are sorted by value, so the first value above what is left ends the scan.
@@ -74,10 +80,10 @@ def _extend(
         if v > rest:
             return
         if v == rest:
-            if n >= 1:
+            if n + 1 >= least:
                 out.append(acc | bit)
         elif n + 1 < limit:
-            _extend(items, i + 1, rest - v, acc | bit, n + 1, limit, out)
+            _extend(items, i + 1, rest - v, acc | bit, n + 1, limit, least, out)
 
 
 def general_captures(value: int, table: int, rules: RuleSet) -> list[int]:
@@ -113,34 +119,4 @@ def total_captures(total: int, table: int, max_cards: int = 0) -> list[int]:
 
     ``max_cards`` bounds the set's size (0: no bound).
     """
-    items: list[tuple[int, int]] = []
-    m = table
-    while m:
-        low = m & -m
-        v = VALUE_OF[low.bit_length() - 1]
-        if v <= total:
-            items.append((v, low))
-        m ^= low
-    items.sort()
-    out: list[int] = []
-    _extend_any(items, 0, total, 0, 0, max_cards or len(items), out)
-    return out
-
-
-def _extend_any(
-    items: list[tuple[int, int]],
-    start: int,
-    rest: int,
-    acc: int,
-    n: int,
-    limit: int,
-    out: list[int],
-) -> None:
-    for i in range(start, len(items)):
-        v, bit = items[i]
-        if v > rest:
-            return
-        if v == rest:
-            out.append(acc | bit)
-        elif n + 1 < limit:
-            _extend_any(items, i + 1, rest - v, acc | bit, n + 1, limit, out)
+    return _subsets(total, table, max_cards, least=1)
