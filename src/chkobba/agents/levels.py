@@ -1,7 +1,10 @@
 """Named levels for the interfaces, from a beginner's opponent to the full search.
 
-Each level is a documented player and budget; ``bench/strength.py`` measures that
-they are ordered by strength (the closing note of the AI issue holds the table).
+Each level is a documented player and budget. ``bench/strength.py --levels`` measures
+each level against the one below: medium beats easy by about a point per deal and
+hard beats medium by about a quarter of a point; the expert's 6,000 samples were
+not measurably stronger than hard's 300 in 300 duplicate pairs (+0.03 ± 0.15), the
+search's gains flattening out beyond a few hundred samples.
 
 | level | player | budget |
 |---|---|---|
