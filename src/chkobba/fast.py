@@ -141,33 +141,18 @@ def state_of(r: Round) -> FastState:
 def round_of(state: FastState) -> Round:
     """The engine's :class:`~chkobba.game.Round` holding ``state`` (checked first)."""
     check_state(state)
-    sides = max(state.side_of) + 1
-    r = Round.__new__(Round)
-    r.rules = _rules(state.max_capture_cards, state.may_drop)
-    r.seats = state.seats
-    r.side_of = tuple(state.side_of)
-    r.sides = sides
-    r.dealer = (state.cutter - 1) % state.seats
-    r.cutter = state.cutter
-    r.deck = r.shuffle = tuple(state.stock)
-    r.stock_pos = 0
-    r.hands = list(state.hands)
-    r.table = state.table
-    r.piles = list(state.piles)
-    r.chkobba = list(state.chkobba)
-    r.last_capturer = None if state.last_capturer < 0 else state.last_capturer
-    r.in_hands = sum(h.bit_count() for h in state.hands)
-    r.turn = state.turn
-    r.phase = Phase.PLAY
-    r.cut = None
-    r.cut_card = None
-    r.history = []
-    r.score = None
-    r.swept = 0
-    r.leftover = 0
-    r.void = False
-    r.declarations = ()
-    return r
+    return Round.in_play(
+        _rules(state.max_capture_cards, state.may_drop),
+        tuple(state.side_of),
+        (state.cutter - 1) % state.seats,
+        state.stock,
+        state.hands,
+        state.table,
+        state.piles,
+        state.chkobba,
+        None if state.last_capturer < 0 else state.last_capturer,
+        state.turn,
+    )
 
 
 # -- checks shared by both paths -------------------------------------------------

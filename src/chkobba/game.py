@@ -499,6 +499,53 @@ class Round:
 
     # -- copying and accounting ------------------------------------------------
 
+    @staticmethod
+    def in_play(
+        rules: RuleSet,
+        side_of: tuple[int, ...],
+        dealer: int,
+        stock: Sequence[int],
+        hands: Sequence[int],
+        table: int,
+        piles: Sequence[int],
+        chkobba: Sequence[int],
+        last_capturer: int | None,
+        turn: int,
+        declarations: tuple[Declaration, ...] = (),
+    ) -> Round:
+        """A round in the play phase rebuilt from its parts, the stock in deal order.
+
+        For search, which samples the hidden cards: no history, and the cards
+        already dealt are not part of the deck. The caller vouches that the
+        parts are consistent.
+        """
+        r = Round.__new__(Round)
+        r.rules = rules
+        r.seats = len(side_of)
+        r.side_of = side_of
+        r.sides = max(side_of) + 1
+        r.dealer = dealer
+        r.cutter = (dealer + 1) % r.seats
+        r.deck = r.shuffle = tuple(stock)
+        r.stock_pos = 0
+        r.hands = list(hands)
+        r.table = table
+        r.piles = list(piles)
+        r.chkobba = list(chkobba)
+        r.last_capturer = last_capturer
+        r.in_hands = sum(h.bit_count() for h in hands)
+        r.turn = turn
+        r.phase = Phase.PLAY
+        r.cut = None
+        r.cut_card = None
+        r.history = []
+        r.score = None
+        r.swept = 0
+        r.leftover = 0
+        r.void = False
+        r.declarations = declarations
+        return r
+
     def copy(self) -> Round:
         """An independent copy, cheap enough for search."""
         r = Round.__new__(Round)

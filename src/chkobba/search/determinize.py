@@ -33,32 +33,19 @@ def determinize(obs: Observation, rng: random.Random) -> Round:
             for c in unseen[pos : pos + need]:
                 hands[seat] |= 1 << c
             pos += need
-    r = Round.__new__(Round)
-    r.rules = obs.rules
-    r.seats = obs.seats
-    r.side_of = obs.side_of
-    r.sides = max(obs.side_of) + 1
-    r.dealer = obs.dealer
-    r.cutter = obs.cutter
-    r.deck = r.shuffle = tuple(unseen[pos:])
-    r.stock_pos = 0
-    r.hands = hands
-    r.table = obs.table
-    r.piles = list(obs.piles)
-    r.chkobba = list(obs.chkobba)
-    r.last_capturer = obs.last_capturer
-    r.in_hands = sum(obs.hand_sizes)
-    r.turn = obs.turn
-    r.phase = obs.phase
-    r.cut = None
-    r.cut_card = None
-    r.history = []
-    r.score = None
-    r.swept = 0
-    r.leftover = 0
-    r.void = False
-    r.declarations = obs.declarations
-    return r
+    return Round.in_play(
+        obs.rules,
+        obs.side_of,
+        obs.dealer,
+        unseen[pos:],
+        hands,
+        obs.table,
+        obs.piles,
+        obs.chkobba,
+        obs.last_capturer,
+        obs.turn,
+        obs.declarations,
+    )
 
 
 def _determinize_cut(obs: Observation, rng: random.Random) -> Round:
