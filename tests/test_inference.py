@@ -19,6 +19,7 @@ from chkobba.observe import Observation, observe, observe_round
 from chkobba.rules import CHKOBBA, RuleSet
 from chkobba.search import inference, policy
 from chkobba.search.determinize import determinize
+from chkobba.search.endgame import solve as endgame_solve
 
 needs_kernel = pytest.mark.skipif(not fast.AVAILABLE, reason=f"no kernel: {fast.BACKEND}")
 
@@ -339,3 +340,60 @@ def test_weighted_evaluate_is_the_weighted_sum_of_its_samples(kernel: bool) -> N
             weights |= ratios
         assert all(0.0 < w <= 1.0 for w in weights)
         assert len(weights) > 1
+
+
+# -- the expert with inference -----------------------------------------------------------
+
+
+def test_pure_expert_weighs_its_samples_as_the_reference_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(fast, "AVAILABLE", False)
+    obs = observation(lay_beside_the_seven_of_diamonds())
+    for seed in range(3):
+        agent = ExpertAgent(seed, samples=12, temperature=0.2)
+        assert agent.evaluate(obs) == fast.py_evaluate(obs, 12, seed, temperature=0.2)
+        assert agent.evaluate(obs) != ExpertAgent(seed, samples=12).evaluate(obs)
+
+
+@pytest.mark.parametrize("kernel", [pytest.param(True, marks=needs_kernel), False])
+@pytest.mark.parametrize(("seats", "teams"), [(2, False), (4, True)])
+def test_expert_with_inference_plays_legal_moves_to_the_end(
+    monkeypatch: pytest.MonkeyPatch, kernel: bool, seats: int, teams: bool
+) -> None:
+    if not kernel:
+        monkeypatch.setattr(fast, "AVAILABLE", False)
+    m = Match(seats=seats, teams=teams, seed=seats)
+    players = [ExpertAgent(s, samples=8, endgame_samples=2, temperature=0.2) for s in range(seats)]
+    while m.round_number == 1 and not m.round.is_over:
+        obs = observe(m, m.turn)
+        m.apply(players[m.turn].choose(obs))
+    assert m.round_number > 1 or m.round.is_over
+
+
+def test_a_partners_endgame_is_weighed_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    # With partners the last deal's split of the other hands is sampled, and weighed.
+    rng = random.Random(3)
+    for _ in range(200):
+        r, _ = played_round(rng.randrange(10**6), 4, True, CHKOBBA, 30)
+        obs = observation(r)
+        if r.stock == 0 and inference.decisions(obs) and len(obs.legal_moves) > 1:
+            break
+    else:
+        pytest.fail("no partners' endgame with decisions found")
+    monkeypatch.setattr(fast, "AVAILABLE", False)
+    weighted = ExpertAgent(1, endgame_samples=6, temperature=0.1).evaluate(obs)
+    uniform = ExpertAgent(1, endgame_samples=6).evaluate(obs)
+    assert weighted != uniform
+    # The same six splits, each solved exactly and counted at its weight.
+    rng = random.Random(1)
+    expected = [0.0] * len(obs.legal_moves)
+    found = inference.decisions(obs)
+    for _ in range(6):
+        deal = determinize(obs, rng)
+        w = inference.weight(found, deal.hands, obs.rules, 0.1)
+        by_move = {(p.card, p.capture): v for p, v in endgame_solve(deal)[1]}
+        for i, mv in enumerate(obs.legal_moves):
+            assert isinstance(mv, Play)
+            expected[i] += w * by_move[(mv.card, mv.capture)]
+    assert weighted == pytest.approx(expected)
