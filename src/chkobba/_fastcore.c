@@ -755,6 +755,65 @@ static int playout_margin(Game *g, int side, int solve_cards, MoveList *ml, Rng 
     return margin_of(pts, g->sides, side);
 }
 
+/* ---- inference from the other seats' plays (chkobba.search.inference) ----- */
+
+/* inference.Decision: one play of another seat in the current deal. */
+typedef struct {
+    int seat, card, side, last, last_play;
+    int next_hand; /* -1: the next seat is a partner */
+    mask_t capture, table, public_cards, later;
+} Decision;
+
+#define MAX_DECISIONS (MAX_SEATS * HAND_SIZE)
+
+/* inference.decision_log_likelihood: log P(the play | the seat held `hand` then), a
+   softmax over the policy's scores at `scale` millionths of a point; the same
+   operations in the same order as the reference. NAN if the play is not legal
+   from `hand` (an inconsistent deal) or memory ran out. */
+static double decision_log_likelihood(const Decision *d, mask_t hand, int max_cards,
+                                      int may_drop, double scale, MoveList *ml) {
+    gen_plays(hand, d->table, max_cards, may_drop, ml);
+    if (ml->failed || ml->n == 0) return NAN;
+    int chosen = -1;
+    for (int i = 0; i < ml->n; i++)
+        if (ml->v[i].card == d->card && ml->v[i].capture == d->capture) chosen = i;
+    if (chosen < 0) return NAN;
+    if (ml->n == 1) return 0.0;
+    PolicyContext ctx;
+    ctx.table = d->table;
+    ctx.last_play = d->last_play;
+    ctx.side = d->side;
+    ctx.last = d->last;
+    ctx.threat = d->next_hand >= 0;
+    if (ctx.threat) {
+        mask_t unseen = ALL_CARDS & ~(hand | d->public_cards);
+        int total = popcount(unseen);
+        ctx.chances[0] = 0.0;
+        for (int v = 1; v <= 10; v++)
+            ctx.chances[v] = holds_one(total, popcount(unseen & RANK_MASK[v - 1]), d->next_hand);
+    }
+    int64_t best = 0;
+    for (int i = 0; i < ml->n; i++) {
+        int64_t s = play_score(ml->v[i].card, ml->v[i].capture, &ctx);
+        ml->v[i].score = s;
+        if (i == 0 || s > best) best = s;
+    }
+    double z = 0.0;
+    for (int i = 0; i < ml->n; i++) z += exp((double)(ml->v[i].score - best) / scale);
+    return (double)(ml->v[chosen].score - best) / scale - log(z);
+}
+
+/* inference.log_likelihood: the log of a sampled deal's weight (`hands`: every
+   seat's cards now). */
+static double deal_log_likelihood(const Decision *ds, int n, const mask_t *hands, int max_cards,
+                                  int may_drop, double scale, MoveList *ml) {
+    double total = 0.0;
+    for (int i = 0; i < n; i++)
+        total += decision_log_likelihood(&ds[i], hands[ds[i].seat] | ds[i].later, max_cards,
+                                         may_drop, scale, ml);
+    return total;
+}
+
 /* ---- arguments from Python ------------------------------------------------- */
 
 static const char RANK_LETTERS[] = "A234567QJK";
@@ -968,6 +1027,72 @@ static int get_state(PyObject *st, Game *g) {
         return -1;
     }
     return check_hand_sizes(g);
+}
+
+/* The decisions to explain, as chkobba.fast passes them: a sequence of
+   (seat, card, capture, table, public, side, last_capturer, last_play, next_hand,
+   later) tuples (inference.Decision, last_capturer -1 for nobody). */
+static int get_decisions(PyObject *o, int seats, int sides, Decision *out, int *n) {
+    PyObject *seq = PySequence_Fast(o, "");
+    if (seq == NULL) {
+        PyErr_SetString(PyExc_TypeError, "decisions must be a sequence of tuples");
+        return -1;
+    }
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    if (k > MAX_DECISIONS) {
+        PyErr_Format(PyExc_ValueError, "at most %d decisions in a deal, not %zd", MAX_DECISIONS,
+                     k);
+        Py_DECREF(seq);
+        return -1;
+    }
+    int rc = 0;
+    for (Py_ssize_t i = 0; i < k && rc == 0; i++) {
+        PyObject *t = PySequence_Fast_GET_ITEM(seq, i);
+        Decision *d = &out[i];
+        PyObject *f = PySequence_Fast(t, "");
+        if (f == NULL || PySequence_Fast_GET_SIZE(f) != 10) {
+            Py_XDECREF(f);
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "each decision must be a tuple of 10 fields");
+            rc = -1;
+            break;
+        }
+        PyObject **x = PySequence_Fast_ITEMS(f);
+        int last_play;
+        if (get_int(x[0], 0, seats - 1, &d->seat, "a decision's seat") < 0 ||
+            get_int(x[1], 0, NCARDS - 1, &d->card, "a decision's card") < 0 ||
+            get_mask(x[2], &d->capture, "a decision's capture") < 0 ||
+            get_mask(x[3], &d->table, "a decision's table") < 0 ||
+            get_mask(x[4], &d->public_cards, "a decision's public cards") < 0 ||
+            get_int(x[5], 0, sides - 1, &d->side, "a decision's side") < 0 ||
+            get_int(x[6], -1, sides - 1, &d->last, "a decision's last capturer") < 0 ||
+            get_int(x[7], 0, 1, &last_play, "a decision's last_play") < 0 ||
+            get_int(x[8], -1, NCARDS, &d->next_hand, "a decision's next hand") < 0 ||
+            get_mask(x[9], &d->later, "a decision's later cards") < 0) {
+            rc = -1;
+        } else if (!(d->later >> d->card & 1) || (d->capture & ~d->table)) {
+            PyErr_SetString(PyExc_ValueError,
+                            "a decision's card must be among its later cards and its capture "
+                            "on its table");
+            rc = -1;
+        }
+        d->last_play = last_play;
+        Py_DECREF(f);
+    }
+    Py_DECREF(seq);
+    if (rc == 0) *n = (int)k;
+    return rc;
+}
+
+/* The softmax's scale in millionths of a point, or 0 for no inference. */
+static int get_scale(double temperature, double *scale) {
+    if (!(temperature >= 0.0) || isinf(temperature)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "the temperature must be a non-negative number of points (0: uniform)");
+        return -1;
+    }
+    *scale = temperature * 1000000.0;
+    return 0;
 }
 
 static PyObject *points_list(const Game *g) {
@@ -1326,20 +1451,24 @@ static PyObject *fc_solve(PyObject *Py_UNUSED(self), PyObject *args) {
 PyDoc_STRVAR(evaluate_doc,
              "evaluate(cut_phase, seat, side_of, turn, dealer, hand, table, cut_card, piles, "
              "chkobba, last_capturer, hand_sizes, unseen, stock, max_capture_cards, may_drop, "
-             "void_deal_count, samples, seed, solve_cards)\n--\n\n"
+             "void_deal_count, samples, seed, solve_cards, temperature, decisions)\n--\n\n"
              "The expert's inner loop: the summed margin of each root move over sampled deals "
-             "(chkobba.fast.evaluate takes an Observation).");
+             "(chkobba.fast.evaluate takes an Observation). With a positive temperature each "
+             "deal's margins are weighted by how likely it makes the decisions "
+             "(chkobba.search.inference).");
 
 static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
     int cut_phase, seat, seats, turn, dealer, cut_card, last, stock, max_cards, may_drop,
         void_count, sides, solve_cards;
     long long samples;
-    PyObject *side_o, *hand_o, *table_o, *piles_o, *chk_o, *sizes_o, *unseen_o, *seed_o;
-    if (!PyArg_ParseTuple(args, "piOiiOOiOOiOOiipiLOi:evaluate", &cut_phase, &seat, &side_o, &turn,
-                          &dealer, &hand_o, &table_o, &cut_card, &piles_o, &chk_o, &last, &sizes_o,
-                          &unseen_o, &stock, &max_cards, &may_drop, &void_count, &samples,
-                          &seed_o, &solve_cards))
+    double temperature, scale;
+    PyObject *side_o, *hand_o, *table_o, *piles_o, *chk_o, *sizes_o, *unseen_o, *seed_o, *dec_o;
+    if (!PyArg_ParseTuple(args, "piOiiOOiOOiOOiipiLOidO:evaluate", &cut_phase, &seat, &side_o,
+                          &turn, &dealer, &hand_o, &table_o, &cut_card, &piles_o, &chk_o, &last,
+                          &sizes_o, &unseen_o, &stock, &max_cards, &may_drop, &void_count,
+                          &samples, &seed_o, &solve_cards, &temperature, &dec_o))
         return NULL;
+    if (get_scale(temperature, &scale) < 0) return NULL;
     if (policy_ready() < 0) return NULL;
     PyObject *seq = PySequence_Fast(side_o, "side_of must be a sequence of ints");
     if (seq == NULL) return NULL;
@@ -1380,6 +1509,15 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     uint64_t seed = PyLong_AsUnsignedLongLongMask(seed_o);
     if (seed == (uint64_t)-1 && PyErr_Occurred()) return NULL;
+    Decision decisions[MAX_DECISIONS];
+    int n_decisions = 0;
+    if (get_decisions(dec_o, seats, sides, decisions, &n_decisions) < 0) return NULL;
+    if (scale == 0.0 || cut_phase) n_decisions = 0;
+    for (int i = 0; i < n_decisions; i++)
+        if (decisions[i].seat == seat) {
+            PyErr_SetString(PyExc_ValueError, "the observer's own plays are not decisions to explain");
+            return NULL;
+        }
 
     int8_t unseen_cards[NCARDS];
     int n_unseen = 0;
@@ -1473,6 +1611,17 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
             deal.stock_len = n_unseen - pos;
             deal.stock_pos = 0;
         }
+        double weight = 1.0;
+        if (n_decisions) {
+            weight = exp(deal_log_likelihood(decisions, n_decisions, deal.hands, max_cards,
+                                             may_drop, scale, &ml));
+            if (isnan(weight)) {
+                bad = 2;
+                break;
+            }
+            /* A deal that cannot explain the plays adds nothing: no playouts. */
+            if (weight == 0.0) continue;
+        }
         for (int i = 0; i < n_moves; i++) {
             Game g = deal;
             if (cut_phase)
@@ -1484,7 +1633,7 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
                 bad = 1;
                 break;
             }
-            totals[i] += m;
+            totals[i] += weight * m;
         }
     }
     int failed = ml.failed;
@@ -1494,6 +1643,10 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
     if (bad) {
         if (failed)
             PyErr_NoMemory();
+        else if (bad == 2)
+            PyErr_SetString(PyExc_ValueError,
+                            "a sampled deal cannot have made a decision's play: inconsistent "
+                            "decisions");
         else
             PyErr_SetString(PyExc_ValueError, "a seat to move has no card: inconsistent state");
     } else {
@@ -1511,6 +1664,81 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
     return out;
 }
 
+PyDoc_STRVAR(likelihoods_doc,
+             "likelihoods(decisions, max_capture_cards, may_drop, temperature, deals)\n--\n\n"
+             "For each deal (every seat's hand now) the log of its weight: how likely it "
+             "makes the decisions (chkobba.search.inference.log_likelihood).");
+
+static PyObject *fc_likelihoods(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *dec_o, *deals_o;
+    int max_cards, may_drop;
+    double temperature, scale;
+    if (!PyArg_ParseTuple(args, "OipdO:likelihoods", &dec_o, &max_cards, &may_drop, &temperature,
+                          &deals_o))
+        return NULL;
+    if (policy_ready() < 0 || check_max_cards(max_cards) < 0) return NULL;
+    if (get_scale(temperature, &scale) < 0) return NULL;
+    Decision decisions[MAX_DECISIONS];
+    int n = 0;
+    if (get_decisions(dec_o, MAX_SEATS, MAX_SEATS, decisions, &n) < 0) return NULL;
+    PyObject *deals = PySequence_Fast(deals_o, "deals must be a sequence of hands");
+    if (deals == NULL) return NULL;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(deals);
+    PyObject *out = PyList_New(k);
+    MoveList ml;
+    ml_init(&ml);
+    for (Py_ssize_t i = 0; out != NULL && i < k; i++) {
+        PyObject *hands_o = PySequence_Fast_GET_ITEM(deals, i);
+        PyObject *hs = PySequence_Fast(hands_o, "");
+        mask_t hands[MAX_SEATS] = {0};
+        Py_ssize_t seats = hs == NULL ? -1 : PySequence_Fast_GET_SIZE(hs);
+        Py_XDECREF(hs);
+        if (seats < 2 || seats > MAX_SEATS) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "each deal must hold 2 to 4 hands");
+            Py_CLEAR(out);
+            break;
+        }
+        if (get_masks(hands_o, (int)seats, hands, "hands") < 0) {
+            Py_CLEAR(out);
+            break;
+        }
+        double ll = 0.0;
+        if (scale > 0.0) {
+            int ok = 1;
+            for (int j = 0; j < n; j++)
+                if (decisions[j].seat >= seats) ok = 0;
+            if (!ok) {
+                PyErr_SetString(PyExc_ValueError, "a decision's seat is not in the deal");
+                Py_CLEAR(out);
+                break;
+            }
+            ll = deal_log_likelihood(decisions, n, hands, max_cards, may_drop, scale, &ml);
+            if (ml.failed) {
+                PyErr_NoMemory();
+                Py_CLEAR(out);
+                break;
+            }
+            if (isnan(ll)) {
+                PyErr_SetString(PyExc_ValueError,
+                                "a sampled deal cannot have made a decision's play: "
+                                "inconsistent decisions");
+                Py_CLEAR(out);
+                break;
+            }
+        }
+        PyObject *v = PyFloat_FromDouble(ll);
+        if (v == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, i, v);
+    }
+    ml_free(&ml);
+    Py_DECREF(deals);
+    return out;
+}
+
 /* ---- the module ------------------------------------------------------------ */
 
 static PyMethodDef fastcore_methods[] = {
@@ -1521,6 +1749,7 @@ static PyMethodDef fastcore_methods[] = {
     {"rollout", fc_rollout, METH_VARARGS, rollout_doc},
     {"solve", fc_solve, METH_VARARGS, solve_doc},
     {"evaluate", fc_evaluate, METH_VARARGS, evaluate_doc},
+    {"likelihoods", fc_likelihoods, METH_VARARGS, likelihoods_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -42,5 +42,15 @@ def evaluate(
     samples: int,
     seed: int,
     solve_cards: int,
+    temperature: float,
+    decisions: Sequence[tuple[int, int, int, int, int, int, int, bool, int, int]],
+    /,
+) -> list[float]: ...
+def likelihoods(
+    decisions: Sequence[tuple[int, int, int, int, int, int, int, bool, int, int]],
+    max_capture_cards: int,
+    may_drop: bool,
+    temperature: float,
+    deals: Sequence[Sequence[int]],
     /,
 ) -> list[float]: ...

@@ -34,7 +34,7 @@ from chkobba.game import HAND_SIZE, Phase, Round, side_map
 from chkobba.moves import Cut, Play
 from chkobba.observe import Observation
 from chkobba.rules import CHKOBBA, RuleSet
-from chkobba.search import policy
+from chkobba.search import inference, policy
 from chkobba.search.determinize import determinize
 from chkobba.search.endgame import solvable
 from chkobba.search.endgame import solve as endgame_solve
@@ -395,20 +395,40 @@ def _check_observation(obs: Observation, samples: int) -> None:
 
 
 def py_evaluate(
-    obs: Observation, samples: int, seed: int, solve_cards: int = SOLVE_CARDS
+    obs: Observation,
+    samples: int,
+    seed: int,
+    solve_cards: int = SOLVE_CARDS,
+    temperature: float | None = None,
 ) -> list[float]:
-    """:func:`evaluate` on the engine: determinize, apply each move, play out."""
+    """:func:`evaluate` on the engine: determinize, weigh the deal, apply each move, play out."""
     _check_observation(obs, samples)
+    found = inference.decisions(obs) if inference.active(temperature) else ()
     rng = random.Random(seed)
     moves = obs.legal_moves
     totals = [0.0] * len(moves)
     for _ in range(samples):
         deal = determinize(obs, rng)
+        w = 1.0
+        if found:
+            w = inference.weight(found, deal.hands, obs.rules, temperature or 0.0)
+            if w == 0.0:  # a deal that cannot explain the plays adds nothing
+                continue
         for i, m in enumerate(moves):
             r = deal.copy()
             r.apply_unchecked(m)
-            totals[i] += playout_margin(r, obs.side, rng, solve_cards)
+            totals[i] += w * playout_margin(r, obs.side, rng, solve_cards)
     return totals
+
+
+def py_likelihoods(
+    found: Sequence[inference.Decision],
+    rules: RuleSet,
+    temperature: float,
+    deals: Sequence[Sequence[int]],
+) -> list[float]:
+    """:func:`likelihoods` by :func:`chkobba.search.inference.log_likelihood`."""
+    return [inference.log_likelihood(found, hands, rules, temperature) for hands in deals]
 
 
 # -- the fast path ---------------------------------------------------------------
@@ -506,8 +526,56 @@ def solve(state: FastState) -> list[tuple[int, int, float]]:
     return py_solve(state)
 
 
+def likelihoods(
+    found: Sequence[inference.Decision],
+    rules: RuleSet,
+    temperature: float,
+    deals: Sequence[Sequence[int]],
+) -> list[float]:
+    """For each sampled deal (every seat's hand now), the log of its inference weight.
+
+    How likely the deal makes the other seats' plays ``found``
+    (:func:`chkobba.search.inference.decisions`), at ``temperature`` points
+    (:func:`chkobba.search.inference.log_likelihood`); 0 for a temperature of 0.
+    """
+    inference.check_temperature(temperature)
+    if AVAILABLE:
+        return _fastcore.likelihoods(
+            _decision_tuples(found),
+            rules.max_capture_cards,
+            rules.may_drop_capturing_card,
+            temperature,
+            [tuple(h) for h in deals],
+        )
+    return py_likelihoods(found, rules, temperature, deals)
+
+
+def _decision_tuples(
+    found: Sequence[inference.Decision],
+) -> list[tuple[int, int, int, int, int, int, int, bool, int, int]]:
+    return [
+        (
+            d.seat,
+            d.card,
+            d.capture,
+            d.table,
+            d.public,
+            d.side,
+            -1 if d.last_capturer is None else d.last_capturer,
+            d.last_play,
+            d.next_hand,
+            d.later,
+        )
+        for d in found
+    ]
+
+
 def evaluate(
-    obs: Observation, samples: int, seed: int, solve_cards: int = SOLVE_CARDS
+    obs: Observation,
+    samples: int,
+    seed: int,
+    solve_cards: int = SOLVE_CARDS,
+    temperature: float | None = None,
 ) -> list[float]:
     """The summed margin of each of ``obs.legal_moves`` over ``samples`` sampled deals.
 
@@ -519,10 +587,16 @@ def evaluate(
     every sampled split of a 2-against-2 endgame). A move's margin is the
     observer's side's points minus the best other side's. Deterministic for a
     seed.
+
+    With a positive ``temperature`` (in points) each sampled deal's margins are
+    weighted by how likely it makes the other seats' plays in the current deal
+    (:mod:`chkobba.search.inference`), so the sums are weighted sums; None or 0
+    samples uniformly.
     """
     _check_observation(obs, samples)
+    found = inference.decisions(obs) if inference.active(temperature) else ()
     if not AVAILABLE or not supports(obs.rules):
-        return py_evaluate(obs, samples, seed, solve_cards)
+        return py_evaluate(obs, samples, seed, solve_cards, temperature)
     cut = obs.phase is Phase.CUT
     if cut and obs.cut_card is None:
         raise ValueError("at the cut only the cutter can evaluate its choice")
@@ -547,6 +621,8 @@ def evaluate(
         samples,
         seed,
         solve_cards,
+        temperature or 0.0,
+        _decision_tuples(found),
     )
     if len(totals) != len(obs.legal_moves):
         raise RuntimeError("the kernel and the observation disagree on the legal moves")

@@ -11,6 +11,12 @@ card is then known; with partners, each sampled split is solved).
 
 The budget is a number of sampled deals (deterministic for a seed) and,
 optionally, a time limit per move.
+
+With a ``temperature`` (in round points) the samples are weighted by inference
+(:mod:`chkobba.search.inference`): each sampled deal counts in proportion to how
+likely it makes the other seats' plays in the current deal, under a softmax of
+the playout policy's scores, and the moves are compared on weighted sums. None
+(the default) samples uniformly.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from chkobba.agents.base import register
 from chkobba.game import Phase, Round
 from chkobba.moves import Move
 from chkobba.observe import Observation
+from chkobba.search import inference
 from chkobba.search.determinize import determinize
 from chkobba.search.endgame import scores_exactly, solvable, solve
 from chkobba.search.policy import rollout
@@ -57,8 +64,12 @@ class ExpertAgent:
         seconds: float | None = None,
         endgame_samples: int = 8,
         name: str = "expert",
+        temperature: float | None = None,
     ) -> None:
+        inference.check_temperature(temperature)
         self.name = name
+        self.temperature = temperature
+        """Inference's softmax temperature in points; None or 0: uniform sampling."""
         self.rng = random.Random(seed)
         self.samples = samples
         self.seconds = seconds
@@ -75,7 +86,8 @@ class ExpertAgent:
     def evaluate(self, obs: Observation) -> list[float]:
         """The estimated margin of each legal move, in the order of ``obs.legal_moves``.
 
-        Each figure is a sum over the samples (only the order matters for play).
+        Each figure is a sum over the samples, weighted by inference when a
+        temperature is set (only the order matters for play).
         """
         values = self._evaluate(obs)
         # Scopa a perdere: the fewest points win, so the best margin is the lowest.
@@ -103,31 +115,53 @@ class ExpertAgent:
             # The budget was set for the kernel, which does not play these rules:
             # keep the time per move close on the pure path.
             samples = max(16, samples // PURE_DIVISOR)
+        found = self._decisions(obs)
         for _ in range(samples):
             deal = determinize(obs, self.rng)
-            for i, m in enumerate(moves):
-                r = deal.copy()
-                r.apply_unchecked(m)
-                totals[i] += playout_margin(r, side, self.rng)
+            w = self._weight(found, deal, obs)
+            if w > 0.0:  # a deal that cannot explain the plays adds nothing
+                for i, m in enumerate(moves):
+                    r = deal.copy()
+                    r.apply_unchecked(m)
+                    totals[i] += w * playout_margin(r, side, self.rng)
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return totals
+
+    def _decisions(self, obs: Observation) -> tuple[inference.Decision, ...]:
+        """The plays to explain, or none without inference."""
+        return inference.decisions(obs) if inference.active(self.temperature) else ()
+
+    def _weight(
+        self, found: tuple[inference.Decision, ...], deal: Round, obs: Observation
+    ) -> float:
+        if not found:
+            return 1.0
+        return inference.weight(found, deal.hands, obs.rules, self.temperature or 0.0)
 
     def _evaluate_fast(self, obs: Observation, endgame: bool) -> list[float]:
         # The compiled kernel runs the same search (chkobba.fast proves it agrees).
         if endgame:
             # Two players: every card is known, one exact solve. Partners: each
             # sampled split of the other hands is solved exactly.
-            n = 1 if obs.seats == 2 else self.endgame_samples
-            return fast.evaluate(obs, n, self.rng.getrandbits(63), solve_cards=12)
+            if obs.seats == 2:
+                return fast.evaluate(obs, 1, self.rng.getrandbits(63), solve_cards=12)
+            return fast.evaluate(
+                obs,
+                self.endgame_samples,
+                self.rng.getrandbits(63),
+                solve_cards=12,
+                temperature=self.temperature,
+            )
+        t = self.temperature
         if self.seconds is None:
-            return fast.evaluate(obs, self.samples, self.rng.getrandbits(63))
+            return fast.evaluate(obs, self.samples, self.rng.getrandbits(63), temperature=t)
         deadline = time.perf_counter() + self.seconds
         totals = [0.0] * len(obs.legal_moves)
         done = 0
         while done < self.samples:
             chunk = min(FAST_CHUNK, self.samples - done)
-            part = fast.evaluate(obs, chunk, self.rng.getrandbits(63))
+            part = fast.evaluate(obs, chunk, self.rng.getrandbits(63), temperature=t)
             totals = [a + b for a, b in zip(totals, part, strict=True)]
             done += chunk
             if time.perf_counter() > deadline:
@@ -137,14 +171,19 @@ class ExpertAgent:
     def _endgame(self, obs: Observation) -> list[float]:
         moves = obs.legal_moves
         totals = [0.0] * len(moves)
-        # With two players every card is known; with partners the split is sampled.
+        # With two players every card is known; with partners the split is sampled
+        # (and weighed by inference).
         n = 1 if obs.seats == 2 else self.endgame_samples
+        found = self._decisions(obs) if n > 1 else ()
         for _ in range(n):
             deal = determinize(obs, self.rng)
+            w = self._weight(found, deal, obs)
+            if w == 0.0:
+                continue
             _, results = solve(deal)
             by_move = {str(p): v for p, v in results}
             for i, m in enumerate(moves):
-                totals[i] += by_move[str(m)]
+                totals[i] += w * by_move[str(m)]
         return totals
 
 
