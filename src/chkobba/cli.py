@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from chkobba.coach.command import analyze_cmd
 from chkobba.duel.cli import duel, tournament
 from chkobba.narrate import narrate_round, side_name
 from chkobba.record import GameRecord, RecordError, replay
@@ -83,3 +84,4 @@ main.add_command(duel)
 main.add_command(tournament)
 main.add_command(serve)
 main.add_command(rules)
+main.add_command(analyze_cmd)

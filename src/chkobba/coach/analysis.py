@@ -1,0 +1,232 @@
+"""Move analysis of a game record: every decision of the chosen seats, estimated.
+
+:func:`analyze` replays a record (checked by :func:`chkobba.record.replay`
+first), and at every decision of a chosen seat estimates each legal play
+(:mod:`chkobba.coach.estimate`) from that seat's observation, so the coach
+knows no more than the player did. The play made, the best play and the loss
+between them are kept with their sentences in words
+(:mod:`chkobba.coach.explain`). Each position gets its own seed derived from the
+analysis seed and the position, so an analysis is reproducible, whatever seats
+are analysed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from chkobba.cards import Card, cards_of, sort_for_display
+from chkobba.coach.estimate import DEFAULT_BATCHES, DEFAULT_SAMPLES, Estimates, estimate
+from chkobba.coach.explain import sentence
+from chkobba.game import Round
+from chkobba.moves import Cut, Move, Play
+from chkobba.observe import Observation, observe_round
+from chkobba.record import GameRecord, replay
+
+SIGNIFICANT: Final = 2.0
+"""A loss counts as a mistake when it exceeds this many of its standard errors."""
+
+Progress = Callable[[int, int], None]
+"""Called with (positions done, positions in all) as the analysis goes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of an analysed seat: the position, the play made and the estimates."""
+
+    round: int
+    """1-based round number."""
+    play: int
+    """1-based number of the play in the round's record (0: the cut decision)."""
+    seat: int
+    hand: str
+    table: str
+    move: Move
+    estimates: Estimates | None
+    """None for a forced play (only one legal play)."""
+    played: str
+    """The play made, in words."""
+    best_words: str
+    """The best play, in words (the same as :attr:`played` when it was the best)."""
+
+    @property
+    def loss(self) -> float:
+        """Points lost against the best play (0 for the best or a forced play)."""
+        if self.estimates is None:
+            return 0.0
+        return self.estimates.plays[self.estimates.index(self.move)].loss
+
+    @property
+    def loss_se(self) -> float:
+        """The standard error of :attr:`loss`."""
+        if self.estimates is None:
+            return 0.0
+        return self.estimates.plays[self.estimates.index(self.move)].loss_se
+
+    @property
+    def best(self) -> Move:
+        """The play the expert rates best."""
+        if self.estimates is None:
+            return self.move
+        return self.estimates.plays[self.estimates.best].move
+
+    @property
+    def mistake(self) -> bool:
+        """Whether the loss is clearly more than sampling noise (see :data:`SIGNIFICANT`)."""
+        return self.loss > 0 and self.loss > SIGNIFICANT * self.loss_se
+
+    def words(self) -> str:
+        """The decision as a coach says it: what was done, and what was better."""
+        if self.move == self.best:
+            return f"{self.played} (the best play)"
+        if self.loss <= 0.0:
+            return f"{self.played} (as good as the best)"
+        exact = self.estimates is not None and self.estimates.exact
+        err = "exact" if exact else f"± {self.loss_se:.2f}"
+        return f"{self.played}. Better: {self.best_words} (+{self.loss:.2f} points, {err})"
+
+    def to_json(self) -> dict[str, Any]:
+        """The decision as JSON."""
+        return {
+            "round": self.round,
+            "play": self.play,
+            "seat": self.seat,
+            "hand": self.hand,
+            "table": self.table,
+            "move": str(self.move),
+            "best": str(self.best),
+            "loss": round(self.loss, 3),
+            "loss_se": round(self.loss_se, 3),
+            "mistake": self.mistake,
+            "words": self.words(),
+            "estimates": None if self.estimates is None else self.estimates.to_json(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """The analysis of a record for some seats."""
+
+    seats: tuple[int, ...]
+    samples: int
+    batches: int
+    seed: int
+    decisions: tuple[Decision, ...]
+    seconds: float
+
+    def mistakes(self, top: int = 5, round: int | None = None) -> list[Decision]:
+        """The biggest losses (significant ones only), largest first; of one round if given."""
+        found = [d for d in self.decisions if d.mistake and (round is None or d.round == round)]
+        return sorted(found, key=lambda d: -d.loss)[:top]
+
+    def rounds(self) -> list[int]:
+        """The round numbers with at least one decision."""
+        return sorted({d.round for d in self.decisions})
+
+    def total_loss(self, round: int | None = None) -> float:
+        """The summed loss of every decision (of one round if given)."""
+        return sum(d.loss for d in self.decisions if round is None or d.round == round)
+
+    def to_json(self) -> dict[str, Any]:
+        """The analysis as JSON (``chkobba analyze --json`` and the web app)."""
+        return {
+            "seats": list(self.seats),
+            "samples": self.samples,
+            "batches": self.batches,
+            "seed": self.seed,
+            "seconds": round(self.seconds, 3),
+            "figure": "expected round margin: the side's points for the round minus the "
+            "best other side's, at the round's end",
+            "total_loss": round(self.total_loss(), 3),
+            "mistakes": [[d.round, d.play] for d in self.mistakes(10)],
+            "decisions": [d.to_json() for d in self.decisions],
+        }
+
+
+def positions(record: GameRecord) -> Iterator[tuple[int, int, Observation, Move, Round]]:
+    """Every move of a record with the mover's observation just before it.
+
+    Yields (round, play, observation, move, round state before the move); the
+    record must be valid (:func:`~chkobba.record.replay` it first).
+    """
+    rules = record.ruleset()
+    totals = [0] * (2 if record.teams else record.seats)
+    for i, rr in enumerate(record.rounds, 1):
+        r = Round(rules, record.seats, record.teams, rr.dealer, [Card.parse(c) for c in rr.deck])
+        moves: list[tuple[int, Move]] = []
+        if rr.cut is not None:
+            moves.append((0, Cut(rr.cut)))
+        moves += [(j, Play.parse(p)) for j, p in enumerate(rr.plays, 1)]
+        for j, move in moves:
+            obs = observe_round(r, r.turn, tuple(totals), i, rules.target)
+            yield i, j, obs, move, r
+            r.apply(move)
+        if r.score is not None:
+            for side, pts in enumerate(r.score.points):
+                totals[side] += pts
+
+
+def default_seat(record: GameRecord) -> int:
+    """The seat to analyse by default: the record's human seat if it names one, else 0."""
+    meta = record.meta or {}
+    seat = meta.get("human_seat")
+    return seat if isinstance(seat, int) and 0 <= seat < record.seats else 0
+
+
+def position_seed(seed: int, round: int, play: int) -> int:
+    """The seed of one position's estimate, derived from the analysis seed."""
+    return (seed * 1_000_003 + round * 1_009 + play) & (2**63 - 1)
+
+
+def analyze(
+    record: GameRecord,
+    seats: Sequence[int] | None = None,
+    samples: int = DEFAULT_SAMPLES,
+    batches: int = DEFAULT_BATCHES,
+    seed: int = 0,
+    progress: Progress | None = None,
+    rounds: Sequence[int] | None = None,
+) -> Analysis:
+    """Analyse every decision of ``seats`` (default :func:`default_seat`) in ``record``.
+
+    Raises :class:`~chkobba.record.RecordError` for an invalid record and
+    ``ValueError`` for a seat the record does not have. ``rounds`` limits the
+    analysis to those round numbers.
+    """
+    replay(record)
+    chosen = tuple(seats) if seats is not None else (default_seat(record),)
+    for s in chosen:
+        if not 0 <= s < record.seats:
+            raise ValueError(f"no seat {s} in a {record.seats}-player record")
+    if samples < batches:
+        raise ValueError(f"samples ({samples}) must be at least the batches ({batches})")
+    wanted = [
+        (i, j, obs, move)
+        for i, j, obs, move, _ in positions(record)
+        if obs.seat in chosen and (rounds is None or i in rounds)
+    ]
+    start = time.perf_counter()
+    out = []
+    for n, (i, j, obs, move) in enumerate(wanted):
+        est = None
+        if len(obs.legal_moves) > 1:
+            est = estimate(obs, samples, batches, position_seed(seed, i, j))
+        best = move if est is None else est.plays[est.best].move
+        out.append(
+            Decision(
+                round=i,
+                play=j,
+                seat=obs.seat,
+                hand=" ".join(c.pretty() for c in sort_for_display(cards_of(obs.hand))),
+                table=" ".join(c.pretty() for c in sort_for_display(cards_of(obs.table))),
+                move=move,
+                estimates=est,
+                played=sentence(obs, move),
+                best_words=sentence(obs, best),
+            )
+        )
+        if progress is not None:
+            progress(n + 1, len(wanted))
+    return Analysis(chosen, samples, batches, seed, tuple(out), time.perf_counter() - start)

@@ -1,0 +1,216 @@
+"""``chkobba analyze``: a finished (or unfinished) game, move by move, by the expert."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+from rich.table import Table
+
+from chkobba.coach.analysis import Analysis, Decision, analyze, default_seat
+from chkobba.coach.estimate import DEFAULT_BATCHES, DEFAULT_SAMPLES
+from chkobba.narrate import seat_name
+from chkobba.record import GameRecord, RecordError
+
+FIGURE_NOTE = (
+    "Figures: expected round margin in points (your side's points for the round minus the "
+    "best other side's, at the round's end), averaged over deals of the cards you had not "
+    "seen; ± is one standard error from {batches} independent batches. Positions with no "
+    "hidden card left (2 players, empty stock) are solved exactly."
+)
+
+
+def load_record(file: Path) -> GameRecord:
+    """Read a record file; a :class:`RecordError` says why it cannot be read."""
+    try:
+        return GameRecord.load(file)
+    except OSError as e:
+        raise RecordError(0, 0, f"cannot read {file}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(0, 0, f"{file} is not UTF-8 text") from None
+
+
+def _seats(text: str | None, record: GameRecord) -> list[int]:
+    if text is None:
+        return [default_seat(record)]
+    if text == "all":
+        return list(range(record.seats))
+    try:
+        seats = [int(s) for s in text.split(",")]
+    except ValueError:
+        raise click.BadParameter(
+            f"{text!r}: give a seat number, numbers joined by commas, or 'all'",
+            param_hint="--seat",
+        ) from None
+    bad = [s for s in seats if not 0 <= s < record.seats]
+    if bad:
+        raise click.BadParameter(
+            f"no seat {bad[0]} in this {record.seats}-player record (seats 0 to "
+            f"{record.seats - 1})",
+            param_hint="--seat",
+        )
+    return seats
+
+
+@click.command("analyze")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--seat",
+    metavar="N|all",
+    help="The seat(s) to analyse: a number, numbers joined by commas, or all. "
+    "Default: the record's human seat, else 0.",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(2, 1_000_000),
+    default=DEFAULT_SAMPLES,
+    show_default=True,
+    help="Sampled deals per position (more: smaller error bars, slower).",
+)
+@click.option(
+    "--batches",
+    type=click.IntRange(2, 1000),
+    default=DEFAULT_BATCHES,
+    show_default=True,
+    help="Independent batches the samples are split into, to measure the error.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampling.")
+@click.option("--round", "round_no", type=click.IntRange(1), help="Analyse only this round.")
+@click.option(
+    "--top",
+    type=click.IntRange(0),
+    default=5,
+    show_default=True,
+    help="How many of the biggest mistakes to list.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+def analyze_cmd(
+    file: Path,
+    seat: str | None,
+    samples: int,
+    batches: int,
+    seed: int,
+    round_no: int | None,
+    top: int,
+    as_json: bool,
+) -> None:
+    """Analyse a game record: for every play of a seat, the expert's estimate of each
+    legal play, the play made, its loss against the best, and the biggest mistakes
+    in words.
+    """
+    try:
+        record = load_record(file)
+        seats = _seats(seat, record)
+        if round_no is not None and round_no > len(record.rounds):
+            raise click.BadParameter(
+                f"the record has {len(record.rounds)} round(s), not {round_no}",
+                param_hint="--round",
+            )
+        if samples < batches:
+            raise click.BadParameter(
+                f"at least one sample per batch: {samples} samples < {batches} batches",
+                param_hint="--samples",
+            )
+        err = Console(stderr=True, highlight=False)
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
+            disable=not err.is_terminal,
+        ) as bar:
+            task = bar.add_task("analysing", total=None)
+            result = analyze(
+                record,
+                seats,
+                samples,
+                batches,
+                seed,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+                rounds=None if round_no is None else [round_no],
+            )
+    except RecordError as e:
+        click.echo(str(e), err=True)
+        sys.exit(1)
+    if as_json:
+        click.echo(json.dumps(result.to_json(), ensure_ascii=False))
+        return
+    show(result, record, Console(highlight=False), top)
+
+
+def show(result: Analysis, record: GameRecord, console: Console, top: int = 5) -> None:
+    """Print an analysis: the game's biggest mistakes first, then each round move by move."""
+    names = record.names
+    who = ", ".join(seat_name(s, names) for s in result.seats)
+    console.print(
+        f"[bold]Analysis of {escape(who)}[/bold]: {len(result.decisions)} decisions, "
+        f"{result.samples} samples per position, seed {result.seed}, "
+        f"{result.seconds:.1f} s"
+    )
+    console.print(f"[dim]{FIGURE_NOTE.format(batches=result.batches)}[/dim]")
+    _mistakes(
+        console, result.mistakes(top), "The game's biggest mistakes", len(result.seats) > 1, names
+    )
+    for r in result.rounds():
+        console.print()
+        console.rule(f"[bold]Round {r}[/bold]: {result.total_loss(r):.2f} points lost in all")
+        _mistakes(
+            console,
+            result.mistakes(min(top, 3), r),
+            "Biggest mistakes of the round",
+            len(result.seats) > 1,
+            names,
+        )
+        console.print(
+            _table([d for d in result.decisions if d.round == r], names, len(result.seats) > 1)
+        )
+
+
+def _mistakes(
+    console: Console, found: list[Decision], title: str, many: bool, names: list[str] | None
+) -> None:
+    if not found:
+        console.print(f"[bold]{title}[/bold]: none beyond the sampling error.")
+        return
+    console.print(f"[bold]{title}[/bold]:")
+    for d in found:
+        by = f"{seat_name(d.seat, names)}, " if many else ""
+        console.print(f"  • ({by}round {d.round}, play {d.play}) {escape(d.words())}")
+
+
+def _table(decisions: list[Decision], names: list[str] | None, many: bool) -> Table:
+    t = Table(show_edge=False, pad_edge=False)
+    t.add_column("#", justify="right")
+    if many:
+        t.add_column("seat")
+    t.add_column("hand")
+    t.add_column("table")
+    t.add_column("played")
+    t.add_column("loss", justify="right")
+    t.add_column("expert's estimates (best first)")
+    for d in decisions:
+        est = d.estimates
+        if est is None:
+            loss, figures = "—", "forced"
+        elif est.exact:
+            loss = f"{d.loss:.2f}"
+            figures = "  ".join(f"{p.move} {p.mean:+.2f}" for p in est.ranking()[:4])
+            figures += "  (exact)"
+        else:
+            loss = f"{d.loss:.2f}±{d.loss_se:.2f}"
+            figures = "  ".join(f"{p.move} {p.mean:+.2f}±{p.se:.2f}" for p in est.ranking()[:4])
+            figures += f"  (n={est.samples})"
+        style = "bold red" if d.mistake else None
+        row = [str(d.play)]
+        if many:
+            row.append(seat_name(d.seat, names))
+        row += [d.hand, d.table or "—", str(d.move), loss, figures]
+        t.add_row(*row, style=style)
+    return t
