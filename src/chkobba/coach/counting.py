@@ -1,0 +1,182 @@
+"""The card-counting trainer: questions on the cards still unseen, and their answers.
+
+What separates a good player from a beginner (the seeds) is counting the cards
+that have fallen and not offering a chkobba. At moments of the game the trainer
+asks one of: which cards of a rank are still unseen, which cards of a suit are,
+or whether laying a card from the hand is safe from a sweep. Every answer is
+computed from the player's :class:`~chkobba.observe.Observation` (its
+``unseen`` cards, and the rule set's captures), never from hidden cards.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from chkobba.cards import (
+    CARDS,
+    RANKS,
+    SUIT_SYMBOLS,
+    SUITS,
+    CardError,
+    cards_of,
+    format_cards,
+    parse_cards,
+    rank_mask,
+)
+from chkobba.coach.explain import sweepers
+from chkobba.moves import Play
+from chkobba.observe import Observation
+
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One trainer question and its computed answer."""
+
+    kind: str
+    """``rank``, ``suit`` or ``safe``."""
+    prompt: str
+    answer: int | bool
+    """A card set (``rank``, ``suit``) or whether the lay is safe (``safe``)."""
+    why: str
+    """The answer explained, in words."""
+    rank: int = 0
+    """The value asked about (``rank``), or the suit index (``suit``)."""
+
+    def answer_text(self) -> str:
+        """The right answer as the player would type it."""
+        if isinstance(self.answer, bool):
+            return "yes" if self.answer else "no"
+        return format_cards(self.answer, " ", pretty=True) or "none"
+
+    def to_json(self) -> dict[str, Any]:
+        """The question for the web page (the answer included: the page checks it)."""
+        return {
+            "kind": self.kind,
+            "prompt": self.prompt,
+            "answer": self.answer
+            if isinstance(self.answer, bool)
+            else [str(c) for c in cards_of(self.answer)],
+            "answer_text": self.answer_text(),
+            "why": self.why,
+        }
+
+
+def suit_mask(suit: int) -> int:
+    """The ten cards of one suit."""
+    return 0x3FF << (10 * suit)
+
+
+def ask(obs: Observation, rng: random.Random) -> Question:
+    """A question about ``obs``: a rank or suit count, or a lay's safety when the
+    observer is to move and may lay a card."""
+    lays = [m for m in obs.legal_moves if isinstance(m, Play) and not m.capture]
+    kinds = ["rank", "suit"] + (["safe", "safe"] if lays and obs.plays_left > 1 else [])
+    kind = rng.choice(kinds)
+    if kind == "safe":
+        lay = rng.choice(lays)
+        return safe_question(obs, lay.card)
+    if kind == "suit":
+        return suit_question(obs, rng.randrange(4))
+    # Ask about a rank that matters now: one on the table or in the hand when there is one.
+    present = {c % 10 + 1 for c in cards_of(obs.table | obs.hand)}
+    return rank_question(obs, rng.choice(sorted(present)) if present else rng.randint(1, 10))
+
+
+def rank_question(obs: Observation, value: int) -> Question:
+    """Which cards of this rank has the player not seen yet?"""
+    unseen = obs.unseen & rank_mask(value)
+    rank = RANKS[value - 1]
+    seen = 4 - unseen.bit_count()
+    return Question(
+        "rank",
+        f"Which {rank}s are still unseen (not in your hand, on the table or played)?",
+        unseen,
+        f"{seen} of the four {rank}s have been seen; "
+        f"unseen: {format_cards(unseen, ' ', pretty=True) or 'none'}",
+        value,
+    )
+
+
+def suit_question(obs: Observation, suit: int) -> Question:
+    """Which cards of this suit has the player not seen yet?"""
+    unseen = obs.unseen & suit_mask(suit)
+    return Question(
+        "suit",
+        f"Which {SUIT_NAMES[suit]} ({SUIT_SYMBOLS[suit]}) are still unseen?",
+        unseen,
+        f"{unseen.bit_count()} of the ten {SUIT_NAMES[suit]} are unseen: "
+        f"{format_cards(unseen, ' ', pretty=True) or 'none'}",
+        suit,
+    )
+
+
+def safe_question(obs: Observation, card: int) -> Question:
+    """Would laying ``card`` be safe from a sweep by a card the player has not seen?"""
+    left = obs.table | 1 << card
+    danger = [t for t in sweepers(obs, left) if t.unseen]
+    if danger:
+        why = "no: " + ", ".join(f"any {t.rank} sweeps it ({t.unseen} of 4 unseen)" for t in danger)
+    else:
+        why = "yes: no unseen card takes the whole table"
+    return Question(
+        "safe",
+        f"Is laying {CARDS[card].pretty()} safe from a sweep? (yes/no)",
+        not danger,
+        why,
+        card,
+    )
+
+
+def read_answer(q: Question, text: str) -> int | bool:
+    """The player's answer as a card set (or yes/no); ``ValueError`` if unreadable.
+
+    For a rank question the suits alone are enough (``h c``); for a suit
+    question the ranks alone (``A 7 K``); ``none`` or ``-`` is the empty set.
+    """
+    t = text.strip().lower()
+    if q.kind == "safe":
+        if t in ("y", "yes", "safe"):
+            return True
+        if t in ("n", "no"):
+            return False
+        raise ValueError("answer yes or no")
+    if t in ("", "none", "-", "0"):
+        return 0
+    mask = 0
+    for token in t.replace(",", " ").split():
+        if q.kind == "rank" and len(token) == 1 and (token in SUITS or token in SUIT_SYMBOLS):
+            suit = SUITS.index(token) if token in SUITS else SUIT_SYMBOLS.index(token)
+            mask |= 1 << (suit * 10 + q.rank - 1)
+        elif q.kind == "suit" and len(token) == 1 and token.upper() in RANKS:
+            mask |= 1 << (q.rank * 10 + RANKS.index(token.upper()))
+        else:
+            try:
+                mask |= parse_cards(token, "+")
+            except CardError as e:
+                raise ValueError(str(e)) from None
+    return mask
+
+
+@dataclass
+class TrainerScore:
+    """Questions asked and answered right in a game."""
+
+    asked: int = 0
+    right: int = 0
+    log: list[dict[str, Any]] = field(default_factory=list)
+
+    def mark(self, q: Question, given: int | bool) -> bool:
+        """Score one answer; return whether it was right."""
+        ok = given == q.answer
+        self.asked += 1
+        self.right += ok
+        self.log.append({"kind": q.kind, "right": ok})
+        return ok
+
+    def to_json(self) -> dict[str, int]:
+        """The score as the record's ``meta.coach.trainer`` holds it."""
+        return {"asked": self.asked, "right": self.right}
