@@ -144,8 +144,10 @@ def read_answer(q: Question, text: str) -> int | bool:
         if t in ("n", "no"):
             return False
         raise ValueError("answer yes or no")
-    if t in ("", "none", "-", "0"):
+    if t in ("none", "-", "0"):
         return 0
+    if not t:
+        raise ValueError("type the cards, or none")
     mask = 0
     for token in t.replace(",", " ").split():
         if q.kind == "rank" and len(token) == 1 and (token in SUITS or token in SUIT_SYMBOLS):

@@ -18,6 +18,7 @@ from chkobba.agents import Agent, AgentError, make_agent, playable_agents
 from chkobba.match import Match
 from chkobba.narrate import goal
 from chkobba.rules import PRESETS, preset
+from chkobba.tui.coach import TerminalCoach
 from chkobba.tui.session import Ask, Ending, PlaySession
 
 PREFERRED_OPPONENTS: Final = ("hard", "heuristic", "greedy", "random")
@@ -123,6 +124,22 @@ def seat_names(human: str, computers: dict[int, str], seats: int) -> list[str]:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Where to write the game record (default: a new file in your data directory).",
 )
+@click.option(
+    "--hints",
+    is_flag=True,
+    help="Allow hints: type 'hint' for the expert's top plays (counted in the record).",
+)
+@click.option(
+    "--trainer",
+    is_flag=True,
+    help="Card-counting trainer: now and then asks which cards are still unseen, or "
+    "whether a lay is safe from a chkobba, and scores the answers.",
+)
+@click.option(
+    "--unseen",
+    is_flag=True,
+    help="Show the cards you have not seen yet (type 'unseen' to toggle during the game).",
+)
 def play(
     rules_name: str,
     players: str | None,
@@ -132,6 +149,9 @@ def play(
     seed: int | None,
     name: str | None,
     save: Path | None,
+    hints: bool,
+    trainer: bool,
+    unseen: bool,
 ) -> None:
     """Play Chkobba (or a game of the Scopa family) against the computer in the terminal.
 
@@ -188,13 +208,16 @@ def play(
         "Type ? for help.",
         soft_wrap=True,
     )
+    ask = console.input if interactive else _echoing(console)
+    coach = TerminalCoach(console, ask, hints=hints, trainer=trainer, show_unseen=unseen, seed=seed)
     session = PlaySession(
         match,
         agents,
         names,
         path,
         console=console,
-        ask=console.input if interactive else _echoing(console),
+        ask=ask,
+        coach=coach,
         pause=COMPUTER_PAUSE if interactive else 0.0,
         meta={
             "app": "chkobba play",

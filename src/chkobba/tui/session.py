@@ -38,6 +38,7 @@ from chkobba.narrate import (
 )
 from chkobba.observe import Observation, observe
 from chkobba.record import record_of
+from chkobba.tui.coach import TerminalCoach, show_summary
 from chkobba.tui.render import (
     board,
     breakdown_panel,
@@ -114,6 +115,7 @@ class PlaySession:
         ask: Ask | None = None,
         pause: float = 0.0,
         meta: dict[str, Any] | None = None,
+        coach: TerminalCoach | None = None,
     ) -> None:
         if not 0 <= human < match.seats:
             raise ValueError(f"no seat {human} in a {match.seats}-player match")
@@ -130,6 +132,8 @@ class PlaySession:
         self.ask: Ask = ask if ask is not None else self.console.input
         self.pause = pause
         self.meta = meta
+        self.coach = coach
+        """Hints, the trainer, the unseen cards and the post-game summary (None: none)."""
         self._round: Round | None = None
         self._told_declarations = 0
         self._void_deals = match.void_deals
@@ -158,11 +162,17 @@ class PlaySession:
             self._announce_winner()
         elif self.match.finished or self.match.round.history:
             self.console.print(score_line(self.match.totals, self.match.side_of, self.names))
-        return SessionResult(ending, self.match.winner, self.save())
+        saved = self.save()
+        if self.coach is not None:
+            show_summary(self.console, self.match, self.names, saved)
+        return SessionResult(ending, self.match.winner, saved)
 
     def save(self) -> Path | None:
         """Write the record of the game so far; say where, or why it could not be."""
-        record = record_of(self.match, self.names, meta=self.meta)
+        meta = self.meta
+        if self.coach is not None:
+            meta = {**(meta or {}), "coach": self.coach.meta()}
+        record = record_of(self.match, self.names, meta=meta)
         try:
             self.save_path.parent.mkdir(parents=True, exist_ok=True)
             record.save(self.save_path)
@@ -302,6 +312,8 @@ class PlaySession:
         obs = observe(self.match, self.human)
         moves = list(obs.legal_moves)
         self._show_turn(obs, moves)
+        if self.coach is not None:
+            self.coach.before_turn(obs)
         while True:
             if obs.cut_card is not None:
                 prompt = "[bold]Your choice[/bold] (number, keep or table, ? for help): "
@@ -329,6 +341,8 @@ class PlaySession:
         else:
             self.console.print("[bold]Your plays:[/bold]")
         self.console.print(choices_table(moves))
+        if self.coach is not None:
+            self.coach.after_board(obs)
 
     def _read(self, text: str, obs: Observation, moves: Sequence[Move]) -> Move | None:
         """The move ``text`` names, or None once the player has been told what is wrong."""
@@ -338,9 +352,13 @@ class PlaySession:
             return None
         if low in ("?", "h", "help"):
             self.console.print(HELP)
+            if self.coach is not None:
+                self.console.print(self.coach.help())
             return None
         if low in ("q", "quit", "exit"):
             self._confirm_quit()
+            return None
+        if self.coach is not None and self.coach.command(low, obs):
             return None
         if low in ("b", "board"):
             self._show_turn(obs, moves)

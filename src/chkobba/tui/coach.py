@@ -1,0 +1,167 @@
+"""The coach in the terminal game: hints, the card-counting trainer, the unseen cards,
+and the post-game summary with its chart.
+
+:class:`TerminalCoach` is what :class:`~chkobba.tui.session.PlaySession` asks at
+a few points: before the player's turn (a trainer question), after the board is
+drawn (the unseen cards, when shown), and for each line typed (``hint``,
+``unseen``). What the coach did goes into the record's ``meta.coach``
+(docs/coach.md), so a hinted game can be told from an unaided one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final
+
+from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
+
+from chkobba.coach.counting import Question, TrainerScore, ask, read_answer
+from chkobba.coach.hints import hint, hint_meta
+from chkobba.coach.summary import chart, summarize
+from chkobba.match import Match
+from chkobba.moves import Play
+from chkobba.observe import Observation
+from chkobba.tui.render import cards_row
+
+TRAINER_EVERY: Final = 3
+"""The trainer asks before about one turn in this many (at random, seeded)."""
+
+HELP: Final = """\
+[bold]Coach[/bold]
+  [cyan]hint[/cyan]         the expert's top plays with their estimates{hints}
+  [cyan]unseen[/cyan]       show or hide the cards you have not seen yet (for learning)"""
+
+
+class TerminalCoach:
+    """Hints, trainer questions and the unseen-cards toggle for one human seat."""
+
+    def __init__(
+        self,
+        console: Console,
+        ask_line: Callable[[str], str],
+        *,
+        hints: bool = False,
+        trainer: bool = False,
+        show_unseen: bool = False,
+        seed: int = 0,
+    ) -> None:
+        self.console = console
+        self.ask_line = ask_line
+        self.hints = hints
+        self.trainer = trainer
+        self.show_unseen = show_unseen
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.hinted: list[tuple[int, int]] = []
+        self.score = TrainerScore()
+
+    def help(self) -> str:
+        """The coach's lines of the help."""
+        return HELP.format(hints="" if self.hints else " (off: start with --hints)")
+
+    def meta(self) -> dict[str, Any]:
+        """What the record's ``meta.coach`` holds about this game."""
+        out: dict[str, Any] = {"hints_enabled": self.hints, **hint_meta(self.hinted)}
+        if self.trainer:
+            out["trainer"] = self.score.to_json()
+        return out
+
+    def command(self, text: str, obs: Observation) -> bool:
+        """Act on a typed coach command; False if ``text`` is not one."""
+        if text in ("hint", "!"):
+            self._hint(obs)
+            return True
+        if text in ("unseen", "u"):
+            self.show_unseen = not self.show_unseen
+            if self.show_unseen:
+                self.after_board(obs)
+            else:
+                self.console.print("[dim]Unseen cards hidden.[/dim]")
+            return True
+        return False
+
+    def after_board(self, obs: Observation) -> None:
+        """Show the cards the player has not seen, when the toggle is on."""
+        if self.show_unseen:
+            self.console.print(
+                Text(f"Unseen ({obs.unseen.bit_count()}): ", style="dim").append_text(
+                    cards_row(obs.unseen, "none")
+                )
+            )
+
+    def before_turn(self, obs: Observation) -> None:
+        """In trainer mode, now and then ask a counting question and score the answer."""
+        if not self.trainer or not obs.legal_moves or obs.cut_card is not None:
+            return
+        if self.rng.randrange(TRAINER_EVERY) != 0:
+            return
+        self._quiz(ask(obs, self.rng))
+
+    def _quiz(self, q: Question) -> None:
+        self.console.print(f"[bold magenta]Trainer:[/bold magenta] {escape(q.prompt)}")
+        while True:
+            text = self.ask_line(
+                "Your answer (cards like 7h 7c, suits or ranks alone, none; Enter skips): "
+            )
+            if not text.strip():
+                self.console.print(f"[dim]Skipped. {escape(q.why)}[/dim]")
+                return
+            try:
+                given = read_answer(q, text)
+            except ValueError as e:
+                self.console.print(f"[red]✗[/red] {escape(str(e))}; try again")
+                continue
+            break
+        if self.score.mark(q, given):
+            self.console.print(f"[green]✓ Right.[/green] {escape(q.why)}")
+        else:
+            self.console.print(f"[red]✗ Not quite.[/red] {escape(q.why)}")
+        self.console.print(f"[dim]Trainer score: {self.score.right} of {self.score.asked}[/dim]")
+
+    def _hint(self, obs: Observation) -> None:
+        if not self.hints:
+            self.console.print("[yellow]Hints are off: start the game with --hints.[/yellow]")
+            return
+        if len(obs.legal_moves) < 2:
+            self.console.print("Only one play is possible here.")
+            return
+        # The play about to be made, numbered as in the record (0: the cut decision).
+        play = (
+            0
+            if obs.cut_card is not None
+            else 1 + sum(isinstance(t.move, Play) for t in obs.history)
+        )
+        self.hinted.append((obs.round_number, play))
+        with self.console.status("The expert is thinking…"):
+            h = hint(obs, self.seed + 7919 * len(self.hinted))
+        for line in h.text_lines():
+            self.console.print(escape(line))
+        self.console.print(f"[dim]Hints this game: {len(self.hinted)} (noted in the record)[/dim]")
+
+
+def show_summary(
+    console: Console, match: Match, names: list[str], record_path: Path | None
+) -> Path | None:
+    """Print the points per category; save the chart next to the record; return its path."""
+    rounds = [*match.finished]
+    if not rounds:
+        return None
+    s = summarize(rounds, names)
+    console.print("[bold]Points per category[/bold]")
+    for label, row in zip(s.labels, s.points, strict=True):
+        per_side = ", ".join(f"{n} {p}" for n, p in zip(s.sides, row, strict=True))
+        console.print(f"  {escape(label)}: {escape(per_side)}")
+    if record_path is None:
+        return None
+    png = record_path.with_name(record_path.stem + ".summary.png")
+    try:
+        png.write_bytes(chart(s, "png"))
+    except OSError as e:
+        console.print(f"[red]Could not save the chart: {escape(e.strerror or str(e))}[/red]")
+        return None
+    console.print(f"Chart saved to [bold]{escape(str(png))}[/bold]", soft_wrap=True)
+    return png
