@@ -1,0 +1,311 @@
+"""The coach (issue 8): move analysis, plays in words, hints, the trainer, the summary."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+from chkobba.agents import make_agent
+from chkobba.cards import CARDS, Card, parse_cards, rank_mask
+from chkobba.cli import main
+from chkobba.coach.analysis import analyze
+from chkobba.coach.counting import (
+    TrainerScore,
+    ask,
+    rank_question,
+    read_answer,
+    safe_question,
+    suit_mask,
+    suit_question,
+)
+from chkobba.coach.estimate import estimate, is_exact
+from chkobba.coach.explain import facts, sentence, sweepers
+from chkobba.coach.summary import chart, summarize
+from chkobba.game import Round
+from chkobba.match import Match
+from chkobba.moves import Play
+from chkobba.observe import Observation, observe, observe_round
+from chkobba.record import GameRecord, record_of, replay
+from chkobba.rules import CHKOBBA, preset
+from chkobba.tui import PlaySession
+from chkobba.tui.coach import TerminalCoach
+
+
+def played_match(seed: int, target: int = 11) -> Match:
+    """A whole seeded match between two quick players."""
+    m = Match(preset("chkobba", {"target": target}), seats=2, seed=seed)
+    agents = [make_agent("greedy", seed), make_agent("heuristic", seed + 1)]
+    while not m.is_over:
+        m.apply(agents[m.turn].choose(observe(m, m.turn)), m.turn)
+    return m
+
+
+@pytest.fixture(scope="module")
+def one_round() -> GameRecord:
+    """The first round of a seeded match, as a record."""
+    rec = record_of(played_match(5), ["greedy", "heuristic"], meta={"human_seat": 1})
+    rec.rounds = rec.rounds[:1]
+    return rec
+
+
+def position(hand: str, table: str, other: str) -> Observation:
+    """Seat 0 to move in a 2-player round: its hand, the table and seat 1's hand; the
+    other cards in the stock (a whole number of deals, in card order), the last few
+    already captured by seat 1."""
+    named = [parse_cards(x, " ") for x in (hand, table, other)]
+    used = named[0] | named[1] | named[2]
+    rest = [c for c in CARDS if not used >> c & 1]
+    cut = len(rest) // 6 * 6
+    pile = sum(1 << c for c in rest[cut:])
+    r = Round.in_play(
+        CHKOBBA,
+        (0, 1),
+        1,
+        rest[:cut],
+        [named[0], named[2]],
+        named[1],
+        [0, pile],
+        [0, 0],
+        1 if pile else None,
+        0,
+    )
+    return observe_round(r, 0, (0, 0), 1, 21)
+
+
+# -- estimates ---------------------------------------------------------------------
+
+
+def test_estimates_are_reproducible_and_losses_are_honest() -> None:
+    obs = position("2h Kc 5s", "Qs 3d", "Ah 4c 6d")
+    a = estimate(obs, 400, 4, seed=9)
+    b = estimate(obs, 400, 4, seed=9)
+    assert a == b
+    assert a.samples == 400 and not a.exact
+    assert a.plays[a.best].loss == 0.0
+    assert all(p.loss >= 0 and p.se > 0 for p in a.plays)
+    assert [p.move for p in a.plays] == list(obs.legal_moves)
+    assert estimate(obs, 400, 4, seed=10) != a
+
+
+def test_an_empty_stock_with_two_players_is_solved_exactly() -> None:
+    # Every card is dealt: the 34 others are in the piles, so nothing is hidden but seat 1's hand.
+    hand, table, other = (
+        parse_cards("2h Kc", " "),
+        parse_cards("Qs", " "),
+        parse_cards("Ah 4c", " "),
+    )
+    rest = ((1 << 40) - 1) & ~(hand | table | other)
+    r = Round.in_play(CHKOBBA, (0, 1), 1, [], [hand, other], table, [rest, 0], [0, 0], 0, 0)
+    obs = observe_round(r, 0, (0, 0), 1, 21)
+    assert is_exact(obs)
+    est = estimate(obs, 400, 4, seed=1)
+    assert est.exact and est.samples == 1
+    assert all(p.se == 0.0 and p.loss_se == 0.0 for p in est.plays)
+    # Laying 2♥ on Q♠ makes 10: seat 1 has no K, so no chkobba; the K♣ lay leaves 18.
+    assert {str(p.move) for p in est.plays} == {"2h", "Kc"}
+
+
+def test_estimate_needs_a_turn_and_two_batches() -> None:
+    obs = position("2h Kc 5s", "Qs 3d", "Ah 4c 6d")
+    with pytest.raises(ValueError, match="batches"):
+        estimate(obs, 100, 1)
+    m = Match(seats=2, seed=1)
+    waiting = observe(m, (m.turn + 1) % 2)
+    with pytest.raises(ValueError, match="not its turn"):
+        estimate(waiting, 100, 4)
+
+
+# -- plays in words ----------------------------------------------------------------
+
+
+def test_a_lay_that_offers_a_chkobba_says_so_with_the_unseen_count() -> None:
+    # 2♥ on Q♠ makes 10: any K sweeps it (RULES.md §2.3, §2.4). K♣ is in the hand,
+    # so 3 Ks are unseen.
+    obs = position("2h Kc 5s", "Qs", "Ah 4c 6d")
+    said = facts(obs, Play(Card.parse("2h")))
+    assert "offers a chkobba to any K — 3 of 4 still unseen" in said
+    assert sentence(obs, Play(Card.parse("2h"))).startswith("laid 2♥ on Q♠: offers a chkobba")
+
+
+def test_a_safe_lay_does_not_claim_a_chkobba_is_offered() -> None:
+    obs = position("2h Kc 5s", "Qs", "Ah 4c 6d")
+    said = facts(obs, Play(Card.parse("Kc")))  # Q♠ K♣: 18, no single card takes both
+    assert not any("offers" in f for f in said)
+    assert any("no unseen card sweeps" in f for f in said)
+
+
+def test_a_sweep_whose_rank_is_all_seen_is_safe() -> None:
+    # Every other K is on the table's side already seen: in the hand or captured.
+    obs = position("2h Kc Kd", "Qs Ks", "Ah 4c 6d")
+    assert [t.rank for t in sweepers(obs, parse_cards("Qs 2h", " "))] == ["K"]
+    # With every K in the player's own hand, nobody else can sweep with one.
+    obs2 = position("2h Kc Kd Kh Ks", "Qs", "Ah 4c 6d")
+    assert not any("offers" in f for f in facts(obs2, Play(Card.parse("2h"))))
+
+
+def test_taking_the_seven_of_diamonds_is_named() -> None:
+    obs = position("7s 2h 3c", "7d 5h", "Ah 4c 6d")
+    assert "takes the 7♦" in facts(obs, Play(Card.parse("7s"), parse_cards("7d")))
+    assert any(f.startswith("leaves the 7♦ to any 7") for f in facts(obs, Play(Card.parse("3c"))))
+
+
+# -- the analysis ------------------------------------------------------------------
+
+
+def test_analysis_is_reproducible_and_covers_every_decision(one_round: GameRecord) -> None:
+    a = analyze(one_round, samples=200, batches=4, seed=3)
+    b = analyze(one_round, samples=200, batches=4, seed=3)
+    assert [d.to_json() for d in a.decisions] == [d.to_json() for d in b.decisions]
+    assert a.seats == (1,)  # the record's human seat
+    rr = one_round.rounds[0]
+    moves = len(rr.plays) + (rr.cut is not None)
+    assert len(a.decisions) == moves // 2 + (moves % 2 and a.decisions[0].play == 0)
+    for d in a.decisions:
+        assert d.loss >= 0
+        if d.estimates is not None:
+            best = d.estimates.plays[d.estimates.best]
+            assert best.loss == 0.0
+            assert d.loss == pytest.approx(
+                best.mean - d.estimates.plays[d.estimates.index(d.move)].mean
+            )
+    assert a.mistakes() == sorted(a.mistakes(), key=lambda d: -d.loss)
+    assert all(d.mistake for d in a.mistakes())
+
+
+def test_analysis_rejects_a_missing_seat(one_round: GameRecord) -> None:
+    with pytest.raises(ValueError, match="no seat 3"):
+        analyze(one_round, seats=[3], samples=20, batches=2)
+
+
+def test_analyze_command(one_round: GameRecord, tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    one_round.save(path)
+    runner = CliRunner()
+    out = runner.invoke(
+        main, ["analyze", str(path), "--samples", "80", "--batches", "4", "--json", "--seat", "all"]
+    )
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["seats"] == [0, 1]
+    assert {d["seat"] for d in data["decisions"]} == {0, 1}
+    text = runner.invoke(main, ["analyze", str(path), "--samples", "80", "--batches", "4"])
+    assert text.exit_code == 0 and "biggest mistakes" in text.output
+    bad = runner.invoke(main, ["analyze", str(path), "--seat", "7"])
+    assert bad.exit_code == 2 and "no seat 7" in bad.output
+    (tmp_path / "x.json").write_text("{", encoding="utf-8")
+    broken = runner.invoke(main, ["analyze", str(tmp_path / "x.json")])
+    assert broken.exit_code == 1 and "not valid JSON" in broken.output
+    assert "Traceback" not in broken.output
+
+
+# -- the trainer -------------------------------------------------------------------
+
+
+def test_trainer_answers_are_the_observations_unseen_cards() -> None:
+    m = played_match(2)
+    rng = random.Random(0)
+    rec = record_of(m)
+    replay(rec)
+    # Questions at every decision of the first round, checked against the observation.
+    m2 = Match(preset("chkobba", {"target": 11}), seats=2, seed=2)
+    agents = [make_agent("greedy", 2), make_agent("heuristic", 3)]
+    asked = 0
+    while not m2.finished:
+        obs = observe(m2, m2.turn)
+        for value in range(1, 11):
+            assert rank_question(obs, value).answer == obs.unseen & rank_mask(value)
+        for suit in range(4):
+            assert suit_question(obs, suit).answer == obs.unseen & suit_mask(suit)
+        q = ask(obs, rng)
+        if q.kind == "safe":
+            left = obs.table | 1 << q.rank
+            assert q.answer == (not any(t.unseen for t in sweepers(obs, left)))
+        asked += 1
+        m2.apply(agents[m2.turn].choose(obs), m2.turn)
+    assert asked > 30
+
+
+def test_trainer_reads_answers_and_scores() -> None:
+    obs = position("2h Kc 5s", "Qs", "Ah 4c 6d")
+    q = rank_question(obs, 10)  # K: K♣ is in the hand
+    assert q.answer == parse_cards("Ks Kh Kd", " ")
+    assert read_answer(q, "s h d") == q.answer
+    assert read_answer(q, "Ks, K♥ Kd") == q.answer
+    assert read_answer(q, "none") == 0
+    with pytest.raises(ValueError):
+        read_answer(q, "zz")
+    s = suit_question(obs, 2)
+    assert read_answer(s, "A 2") == parse_cards("Ad 2d", " ")
+    safe = safe_question(obs, Card.parse("2h"))
+    assert safe.answer is False and "any K" in safe.why
+    assert safe_question(obs, Card.parse("Kc")).answer is True
+    score = TrainerScore()
+    assert score.mark(q, read_answer(q, "s h d"))
+    assert not score.mark(safe, True)
+    assert score.to_json() == {"asked": 2, "right": 1}
+
+
+# -- hints in the terminal, counted in the record ----------------------------------
+
+
+def test_hints_are_counted_in_the_record_which_still_verifies(tmp_path: Path) -> None:
+    answers = iter(["hint", "unseen", "1", "hint", "1", "q", "y"])
+    console = Console(file=io.StringIO(), width=100, highlight=False)
+
+    def ask_line(prompt: str) -> str:
+        return next(answers)
+
+    coach = TerminalCoach(console, ask_line, hints=True, seed=1)
+    m = Match(preset("chkobba", {"target": 11}), seats=2, seed=4)
+    path = tmp_path / "g.json"
+    session = PlaySession(
+        m,
+        {1: make_agent("greedy", 1)},
+        ["Me", "greedy"],
+        path,
+        console=console,
+        ask=ask_line,
+        coach=coach,
+    )
+    session.run()
+    screen = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "The expert's top plays" in screen and "Unseen (" in screen
+    rec = GameRecord.load(path)
+    replay(rec)
+    assert rec.meta is not None
+    assert rec.meta["coach"]["hints"] == 2
+    assert len(rec.meta["coach"]["hinted"]) == 2
+    ok = CliRunner().invoke(main, ["verify", str(path)])
+    assert ok.exit_code == 0
+
+
+def test_hints_are_off_unless_enabled() -> None:
+    console = Console(file=io.StringIO(), width=100)
+    coach = TerminalCoach(console, lambda p: "", hints=False)
+    obs = position("2h Kc 5s", "Qs", "Ah 4c 6d")
+    assert coach.command("hint", obs)
+    assert "Hints are off" in console.file.getvalue()  # type: ignore[attr-defined]
+    assert coach.meta()["hints"] == 0
+
+
+# -- the summary -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_summary_adds_up_to_each_rounds_points(seed: int) -> None:
+    m = played_match(seed)
+    s = summarize(m.finished, ["a", "b"])
+    assert [s.side_total(i) for i in range(2)] == list(m.totals)
+    for r in m.finished:
+        one = summarize([r])
+        assert r.score is not None
+        assert [one.side_total(i) for i in range(2)] == list(r.score.points)
+    assert s.keys == ("karta", "dinari", "barmila", "haya", "chkobba")
+    assert chart(s, "png").startswith(b"\x89PNG")
+    assert b"<svg" in chart(s, "svg")
