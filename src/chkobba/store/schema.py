@@ -64,3 +64,14 @@ moves: Final = Table(
     Column("move", String(64), nullable=False),
     Column("played_at", DateTime(timezone=True), nullable=False),
 )
+
+hints: Final = Table(
+    "hints",
+    metadata,
+    Column("game_id", String(16), ForeignKey("games.id"), primary_key=True),
+    Column("ply", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("asked_at", DateTime(timezone=True), nullable=False),
+)
+"""The coach's hints asked for (one row per seat and position), so a game's record says
+whether it was played with help (docs/coach.md)."""

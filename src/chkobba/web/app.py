@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from chkobba.rules import RulesError
 from chkobba.store import Store
+from chkobba.web.coach import Coach
 from chkobba.web.hub import Conn, Hub, RateLimiter, Settings, clean_name, is_fair, levels
 from chkobba.web.protocol import (
     ERROR_CODES,
@@ -69,6 +70,7 @@ def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
     """The web application, storing games in the database at ``db_url``."""
     store = Store(db_url, manual_checkpoints=True)
     hub = Hub(store, settings)
+    coach = Coach(hub, store)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -207,6 +209,9 @@ def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
         if isinstance(stored, Response):
             return stored
         rec = game_record(stored)
+        hinted = await coach.record_meta(stored)
+        if hinted is not None:
+            rec.meta = {**(rec.meta or {}), "coach": hinted}
         return Response(
             rec.dumps() + "\n",
             media_type="application/json",
@@ -289,6 +294,7 @@ def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
         Route("/api/games/{game}/join", join_game, methods=["POST"]),
         Route("/api/games/{game}/record", record),
         Route("/api/games/{game}/replay", replay),
+        *coach.routes(),
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
