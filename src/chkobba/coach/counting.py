@@ -61,8 +61,17 @@ class Question:
             if isinstance(self.answer, bool)
             else [str(c) for c in cards_of(self.answer)],
             "answer_text": self.answer_text(),
+            "choices": self.choices(),
             "why": self.why,
         }
+
+    def choices(self) -> list[str]:
+        """What the player picks from: the rank's 4 cards, the suit's 10, or yes/no."""
+        if self.kind == "rank":
+            return [str(c) for c in cards_of(rank_mask(self.rank))]
+        if self.kind == "suit":
+            return [str(c) for c in cards_of(suit_mask(self.rank))]
+        return ["yes", "no"]
 
 
 def suit_mask(suit: int) -> int:

@@ -1,0 +1,114 @@
+"""End to end in headless Chromium, the coach: a hint and the unseen cards in a game,
+the summary chart once it is over, and the expert's analysis on the replay page."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from test_web_browser import ARTIFACTS, CHROMIUM, DRIVER, body, make_browser, visible, wait
+from websockets.sync.client import connect
+from wsutil import ServerProcess
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or DRIVER is None,
+    reason="headless Chromium not installed: apt-get install -y chromium chromium-driver",
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    srv = ServerProcess(tmp_path_factory.mktemp("browser-coach"), "--bot-delay", "0")
+    try:
+        srv.start()
+        yield srv
+    finally:
+        srv.stop()
+
+
+def post(base: str, path: str, data: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(
+        base + path, json.dumps(data).encode(), {"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(req) as r:
+        return dict(json.loads(r.read()))
+
+
+def new_game(base: str) -> tuple[str, str]:
+    g = post(base, "/api/games", {"mode": "computer", "level": "random", "target": 11})
+    return g["game"], g["token"]
+
+
+def play_out(base: str, game: str, token: str) -> None:
+    """Seat 0 plays its first legal move until the match is over."""
+    with connect(base.replace("http", "ws") + "/ws") as ws:
+        ws.send(json.dumps({"type": "hello", "game": game, "token": token}))
+        while True:
+            msg = json.loads(ws.recv(timeout=30))
+            if msg["type"] != "state":
+                continue
+            if msg["over"]:
+                return
+            if msg["legal"]:
+                ws.send(json.dumps({"type": "play", "move": msg["legal"][0], "ply": msg["ply"]}))
+
+
+def test_coach_in_the_browser(server: ServerProcess) -> None:
+    from selenium.webdriver.common.by import By
+
+    d = make_browser("1280,900")
+    try:
+        ARTIFACTS.mkdir(exist_ok=True)
+        game, token = new_game(server.base)
+        d.get(server.base + "/")
+        d.execute_script(f"localStorage.setItem('chkobba.token.{game}', '{token}')")
+        d.get(f"{server.base}/g/{game}")
+        wait(d, lambda d: body(d, "data-ply") is not None)
+        # Hints are off by default; turned on, the button asks the expert.
+        assert not visible(d, "#coach-hint")
+        d.find_element(By.ID, "coach-opt-hints").click()
+        d.find_element(By.ID, "coach-opt-unseen").click()
+        wait(d, lambda d: "Unseen cards" in d.find_element(By.ID, "coach-unseen").text)
+        # A hint needs two plays or more: cut or play until the hint answers.
+        deadline = time.monotonic() + 60
+        while "top plays" not in d.find_element(By.ID, "coach-out").text:
+            assert time.monotonic() < deadline, d.find_element(By.ID, "coach-out").text
+            wait(d, lambda d: body(d, "data-my-turn") == "1")
+            d.find_element(By.ID, "coach-hint").click()
+            wait(d, lambda d: "thinking" not in d.find_element(By.ID, "coach-out").text)
+            if "top plays" in d.find_element(By.ID, "coach-out").text:
+                break
+            ply = int(body(d, "data-ply") or 0)
+            cut = visible(d, "#cut-keep")
+            cards = visible(d, "#hand .card.playable")
+            (cut or cards)[0].click()
+            wait(d, lambda d, ply=ply: int(body(d, "data-ply") or 0) > ply)
+        d.execute_script("document.getElementById('coach').scrollIntoView()")
+        d.save_screenshot(str(ARTIFACTS / "web-coach-hint.png"))
+
+        play_out(server.base, game, token)
+        d.refresh()
+        wait(d, lambda d: visible(d, "#coach-summary svg"))
+        d.execute_script("document.getElementById('coach-summary').scrollIntoView()")
+        d.save_screenshot(str(ARTIFACTS / "web-coach-summary.png"))
+        assert "Points per category" in d.find_element(By.ID, "coach-summary").text
+        with urllib.request.urlopen(f"{server.base}/api/games/{game}/record") as r:
+            record = json.loads(r.read())
+        assert record["meta"]["coach"]["hints"] == 1
+
+        d.get(f"{server.base}/replay/{game}#analysis")
+        wait(d, lambda d: body(d, "data-analysed") == "1", timeout=90)
+        d.find_element(By.ID, "last").click()
+        d.find_element(By.ID, "first").click()
+        for _ in range(3):
+            d.find_element(By.ID, "next").click()
+        wait(d, lambda d: d.find_element(By.ID, "coach-move").text.strip() != "")
+        assert d.find_element(By.ID, "coach-mistakes")
+        d.execute_script("document.getElementById('coach-result').scrollIntoView()")
+        d.save_screenshot(str(ARTIFACTS / "web-coach-analysis.png"))
+    finally:
+        d.quit()
