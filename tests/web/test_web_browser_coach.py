@@ -22,7 +22,10 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    srv = ServerProcess(tmp_path_factory.mktemp("browser-coach"), "--bot-delay", "0")
+    # The test plays a whole game over a socket of its own, faster than a person would.
+    srv = ServerProcess(
+        tmp_path_factory.mktemp("browser-coach"), "--bot-delay", "0", "--rate", "10000"
+    )
     try:
         srv.start()
         yield srv
