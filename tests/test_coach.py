@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 from chkobba.agents import make_agent
@@ -309,3 +311,37 @@ def test_summary_adds_up_to_each_rounds_points(seed: int) -> None:
     assert s.keys == ("karta", "dinari", "barmila", "haya", "chkobba")
     assert chart(s, "png").startswith(b"\x89PNG")
     assert b"<svg" in chart(s, "svg")
+
+
+def test_a_lay_says_who_can_take_the_card_back() -> None:
+    obs = position("2h Kc 5s", "Qs", "Ah 4c 6d")
+    assert "5♠ can be taken by any 5 (3 of 4 still unseen)" in facts(obs, Play(Card.parse("5s")))
+    # Every 3 but one is seen, and that one is in the player's hand: nothing takes 3♣ back.
+    solo = position("3c 3h 3s 3d", "Ks", "Ah 4c 6d")
+    assert "no unseen card can take 3♣" in facts(solo, Play(Card.parse("3c")))
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    stop=st.integers(0, 35),
+    rules=st.sampled_from(["chkobba", "scopa", "escoba"]),
+)
+def test_estimates_and_words_hold_anywhere(seed: int, stop: int, rules: str) -> None:
+    """Any position of any seated game: losses are never negative, the best play's is 0,
+    every play gets words, and the figures are reproducible."""
+    m = Match(preset(rules), seats=2, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(stop):
+        if m.round.is_over or m.is_over:
+            break
+        m.apply(rng.choice(m.legal_moves()), m.turn)
+    if m.is_over or m.round.is_over:
+        return
+    obs = observe(m, m.turn)
+    est = estimate(obs, 64, 2, seed)
+    assert est == estimate(obs, 64, 2, seed)
+    assert min(p.loss for p in est.plays) == 0.0
+    assert all(p.loss >= 0 and p.se >= 0 and p.loss_se >= 0 for p in est.plays)
+    for move in obs.legal_moves:
+        assert sentence(obs, move)

@@ -9,6 +9,7 @@ be in an opponent's hand); and whether it leaves the 7♦ within reach.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from chkobba.captures import captures
@@ -125,6 +126,15 @@ def facts(obs: Observation, move: Move) -> list[str]:
             )
         elif left and not (isinstance(move, Play) and move.capture):
             out.append(f"no unseen card sweeps the table it leaves (total {_total(left)})")
+        if isinstance(move, Play) and not move.capture and move.card != SEVEN_OF_DIAMONDS:
+            # What the laid card gives away: the next player may take it back.
+            card = CARDS[move.card].pretty()
+            reach = [t for t in takers(obs, left, move.card) if t.unseen]
+            out.append(
+                f"{card} can be taken by any {_ranks(obs, reach)}"
+                if reach
+                else f"no unseen card can take {card}"
+            )
         if left & _HAYA_BIT and not (isinstance(move, Play) and move.capture & _HAYA_BIT):
             reach = [t for t in takers(obs, left, SEVEN_OF_DIAMONDS) if t.unseen]
             if reach:
@@ -141,3 +151,12 @@ def sentence(obs: Observation, move: Move) -> str:
     said = facts(obs, move)
     head = action(obs, move)
     return f"{head}: {'; '.join(said)}" if said else head
+
+
+_CARD = re.compile(r"[A2-7QJK][♠♥♦♣]")
+_RANK = re.compile(r"\b(any) [A2-7QJK]\b")
+
+
+def kinds(said: list[str]) -> set[str]:
+    """The facts without their cards and figures, to tell whether two plays differ in kind."""
+    return {re.sub(r"\d+", "#", _RANK.sub(r"\1 R", _CARD.sub("C", f))) for f in said}
