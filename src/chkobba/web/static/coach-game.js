@@ -33,6 +33,7 @@ function toggle(name, label) {
 }
 
 function render() {
+  if (!$("coach-hint")) return;
   $("coach-hint").classList.toggle("hidden", !opts.hints || !token());
   $("coach-unseen").classList.toggle("hidden", !opts.unseen);
   $("coach-trainer").classList.toggle("hidden", !opts.trainer);
@@ -158,6 +159,10 @@ function main() {
     el("div", { id: "coach-unseen", class: "hidden" }),
   );
   render();
+  if (!token()) {
+    // A spectator has no seat to coach: only the summary at the end is shown.
+    panel.replaceChildren(el("h2", { text: "Coach" }), el("p", { class: "note", text: "The coach helps the players; the summary and the expert's analysis come at the end." }));
+  }
   // game.js marks the body with the ply, whose turn it is and the end of the game.
   const watch = new MutationObserver(() => refresh());
   watch.observe(document.body, { attributes: true, attributeFilter: ["data-ply", "data-my-turn", "data-over"] });
