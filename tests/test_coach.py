@@ -309,6 +309,12 @@ def test_summary_adds_up_to_each_rounds_points(seed: int) -> None:
         assert r.score is not None
         assert [one.side_total(i) for i in range(2)] == list(r.score.points)
     assert s.keys == ("karta", "dinari", "barmila", "haya", "chkobba")
+    won = lost = 0
+    for line in s.lines(0):
+        _, _, rest = line.partition(": won ")
+        a, _, b = rest.partition(", lost ")
+        won, lost = won + int(a), lost + int(b)
+    assert (won, lost) == (m.totals[0], m.totals[1])
     assert chart(s, "png").startswith(b"\x89PNG")
     assert b"<svg" in chart(s, "svg")
 

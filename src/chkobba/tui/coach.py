@@ -144,17 +144,18 @@ class TerminalCoach:
 
 
 def show_summary(
-    console: Console, match: Match, names: list[str], record_path: Path | None
+    console: Console, match: Match, names: list[str], record_path: Path | None, human: int = 0
 ) -> Path | None:
-    """Print the points per category; save the chart next to the record; return its path."""
+    """Print the points won and lost per category; save the chart next to the record;
+    return its path."""
     rounds = [*match.finished]
     if not rounds:
         return None
     s = summarize(rounds, names)
-    console.print("[bold]Points per category[/bold]")
-    for label, row in zip(s.labels, s.points, strict=True):
-        per_side = ", ".join(f"{n} {p}" for n, p in zip(s.sides, row, strict=True))
-        console.print(f"  {escape(label)}: {escape(per_side)}")
+    mine = match.side_of[human]
+    console.print(f"[bold]Points per category[/bold] ({escape(s.sides[mine])}):")
+    for line in s.lines(mine):
+        console.print(f"  {escape(line)}")
     if record_path is None:
         return None
     png = record_path.with_name(record_path.stem + ".summary.png")

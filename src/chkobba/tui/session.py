@@ -164,7 +164,7 @@ class PlaySession:
             self.console.print(score_line(self.match.totals, self.match.side_of, self.names))
         saved = self.save()
         if self.coach is not None:
-            show_summary(self.console, self.match, self.names, saved)
+            show_summary(self.console, self.match, self.names, saved, self.human)
         return SessionResult(ending, self.match.winner, saved)
 
     def save(self) -> Path | None:
