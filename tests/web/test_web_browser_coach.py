@@ -120,6 +120,11 @@ def test_coach_in_the_browser(server: ServerProcess) -> None:
             d.find_element(By.ID, "next").click()
         wait(d, lambda d: d.find_element(By.ID, "coach-move").text.strip() != "")
         assert d.find_element(By.ID, "coach-mistakes")
+        # The coach's panel follows the page's language, the analysis kept.
+        Select(d.find_element(By.ID, "lang")).select_by_value("fr")
+        assert "L'analyse de l'expert" in d.find_element(By.ID, "coach-analysis").text
+        assert d.find_element(By.ID, "coach-mistakes")
+        Select(d.find_element(By.ID, "lang")).select_by_value("en")
         d.execute_script("document.getElementById('coach-result').scrollIntoView()")
         d.save_screenshot(str(ARTIFACTS / "web-coach-analysis.png"))
     finally:

@@ -1,8 +1,10 @@
 // The coach on the game page: hints (off by default, counted in the record), the
 // card-counting trainer, the unseen cards, and the points per category at the end.
-// It watches the game page's board and asks the server, which answers from this
-// seat's own view only.
+// It follows the game page through the marks game.js puts on the body (ply, whose
+// turn, the end) and asks the server, which answers from this seat's view only.
 import { api, cardEl, cardsRow, el, savedToken } from "./common.js";
+import { onLangChange } from "./i18n.js";
+import { ct } from "./coach-i18n.js";
 
 const game = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 const $ = (id) => document.getElementById(id);
@@ -10,9 +12,9 @@ const OPTIONS = "chkobba.coach";
 const opts = { hints: false, trainer: false, unseen: false, ...JSON.parse(localStorage.getItem(OPTIONS) || "{}") };
 const scoreKey = `chkobba.trainer.${game}`;
 const score = { asked: 0, right: 0, ...JSON.parse(localStorage.getItem(scoreKey) || "{}") };
-let lastLog = "";
+let lastKey = "";
 let asking = false;
-let summarised = false;
+let summary = null;
 
 const token = () => savedToken(game);
 
@@ -34,20 +36,20 @@ function toggle(name, label) {
 
 function render() {
   if (!$("coach-hint")) return;
-  $("coach-hint").classList.toggle("hidden", !opts.hints || !token());
+  $("coach-hint").classList.toggle("hidden", !opts.hints);
   $("coach-unseen").classList.toggle("hidden", !opts.unseen);
-  $("coach-trainer").classList.toggle("hidden", !opts.trainer);
-  $("coach-score").textContent = opts.trainer ? `Trainer: ${score.right} of ${score.asked} right` : "";
+  if (!opts.trainer) $("coach-trainer").classList.add("hidden");
+  $("coach-score").textContent = opts.trainer ? ct("score", score) : "";
 }
 
 async function showHint() {
   const out = $("coach-out");
-  out.replaceChildren(el("p", { text: "The expert is thinking…" }));
+  out.replaceChildren(el("p", { text: ct("thinking") }));
   try {
     const h = await api(`/api/games/${game}/hint`, { token: token() });
-    const behind = h.exact ? "solved exactly" : `${h.samples} sampled deals`;
+    const behind = h.exact ? ct("solved") : ct("sampled", { n: h.samples });
     out.replaceChildren(
-      el("p", { class: "note", text: `The expert's top plays (${behind}; expected round margin ± 1 standard error). Hints this game: ${h.hints} (noted in the record).` }),
+      el("p", { class: "note", text: ct("top_plays", { behind, n: h.hints }) }),
       el("ol", {}, ...h.plays.map((p) => el("li", { class: "coach-hint-line" },
         el("b", { text: p.move }), ` ${p.mean >= 0 ? "+" : ""}${p.mean.toFixed(2)}${h.exact ? "" : ` ± ${p.se.toFixed(2)}`} — ${p.words}`))),
     );
@@ -59,7 +61,7 @@ async function showHint() {
 async function showUnseen() {
   try {
     const u = await api(`/api/games/${game}/unseen`, { token: token() });
-    $("coach-unseen").replaceChildren(el("h3", { text: `Unseen cards (${u.unseen.length})` }), cardsRow(u.unseen, { small: true }));
+    $("coach-unseen").replaceChildren(el("h3", { text: ct("unseen", { n: u.unseen.length }) }), cardsRow(u.unseen, { small: true }));
   } catch (e) {
     $("coach-unseen").replaceChildren(el("p", { class: "error", text: e.message }));
   }
@@ -70,7 +72,7 @@ async function askQuestion() {
   let q;
   try {
     q = await api(`/api/games/${game}/question`, { token: token() });
-  } catch (e) {
+  } catch {
     asking = false;
     return;
   }
@@ -78,7 +80,8 @@ async function askQuestion() {
   const picked = new Set();
   const choices = q.kind === "safe"
     ? q.choices.map((c) => {
-      const b = el("button", { class: "secondary", type: "button", text: c });
+      const b = el("button", { class: "secondary", type: "button", text: ct(c) });
+      b.dataset.answer = c;
       b.addEventListener("click", () => answer(c === "yes"));
       return b;
     })
@@ -91,14 +94,14 @@ async function askQuestion() {
       });
       return b;
     });
-  const done = el("button", { type: "button", text: "Check", id: "coach-check" });
+  const done = el("button", { type: "button", text: ct("check"), id: "coach-check" });
   done.addEventListener("click", () => answer([...picked].sort()));
   box.classList.remove("hidden");
   box.replaceChildren(
-    el("h3", { text: "Trainer" }),
+    el("h3", { text: ct("trainer_title") }),
     el("p", { id: "coach-question", text: q.prompt }),
     el("div", { class: "cards" }, ...choices),
-    ...(q.kind === "safe" ? [] : [el("p", { class: "note", text: "Pick every card still unseen (none: just Check)." }), done]),
+    ...(q.kind === "safe" ? [] : [el("p", { class: "note", text: ct("pick") }), done]),
   );
 
   function answer(given) {
@@ -109,35 +112,40 @@ async function askQuestion() {
     if (right) score.right += 1;
     save();
     box.replaceChildren(
-      el("h3", { text: "Trainer" }),
-      el("p", { id: "coach-verdict", class: right ? "coach-right" : "coach-wrong", text: `${right ? "✓ Right." : "✗ Not quite."} ${q.why}` }),
+      el("h3", { text: ct("trainer_title") }),
+      el("p", { id: "coach-verdict", class: right ? "coach-right" : "coach-wrong", text: `${ct(right ? "right" : "wrong")} ${q.why}` }),
     );
     asking = false;
     render();
   }
 }
 
+function drawSummary() {
+  if (!summary) return;
+  const box = $("coach-summary");
+  box.classList.remove("hidden");
+  const chart = el("div", { class: "coach-chart" });
+  chart.innerHTML = summary.svg;  // drawn by the server from the finished rounds' breakdowns
+  box.replaceChildren(el("h2", { text: ct("per_category") }), chart,
+    el("a", { class: "button", href: `/replay/${game}#analysis`, text: ct("analyse_link") }));
+}
+
 async function showSummary() {
-  if (summarised) return;
-  summarised = true;
+  if (summary) return;
+  summary = {};
   try {
-    const s = await api(`/api/games/${game}/summary`);
-    const box = $("coach-summary");
-    box.classList.remove("hidden");
-    const chart = el("div", { class: "coach-chart" });
-    chart.innerHTML = s.svg;  // drawn by the server from the finished rounds' breakdowns
-    box.replaceChildren(el("h2", { text: "Points per category" }), chart,
-      el("a", { class: "button", href: `/replay/${game}#analysis`, text: "Analyse the game with the expert" }));
+    summary = await api(`/api/games/${game}/summary`);
+    drawSummary();
   } catch {
-    summarised = false;
+    summary = null;
   }
 }
 
 function refresh(force = false) {
   const body = document.body.dataset;
   const key = `${body.ply}/${body.myTurn}`;
-  const changed = force || key !== lastLog;
-  lastLog = key;
+  const changed = force || key !== lastKey;
+  lastKey = key;
   if (body.over === "1") showSummary();
   if (!token() || !changed || body.ply === undefined) return;
   if (opts.unseen) showUnseen();
@@ -145,13 +153,18 @@ function refresh(force = false) {
   if (opts.trainer && !asking && !force && body.myTurn === "1" && Math.random() < 1 / 3) askQuestion();
 }
 
-function main() {
+function build() {
   const panel = $("coach");
-  const hintBtn = el("button", { id: "coach-hint", type: "button", text: "Hint" });
+  if (!token()) {
+    // A spectator has no seat to coach: only the summary at the end is shown.
+    panel.replaceChildren(el("h2", { text: ct("coach") }), el("p", { class: "note", text: ct("spectator") }));
+    return;
+  }
+  const hintBtn = el("button", { id: "coach-hint", type: "button", text: ct("hint") });
   hintBtn.addEventListener("click", showHint);
   panel.replaceChildren(
-    el("h2", { text: "Coach" }),
-    toggle("hints", "Hints"), toggle("trainer", "Card-counting trainer"), toggle("unseen", "Show unseen cards"),
+    el("h2", { text: ct("coach") }),
+    toggle("hints", ct("hints")), toggle("trainer", ct("trainer")), toggle("unseen", ct("show_unseen")),
     hintBtn,
     el("p", { id: "coach-score", class: "note" }),
     el("div", { id: "coach-out" }),
@@ -159,11 +172,11 @@ function main() {
     el("div", { id: "coach-unseen", class: "hidden" }),
   );
   render();
-  if (!token()) {
-    // A spectator has no seat to coach: only the summary at the end is shown.
-    panel.replaceChildren(el("h2", { text: "Coach" }), el("p", { class: "note", text: "The coach helps the players; the summary and the expert's analysis come at the end." }));
-  }
-  // game.js marks the body with the ply, whose turn it is and the end of the game.
+}
+
+function main() {
+  build();
+  onLangChange(() => { asking = false; build(); drawSummary(); refresh(true); });
   const watch = new MutationObserver(() => refresh());
   watch.observe(document.body, { attributes: true, attributeFilter: ["data-ply", "data-my-turn", "data-over"] });
 }
