@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import random
 from pathlib import Path
@@ -351,3 +352,20 @@ def test_estimates_and_words_hold_anywhere(seed: int, stop: int, rules: str) -> 
     assert all(p.loss >= 0 and p.se >= 0 and p.loss_se >= 0 for p in est.plays)
     for move in obs.legal_moves:
         assert sentence(obs, move)
+
+
+def test_terminal_trainer_asks_now_and_then_and_scores() -> None:
+    console = Console(file=io.StringIO(), width=100)
+    # "none" answers a rank or suit question, "no" a lay's; each is refused by the other.
+    answers = itertools.chain(["zz"], itertools.cycle(["none", "no"]))
+    coach = TerminalCoach(console, lambda p: next(answers), trainer=True, seed=3)
+    obs = position("2h Kc 5s", "Qs", "Ah 4c 6d")
+    for _ in range(30):
+        coach.before_turn(obs)
+    asked = coach.score.asked
+    assert 3 <= asked <= 20  # about one turn in three
+    screen = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "try again" in screen  # "zz" is not an answer: asked again, not scored
+    assert coach.meta()["trainer"] == {"asked": asked, "right": coach.score.right}
+    # Every rank and suit has unseen cards here, so "none" is never right for them.
+    assert all(not e["right"] for e in coach.score.log if e["kind"] != "safe")
