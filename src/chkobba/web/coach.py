@@ -15,32 +15,41 @@ import json
 import random
 import secrets
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any, Final
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from chkobba.cards import Card
 from chkobba.coach.analysis import analyze
 from chkobba.coach.counting import ask
 from chkobba.coach.estimate import DEFAULT_BATCHES, DEFAULT_SAMPLES
 from chkobba.coach.hints import hint
 from chkobba.coach.summary import chart, summarize
+from chkobba.game import Round
 from chkobba.match import Match
-from chkobba.moves import Cut, Play, parse_move
+from chkobba.moves import Cut, Move, Play, parse_move
 from chkobba.observe import observe
+from chkobba.record import GameRecord, RecordError, replay
 from chkobba.rules import preset
 from chkobba.store import Store, StoredGame
 from chkobba.store.hints import add_hint, hints_of
 from chkobba.web.hub import Hub, Room
-from chkobba.web.protocol import card_list
-from chkobba.web.replay import game_record
+from chkobba.web.protocol import card_list, side_of, turn_json
 
+# The replay page's frame, so that a record file shows like a game of the server.
+from chkobba.web.replay import _frame, game_record
+
+STATIC: Final = Path(__file__).parent / "static"
 MAX_SAMPLES: Final = 16_000
 """The most samples per position a web analysis may ask for."""
 CACHED: Final = 32
 """Analyses kept in memory (a finished game's analysis never changes)."""
 MAX_BODY: Final = 4096
+MAX_RECORD: Final = 512 * 1024
+"""The largest record ``POST /api/analyze`` takes (a long match is some tens of kB)."""
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -86,6 +95,8 @@ class Coach:
             Route("/api/games/{game}/hint", self.hint, methods=["POST"]),
             Route("/api/games/{game}/question", self.question, methods=["POST"]),
             Route("/api/games/{game}/unseen", self.unseen, methods=["POST"]),
+            Route("/api/analyze", self.analyze_record, methods=["POST"]),
+            Route("/analyse", self.analyse_page),
         ]
 
     async def record_meta(self, g: StoredGame) -> dict[str, Any] | None:
@@ -126,6 +137,41 @@ class Coach:
                     while len(self.cache) > CACHED:
                         self.cache.popitem(last=False)
         return JSONResponse(found)
+
+    async def analyze_record(self, request: Request) -> Response:
+        """``POST /api/analyze?seat=N|all&samples=K`` with a record (RECORD.md) as the body:
+        its frames, step by step, and its analysis, for the analysis page."""
+        raw = await request.body()
+        if len(raw) > MAX_RECORD:
+            return _error(413, "too_large", f"a record is limited to {MAX_RECORD // 1024} kB")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return _error(400, "bad_record", "the record is not UTF-8 text")
+        try:
+            record = GameRecord.loads(text)
+            replay(record)
+        except RecordError as e:
+            return _error(400, "bad_record", str(e))
+        seat_text = request.query_params.get("seat", "0")
+        try:
+            samples = int(request.query_params.get("samples", str(DEFAULT_SAMPLES)))
+            seats = list(range(record.seats)) if seat_text == "all" else [int(seat_text)]
+        except ValueError:
+            return _error(400, "bad_request", "seat must be a number or 'all'; samples a number")
+        if not DEFAULT_BATCHES <= samples <= MAX_SAMPLES:
+            return _error(
+                400, "bad_request", f"samples must be from {DEFAULT_BATCHES} to {MAX_SAMPLES}"
+            )
+        if any(not 0 <= s < record.seats for s in seats):
+            return _error(400, "bad_request", f"seat must be from 0 to {record.seats - 1}")
+        async with self.busy:
+            found = await asyncio.to_thread(_record_json, record, seats, samples)
+        return JSONResponse(found)
+
+    async def analyse_page(self, request: Request) -> Response:
+        """The page that analyses a record file."""
+        return FileResponse(STATIC / "analyse.html", headers={"Cache-Control": "no-cache"})
 
     # -- the summary ---------------------------------------------------------------
 
@@ -213,3 +259,46 @@ def _analysis_json(g: StoredGame, seats: list[int], samples: int) -> dict[str, A
         d["ply"] = plies.get((d["round"], d["play"]))
     out["names"] = record.names
     return out
+
+
+def record_frames(record: GameRecord) -> list[dict[str, Any]]:
+    """Every step of a (valid) record, as the replay page's frames: each deal, then the
+    state after each move, every hand shown."""
+    rules = record.ruleset()
+    totals = [0] * (2 if record.teams else record.seats)
+    frames = []
+    for i, rr in enumerate(record.rounds, 1):
+        r = Round(rules, record.seats, record.teams, rr.dealer, [Card.parse(c) for c in rr.deck])
+        frames.append(_frame(r, i, totals, None, "deal"))
+        moves: list[Move] = [Cut(rr.cut)] if rr.cut is not None else []
+        moves += [Play.parse(p) for p in rr.plays]
+        for move in moves:
+            r.apply(move)
+            if r.score is not None:
+                totals = [t + p for t, p in zip(totals, r.score.points, strict=True)]
+            turn = turn_json(r.history[-1])
+            frames.append(_frame(r, i, totals, turn, "end" if r.is_over else "play"))
+    return frames
+
+
+def _record_json(record: GameRecord, seats: list[int], samples: int) -> dict[str, Any]:
+    result = analyze(record, seats, samples, DEFAULT_BATCHES, seed=0)
+    out = result.to_json()
+    # The moves in order, each numbered like the frames that follow them.
+    plies: dict[tuple[int, int], int] = {}
+    for i, rr in enumerate(record.rounds, 1):
+        for j in ([0] if rr.cut is not None else []) + list(range(1, len(rr.plays) + 1)):
+            plies[(i, j)] = len(plies)
+    for d in out["decisions"]:
+        d["ply"] = plies.get((d["round"], d["play"]))
+    names = record.names or [f"seat {s}" for s in range(record.seats)]
+    out["names"] = names
+    return {
+        "names": names,
+        "seats": record.seats,
+        "teams": record.teams,
+        "side_of": side_of(record.seats, record.teams),
+        "target": record.ruleset().target,
+        "frames": record_frames(record),
+        "analysis": out,
+    }

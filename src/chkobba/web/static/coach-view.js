@@ -1,0 +1,69 @@
+// How the coach shows an analysis (GET /api/games/{code}/analysis, POST /api/analyze):
+// the biggest mistakes, and one decision with the expert's estimates of every play.
+import { el } from "./common.js";
+import { ct } from "./coach-i18n.js";
+
+function sign(x) {
+  return `${x >= 0 ? "+" : ""}${x.toFixed(2)}`;
+}
+
+/** The analysis' summary and its biggest mistakes, each a link calling ``go(ply)``. */
+export function resultView(analysis, go) {
+  const worst = analysis.mistakes.map(([r, p]) => analysis.decisions.find((d) => d.round === r && d.play === p)).filter(Boolean);
+  return [
+    el("p", { class: "note", text: ct("figures", { n: analysis.samples, lost: analysis.total_loss.toFixed(2), s: analysis.seconds.toFixed(1) }) }),
+    el("h3", { text: worst.length ? ct("mistakes") : ct("no_mistake") }),
+    el("ol", { id: "coach-mistakes" }, ...worst.map((d) => {
+      const a = el("a", { href: "#", text: `${ct("round_play", { r: d.round, p: d.play })}${d.words}` });
+      a.addEventListener("click", (e) => { e.preventDefault(); go(d.ply); });
+      return el("li", {}, a);
+    })),
+  ];
+}
+
+/** One decision: the play in words, and the estimates of every play, best first. */
+export function decisionView(d, names) {
+  const est = d.estimates;
+  const head = el("p", { class: d.mistake ? "coach-mistake" : "", id: "coach-words", text: `${names[d.seat]}: ${d.words}` });
+  if (!est) return [head, el("p", { class: "note", text: ct("forced") })];
+  const rows = [...est.plays].sort((a, b) => b.mean - a.mean).map((p) => el("tr", { class: p.move === d.move ? "coach-played" : "" },
+    el("td", { text: `${p.move}${p.move === d.move ? ct("played") : ""}${p.move === d.best ? " ★" : ""}` }),
+    el("td", { text: sign(p.mean) + (est.exact ? "" : ` ± ${p.se.toFixed(2)}`) }),
+    el("td", { text: p.loss ? `−${p.loss.toFixed(2)}${est.exact ? "" : ` ± ${p.loss_se.toFixed(2)}`}` : ct("best") })));
+  return [
+    head,
+    el("table", { class: "coach-table" },
+      el("tr", {}, el("th", { text: ct("play") }), el("th", { text: ct("margin") }), el("th", { text: ct("loss") })), ...rows),
+    el("p", { class: "note", text: est.exact ? ct("exact_note") : ct("sampled_note", { n: est.samples, b: est.batches }) }),
+  ];
+}
+
+/** The ply shown by frame ``step`` (the move that led to it), or null for a deal. */
+export function plyOfStep(frames, step) {
+  let ply = -1;
+  for (let k = 0; k <= step && k < frames.length; k++) if (frames[k].move) ply += 1;
+  return frames[step]?.move ? ply : null;
+}
+
+/** The frame that shows the move ``ply``. */
+export function stepOfPly(frames, ply) {
+  let seen = -1;
+  for (let k = 0; k < frames.length; k++) {
+    if (frames[k].move) seen += 1;
+    if (seen === ply) return k;
+  }
+  return 0;
+}
+
+/** The seat and precision pickers, and the button that runs ``run``. */
+export function pickers(names, run, seat = "0", samples = "4000") {
+  const seatSel = el("select", { id: "coach-seat" },
+    ...names.map((n, s) => el("option", { value: String(s), text: n, selected: String(s) === seat })),
+    el("option", { value: "all", text: ct("every_seat"), selected: seat === "all" }));
+  const samplesSel = el("select", { id: "coach-samples" },
+    ...[[1000, "quick"], [4000, "default"], [16000, "precise"]].map(([n, w]) =>
+      el("option", { value: String(n), text: ct(w, { n }), selected: String(n) === samples })));
+  const btn = el("button", { id: "coach-run", type: "button", text: ct("analyse") });
+  btn.addEventListener("click", run);
+  return [el("label", { text: ct("seat") }), seatSel, el("label", { text: ct("precision") }), samplesSel, btn];
+}
