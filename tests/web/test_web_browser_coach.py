@@ -7,6 +7,7 @@ import json
 import time
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -64,7 +65,7 @@ def play_out(base: str, game: str, token: str) -> None:
                 ws.send(json.dumps({"type": "play", "move": msg["legal"][0], "ply": msg["ply"]}))
 
 
-def test_coach_in_the_browser(server: ServerProcess) -> None:
+def test_coach_in_the_browser(server: ServerProcess, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -127,5 +128,21 @@ def test_coach_in_the_browser(server: ServerProcess) -> None:
         Select(d.find_element(By.ID, "lang")).select_by_value("en")
         d.execute_script("document.getElementById('coach-result').scrollIntoView()")
         d.save_screenshot(str(ARTIFACTS / "web-coach-analysis.png"))
+
+        # Any record file: the analysis page takes it, and steps through it.
+        path = tmp_path / "game.json"
+        path.write_text(json.dumps(record), encoding="utf-8")
+        d.get(f"{server.base}/analyse")
+        wait(d, lambda d: body(d, "data-ready") == "1")
+        d.find_element(By.ID, "record-file").send_keys(str(path))
+        wait(d, lambda d: visible(d, "#coach-run"))
+        Select(d.find_element(By.ID, "coach-samples")).select_by_value("1000")
+        d.find_element(By.ID, "coach-run").click()
+        wait(d, lambda d: body(d, "data-analysed") == "1", timeout=90)
+        for _ in range(3):
+            d.find_element(By.ID, "next").click()
+        assert d.find_element(By.ID, "coach-move").text.strip()
+        assert visible(d, "#hands .seat")
+        d.save_screenshot(str(ARTIFACTS / "web-coach-file.png"))
     finally:
         d.quit()

@@ -62,3 +62,43 @@ def test_hints_questions_summary_and_analysis(sqlite_client: TestClient) -> None
     assert all(d["ply"] is not None for d in data["decisions"])
     assert client.get(f"/api/games/{game}/analysis?seat=5").status_code == 400
     assert client.get(f"/api/games/{game}/analysis?samples=x").status_code == 400
+
+
+def test_analyze_any_record(sqlite_client: TestClient) -> None:
+    from chkobba.agents import make_agent
+    from chkobba.match import Match
+    from chkobba.observe import observe
+    from chkobba.record import record_of
+    from chkobba.rules import preset
+
+    m = Match(preset("chkobba", {"target": 11}), seats=2, seed=8)
+    agents = [make_agent("greedy", 1), make_agent("heuristic", 2)]
+    while not m.finished:
+        m.apply(agents[m.turn].choose(observe(m, m.turn)), m.turn)
+    record = record_of(m, ["Amel", "heuristic"])
+    record.rounds = record.rounds[:1]  # the first round, finished
+    r = sqlite_client.post("/api/analyze?seat=1&samples=64", content=record.dumps().encode())
+    assert r.status_code == 200, r.text
+    data = r.json()
+    rr = record.rounds[0]
+    moves = [m for m in [rr.cut, *rr.plays] if m is not None]
+    assert [f["move"]["move"] for f in data["frames"] if f["move"]] == moves
+    assert data["frames"][-1]["note"] == "end"
+    assert data["names"] == ["Amel", "heuristic"]
+    decisions = data["analysis"]["decisions"]
+    assert {d["seat"] for d in decisions} == {1}
+    # Each decision points at the frame of its move.
+    for d in decisions:
+        assert moves[d["ply"]] == d["move"]
+    bad = sqlite_client.post("/api/analyze", content=b'{"format": "chkobba-record/1"}')
+    assert bad.status_code == 400 and bad.json()["error"] == "bad_record"
+    illegal = record.to_json()
+    illegal["rounds"][0]["plays"][0] = "Kd:As"
+    r = sqlite_client.post("/api/analyze", json=illegal)
+    assert r.status_code == 400 and "round 1, play 1" in r.json()["message"]
+    assert (
+        sqlite_client.post("/api/analyze?seat=4", content=record.dumps().encode()).status_code
+        == 400
+    )
+    assert sqlite_client.post("/api/analyze", content=b"x" * 600_000).status_code == 413
+    assert "<html" in sqlite_client.get("/analyse").text

@@ -1,0 +1,130 @@
+// Any game record (RECORD.md: from `chkobba play`, a download, a duel) analysed by the
+// expert, move by move: pick the file, the seat and the precision; step through the
+// game with every hand shown and the expert's view of each play of that seat.
+import { t, onLangChange } from "./i18n.js";
+import { breakdownTable, cardsRow, describeMove, el, endNotes, setupHeader, sideName } from "./common.js";
+import { ct } from "./coach-i18n.js";
+import { decisionView, pickers, plyOfStep, resultView, stepOfPly } from "./coach-view.js";
+
+const $ = (id) => document.getElementById(id);
+let text = null;
+let fileName = "";
+let names = [];
+let data = null;
+let byPly = new Map();
+let i = 0;
+
+function players() {
+  return data.names.map((name, seat) => ({ seat, name, computer: null, taken: true }));
+}
+
+function show(n) {
+  i = Math.max(0, Math.min(n, data.frames.length - 1));
+  const f = data.frames[i];
+  $("slider").value = i;
+  $("step").textContent = `${i + 1} / ${data.frames.length}`;
+  document.body.dataset.step = i;
+  const p = players();
+  $("scores").replaceChildren(
+    ...f.totals.map((v, s) => el("span", { class: "score" }, `${sideName(p, data.side_of, s)}: `, el("b", { text: v }), ` / ${data.target}`,
+      el("span", { class: "info", text: ` · ${t("pile")} ${f.piles[s]} ` }), el("span", { class: "marks", text: "★".repeat(f.chkobba[s]) }))),
+    el("span", { class: "meta" }, el("span", { text: `${t("round")} ${f.round}` }), el("span", { text: `${t("stock")} ${f.stock}` })),
+  );
+  $("what").textContent = f.move ? describeMove(f.move, p) : t("deal", { n: f.round });
+  $("table").querySelector(".cards").replaceWith(cardsRow(f.cut_card ? [] : f.table));
+  $("hands").replaceChildren(
+    ...f.hands.map((hand, seat) =>
+      el("div", { class: `seat ${f.turn === seat && f.note !== "end" ? "turn" : ""}` },
+        el("div", { class: "name", text: `${data.names[seat]}${f.dealer === seat ? ` · ${t("dealer")}` : ""}` }),
+        cardsRow(seat === (f.dealer + 1) % data.seats && f.cut_card ? [f.cut_card] : hand, { small: true }))),
+  );
+  const end = $("end");
+  end.classList.toggle("hidden", !f.end);
+  if (f.end) {
+    end.replaceChildren(
+      el("h2", { text: t("round_over", { n: f.round }) }),
+      ...endNotes(f.end, p, data.side_of).map((s) => el("p", { class: "note", text: s })),
+      breakdownTable(f.end, p, data.side_of, null),
+    );
+  }
+  const ply = plyOfStep(data.frames, i);
+  const d = ply === null ? null : byPly.get(ply);
+  $("coach-move").replaceChildren(...(d ? decisionView(d, data.names) : [el("p", { class: "note", text: ply === null ? "" : ct("not_analysed") })]));
+}
+
+function drawAnalysis() {
+  if (!data) return;
+  $("coach-analysis").replaceChildren(
+    el("h2", { text: ct("analysis") }),
+    ...resultView(data.analysis, (ply) => show(stepOfPly(data.frames, ply))),
+    el("div", { id: "coach-move" }),
+  );
+  show(i);
+}
+
+async function run() {
+  const out = $("load-result");
+  out.replaceChildren(el("p", { text: ct("analysing") }));
+  $("coach-run").disabled = true;
+  try {
+    const r = await fetch(`/api/analyze?seat=${$("coach-seat").value}&samples=${$("coach-samples").value}`,
+      { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
+    const body = await r.json().catch(() => ({}));
+    if (!r.ok) throw new Error(body.message || `${r.status}`);
+    data = body;
+  } catch (e) {
+    out.replaceChildren(el("p", { class: "error", id: "load-error", text: e.message }));
+    return;
+  } finally {
+    $("coach-run").disabled = false;
+  }
+  out.replaceChildren();
+  byPly = new Map(data.analysis.decisions.filter((d) => d.ply !== null).map((d) => [d.ply, d]));
+  $("viewer").classList.remove("hidden");
+  $("slider").max = data.frames.length - 1;
+  i = 0;
+  drawAnalysis();
+  document.body.dataset.analysed = "1";
+}
+
+async function loadFile(file) {
+  text = await file.text();
+  fileName = file.name;
+  names = [];
+  try {
+    const rec = JSON.parse(text);
+    const seats = Number.isInteger(rec.seats) ? rec.seats : 0;
+    names = Array.isArray(rec.names) ? rec.names : [...Array(seats).keys()].map((s) => `seat ${s}`);
+  } catch {
+    names = [];  // the server says what is wrong with it
+  }
+  buildLoad();
+}
+
+function buildLoad() {
+  const seat = $("coach-seat")?.value ?? "0";
+  const samples = $("coach-samples")?.value ?? "4000";
+  const input = el("input", { type: "file", id: "record-file", accept: ".json,application/json" });
+  input.addEventListener("change", () => input.files[0] && loadFile(input.files[0]));
+  $("load").replaceChildren(
+    el("h2", { text: ct("analysis") }),
+    el("p", { class: "note", text: ct("load_intro") }),
+    input,
+    ...(text === null ? [] : [el("p", { id: "record-name", text: fileName }), ...pickers(names, run, seat, samples)]),
+    el("div", { id: "load-result" }),
+  );
+}
+
+function main() {
+  setupHeader();
+  buildLoad();
+  onLangChange(() => { buildLoad(); drawAnalysis(); });
+  $("first").addEventListener("click", () => show(0));
+  $("prev").addEventListener("click", () => show(i - 1));
+  $("next").addEventListener("click", () => show(i + 1));
+  $("last").addEventListener("click", () => show(data.frames.length - 1));
+  $("slider").addEventListener("input", () => show(Number($("slider").value)));
+  document.body.dataset.ready = "1";
+}
+
+main();
