@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 
+from chkobba import fast
 from chkobba.coach.analysis import Analysis, Decision, analyze, default_seat
 from chkobba.coach.estimate import DEFAULT_BATCHES, DEFAULT_SAMPLES
 from chkobba.narrate import seat_name
@@ -154,6 +155,15 @@ def show(result: Analysis, record: GameRecord, console: Console, top: int = 5) -
         f"{result.samples} samples per position, seed {result.seed}, "
         f"{result.seconds:.1f} s"
     )
+    used = {
+        d.estimates.samples for d in result.decisions if d.estimates and not d.estimates.exact
+    }
+    if used and used != {result.samples}:
+        # The pure-Python search (no compiled kernel, or rules it does not play) is slower.
+        console.print(
+            f"[yellow]Sampled deals actually used per position: "
+            f"{', '.join(map(str, sorted(used)))} ({fast.BACKEND}).[/yellow]"
+        )
     console.print(f"[dim]{FIGURE_NOTE.format(batches=result.batches)}[/dim]")
     _mistakes(
         console, result.mistakes(top), "The game's biggest mistakes", len(result.seats) > 1, names
