@@ -12,8 +12,7 @@ from chkobba.cards import parse_cards
 from chkobba.record import GameRecord, replay
 
 
-def test_hints_questions_summary_and_analysis(sqlite_client: TestClient) -> None:
-    client = sqlite_client
+def test_hints_questions_summary_and_analysis(client: TestClient) -> None:
     created = client.post(
         "/api/games", json={"mode": "computer", "level": "random", "target": 11, "name": "Sana"}
     ).json()
@@ -34,6 +33,9 @@ def test_hints_questions_summary_and_analysis(sqlite_client: TestClient) -> None
                     assert body["plays"] and body["plays"][0]["move"] in state["legal"]
                     hinted += 1
                     assert body["hints"] == hinted
+                    # Asking again at the same position counts once.
+                    again = client.post(f"/api/games/{game}/hint", json={"token": token})
+                    assert again.json()["hints"] == hinted
                 if asked < 3:
                     q = client.post(f"/api/games/{game}/question", json={"token": token}).json()
                     u = client.post(f"/api/games/{game}/unseen", json={"token": token}).json()
