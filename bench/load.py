@@ -9,6 +9,11 @@ receiving the answering ``state``). Every finished game's record is fetched and
 replayed through the engine: a game lost or corrupted fails the run.
 
     .venv/bin/python bench/load.py --games 500 --think 0.5
+
+On a machine shared with other work, ``--realtime`` runs the bots and the server
+under the round-robin real-time scheduler (root only), so that what is measured is
+the server and not the neighbours: with Linux's autogroups, ``nice`` does not
+reach across sessions.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import resource
 import shutil
@@ -259,6 +265,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "bots_cpu_seconds": round(own, 2),
         "setup_seconds": round(created, 2),
         "think_seconds": args.think,
+        "realtime": args.realtime,
     }
 
 
@@ -275,7 +282,18 @@ def main() -> None:
     ap.add_argument("--url", help="a running server instead of starting one")
     ap.add_argument("--db", help="database URL for the server started here (default: SQLite)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON only")
+    ap.add_argument(
+        "--realtime",
+        action="store_true",
+        help="run the bots and the server under SCHED_RR (root only; for a shared machine)",
+    )
     args = ap.parse_args()
+    if args.realtime:
+        try:
+            # The server is started from here and inherits the policy.
+            os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(10))
+        except (PermissionError, AttributeError) as e:
+            raise SystemExit(f"--realtime needs root on Linux: {e}") from None
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     # Two sockets per seat, and the server (started from here) inherits the limit.
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))

@@ -16,7 +16,8 @@ With a ``temperature`` (in round points) the samples are weighted by inference
 (:mod:`chkobba.search.inference`): each sampled deal counts in proportion to how
 likely it makes the other seats' plays in the current deal, under a softmax of
 the playout policy's scores, and the moves are compared on weighted sums. None
-(the default) samples uniformly.
+(the class's default) samples uniformly; the registered ``expert`` player uses
+:data:`EXPERT_TEMPERATURE`.
 """
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ from chkobba.search.policy import rollout
 
 EXPERT_SAMPLES: Final = 6000
 """The full expert's budget: sampled deals per move (deterministic for a seed)."""
+EXPERT_TEMPERATURE: Final = 0.1
+"""The full expert's inference temperature, in points: weighing sampled deals by how
+well they explain the other seats' plays measured stronger than uniform sampling
+(+0.08 [+0.01, +0.15] points per deal head to head, 1,000 duplicate pairs at 6,000
+samples) for about 10% more time per move."""
 PURE_DIVISOR: Final = 40
 """Without the compiled kernel the same search is about this much slower, so the
 budgets of the levels are divided by it to keep the time per move close."""
@@ -207,4 +213,4 @@ def budget(samples: int) -> int:
 
 @register("expert")
 def _expert(seed: int) -> ExpertAgent:
-    return ExpertAgent(seed, samples=budget(EXPERT_SAMPLES))
+    return ExpertAgent(seed, samples=budget(EXPERT_SAMPLES), temperature=EXPERT_TEMPERATURE)
