@@ -62,6 +62,11 @@ def test_hints_questions_summary_and_analysis(client: TestClient) -> None:
     assert data["seats"] == [0] and data["samples"] == 64
     assert all(d["loss"] >= 0 for d in data["decisions"])
     assert all(d["ply"] is not None for d in data["decisions"])
+    # Round by round (the page's progress bar): the same decisions, one round at a time.
+    one = client.get(f"/api/games/{game}/analysis?seat=0&samples=64&round=1").json()
+    assert one["decisions"] == [d for d in data["decisions"] if d["round"] == 1]
+    assert one["rounds"] == data["rounds"] >= 1
+    assert client.get(f"/api/games/{game}/analysis?round=99").status_code == 400
     assert client.get(f"/api/games/{game}/analysis?seat=5").status_code == 400
     assert client.get(f"/api/games/{game}/analysis?samples=x").status_code == 400
 
@@ -92,6 +97,11 @@ def test_analyze_any_record(sqlite_client: TestClient) -> None:
     # Each decision points at the frame of its move.
     for d in decisions:
         assert moves[d["ply"]] == d["move"]
+    part = sqlite_client.post(
+        "/api/analyze?seat=1&samples=64&round=1", content=record.dumps().encode()
+    )
+    assert part.json()["frames"] == data["frames"]
+    assert part.json()["analysis"]["decisions"] == decisions
     bad = sqlite_client.post("/api/analyze", content=b'{"format": "chkobba-record/1"}')
     assert bad.status_code == 400 and bad.json()["error"] == "bad_record"
     illegal = record.to_json()

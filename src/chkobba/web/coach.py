@@ -78,6 +78,31 @@ def coach_meta(g: StoredGame, hinted: list[tuple[int, int]]) -> dict[str, Any]:
     }
 
 
+def _query(
+    request: Request, seats: int, rounds: int
+) -> tuple[list[int], int, int | None] | Response:
+    """The analysis' ``seat``, ``samples`` and ``round`` query parameters, checked."""
+    q = request.query_params
+    seat_text = q.get("seat", "0")
+    try:
+        samples = int(q.get("samples", str(DEFAULT_SAMPLES)))
+        chosen = list(range(seats)) if seat_text == "all" else [int(seat_text)]
+        round_no = int(q["round"]) if "round" in q else None
+    except ValueError:
+        return _error(
+            400, "bad_request", "seat must be a number or 'all'; samples and round numbers"
+        )
+    if not DEFAULT_BATCHES <= samples <= MAX_SAMPLES:
+        return _error(
+            400, "bad_request", f"samples must be from {DEFAULT_BATCHES} to {MAX_SAMPLES}"
+        )
+    if any(not 0 <= s < seats for s in chosen):
+        return _error(400, "bad_request", f"seat must be from 0 to {seats - 1}")
+    if round_no is not None and not 1 <= round_no <= rounds:
+        return _error(400, "bad_request", f"round must be from 1 to {rounds}")
+    return chosen, samples, round_no
+
+
 class Coach:
     """The coach's endpoints for one server."""
 
@@ -85,7 +110,9 @@ class Coach:
         self.hub = hub
         self.store = store
         self.busy = asyncio.Semaphore(1)
-        self.cache: OrderedDict[tuple[str, str, int], dict[str, Any]] = OrderedDict()
+        self.cache: OrderedDict[tuple[str, tuple[int, ...], int, int | None], dict[str, Any]] = (
+            OrderedDict()
+        )
 
     def routes(self) -> list[Route]:
         """The routes to mount beside the app's own."""
@@ -114,25 +141,20 @@ class Coach:
             return _error(404, "unknown_game", "no such game")
         if stored.status != "finished":
             return _error(409, "not_finished", "a game can be analysed once it is over")
-        seat_text = request.query_params.get("seat", "0")
-        try:
-            samples = int(request.query_params.get("samples", str(DEFAULT_SAMPLES)))
-            seats = list(range(stored.seats)) if seat_text == "all" else [int(seat_text)]
-        except ValueError:
-            return _error(400, "bad_request", "seat must be a number or 'all'; samples a number")
-        if not DEFAULT_BATCHES <= samples <= MAX_SAMPLES:
-            return _error(
-                400, "bad_request", f"samples must be from {DEFAULT_BATCHES} to {MAX_SAMPLES}"
-            )
-        if any(not 0 <= s < stored.seats for s in seats):
-            return _error(400, "bad_request", f"seat must be from 0 to {stored.seats - 1}")
-        key = (code, seat_text, samples)
+        record = game_record(stored)
+        asked = _query(request, stored.seats, len(record.rounds))
+        if isinstance(asked, Response):
+            return asked
+        seats, samples, round_no = asked
+        key = (code, tuple(seats), samples, round_no)
         found = self.cache.get(key)
         if found is None:
             async with self.busy:
                 found = self.cache.get(key)
                 if found is None:
-                    found = await asyncio.to_thread(_analysis_json, stored, seats, samples)
+                    found = await asyncio.to_thread(
+                        _analysis_json, stored, record, seats, samples, round_no
+                    )
                     self.cache[key] = found
                     while len(self.cache) > CACHED:
                         self.cache.popitem(last=False)
@@ -153,20 +175,12 @@ class Coach:
             replay(record)
         except RecordError as e:
             return _error(400, "bad_record", str(e))
-        seat_text = request.query_params.get("seat", "0")
-        try:
-            samples = int(request.query_params.get("samples", str(DEFAULT_SAMPLES)))
-            seats = list(range(record.seats)) if seat_text == "all" else [int(seat_text)]
-        except ValueError:
-            return _error(400, "bad_request", "seat must be a number or 'all'; samples a number")
-        if not DEFAULT_BATCHES <= samples <= MAX_SAMPLES:
-            return _error(
-                400, "bad_request", f"samples must be from {DEFAULT_BATCHES} to {MAX_SAMPLES}"
-            )
-        if any(not 0 <= s < record.seats for s in seats):
-            return _error(400, "bad_request", f"seat must be from 0 to {record.seats - 1}")
+        asked = _query(request, record.seats, len(record.rounds))
+        if isinstance(asked, Response):
+            return asked
+        seats, samples, round_no = asked
         async with self.busy:
-            found = await asyncio.to_thread(_record_json, record, seats, samples)
+            found = await asyncio.to_thread(_record_json, record, seats, samples, round_no)
         return JSONResponse(found)
 
     async def analyse_page(self, request: Request) -> Response:
@@ -250,14 +264,20 @@ class Coach:
         return JSONResponse({"ply": room.ply, "unseen": card_list(obs.unseen)})
 
 
-def _analysis_json(g: StoredGame, seats: list[int], samples: int) -> dict[str, Any]:
-    record = game_record(g)
-    result = analyze(record, seats, samples, DEFAULT_BATCHES, seed=0)
+def _rounds(round_no: int | None) -> list[int] | None:
+    return None if round_no is None else [round_no]
+
+
+def _analysis_json(
+    g: StoredGame, record: GameRecord, seats: list[int], samples: int, round_no: int | None
+) -> dict[str, Any]:
+    result = analyze(record, seats, samples, DEFAULT_BATCHES, seed=0, rounds=_rounds(round_no))
     out = result.to_json()
     plies = {pos: ply for ply, pos in enumerate(ply_positions(g))}
     for d in out["decisions"]:
         d["ply"] = plies.get((d["round"], d["play"]))
     out["names"] = record.names
+    out["rounds"] = len(record.rounds)
     return out
 
 
@@ -281,8 +301,10 @@ def record_frames(record: GameRecord) -> list[dict[str, Any]]:
     return frames
 
 
-def _record_json(record: GameRecord, seats: list[int], samples: int) -> dict[str, Any]:
-    result = analyze(record, seats, samples, DEFAULT_BATCHES, seed=0)
+def _record_json(
+    record: GameRecord, seats: list[int], samples: int, round_no: int | None
+) -> dict[str, Any]:
+    result = analyze(record, seats, samples, DEFAULT_BATCHES, seed=0, rounds=_rounds(round_no))
     out = result.to_json()
     # The moves in order, each numbered like the frames that follow them.
     plies: dict[tuple[int, int], int] = {}
@@ -293,12 +315,15 @@ def _record_json(record: GameRecord, seats: list[int], samples: int) -> dict[str
         d["ply"] = plies.get((d["round"], d["play"]))
     names = record.names or [f"seat {s}" for s in range(record.seats)]
     out["names"] = names
+    out["rounds"] = len(record.rounds)
     return {
         "names": names,
         "seats": record.seats,
         "teams": record.teams,
         "side_of": side_of(record.seats, record.teams),
         "target": record.ruleset().target,
-        "frames": record_frames(record),
+        # With a round asked for (one step of a longer analysis), the first round
+        # brings the frames and the others do not repeat them.
+        "frames": record_frames(record) if round_no in (None, 1) else None,
         "analysis": out,
     }

@@ -4,11 +4,14 @@
 import { t, onLangChange } from "./i18n.js";
 import { breakdownTable, cardsRow, describeMove, el, endNotes, setupHeader, sideName } from "./common.js";
 import { ct } from "./coach-i18n.js";
-import { decisionView, pickers, plyOfStep, resultView, stepOfPly } from "./coach-view.js";
+import {
+  analyseByRound, decisionView, pickers, plyOfStep, progressView, resultView, stepOfPly,
+} from "./coach-view.js";
 
 const $ = (id) => document.getElementById(id);
 let text = null;
 let fileName = "";
+let rounds = 0;
 let names = [];
 let data = null;
 let byPly = new Map();
@@ -66,12 +69,26 @@ async function run() {
   const out = $("load-result");
   out.replaceChildren(el("p", { text: ct("analysing") }));
   $("coach-run").disabled = true;
-  try {
-    const r = await fetch(`/api/analyze?seat=${$("coach-seat").value}&samples=${$("coach-samples").value}`,
+  const query = `seat=${$("coach-seat").value}&samples=${$("coach-samples").value}`;
+  const post = async (round) => {
+    const r = await fetch(`/api/analyze?${query}${round ? `&round=${round}` : ""}`,
       { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
     const body = await r.json().catch(() => ({}));
     if (!r.ok) throw new Error(body.message || `${r.status}`);
-    data = body;
+    return body;
+  };
+  try {
+    if (rounds < 1) {
+      data = await post(null);  // nothing to split (or not a record: the server says why)
+    } else {
+      let first = null;
+      const analysis = await analyseByRound(async (r) => {
+        const body = await post(r);
+        if (body.frames) first = body;
+        return body.analysis;
+      }, rounds, (done, n) => out.replaceChildren(el("p", { text: ct("analysing") }), ...progressView(done, n)));
+      data = { ...first, analysis };
+    }
   } catch (e) {
     out.replaceChildren(el("p", { class: "error", id: "load-error", text: e.message }));
     return;
@@ -95,8 +112,10 @@ async function loadFile(file) {
     const rec = JSON.parse(text);
     const seats = Number.isInteger(rec.seats) ? rec.seats : 0;
     names = Array.isArray(rec.names) ? rec.names : [...Array(seats).keys()].map((s) => `seat ${s}`);
+    rounds = Array.isArray(rec.rounds) ? rec.rounds.length : 0;
   } catch {
     names = [];  // the server says what is wrong with it
+    rounds = 0;
   }
   buildLoad();
 }

@@ -5,7 +5,9 @@
 import { api, el } from "./common.js";
 import { onLangChange } from "./i18n.js";
 import { ct } from "./coach-i18n.js";
-import { decisionView, pickers, plyOfStep, resultView, stepOfPly } from "./coach-view.js";
+import {
+  analyseByRound, decisionView, pickers, plyOfStep, progressView, resultView, stepOfPly,
+} from "./coach-view.js";
 
 const game = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 const $ = (id) => document.getElementById(id);
@@ -39,8 +41,14 @@ async function run() {
   const out = $("coach-result");
   out.replaceChildren(el("p", { text: ct("analysing") }));
   $("coach-run").disabled = true;
+  const query = `seat=${$("coach-seat").value}&samples=${$("coach-samples").value}`;
+  const rounds = Math.max(...rep.frames.map((f) => f.round));
   try {
-    analysis = await api(`/api/games/${game}/analysis?seat=${$("coach-seat").value}&samples=${$("coach-samples").value}`);
+    analysis = await analyseByRound(
+      (r) => api(`/api/games/${game}/analysis?${query}&round=${r}`),
+      rounds,
+      (done, n) => out.replaceChildren(el("p", { text: ct("analysing") }), ...progressView(done, n)),
+    );
   } catch (e) {
     out.replaceChildren(el("p", { class: "error", text: e.message }));
     return;

@@ -67,3 +67,31 @@ export function pickers(names, run, seat = "0", samples = "4000") {
   btn.addEventListener("click", run);
   return [el("label", { text: ct("seat") }), seatSel, el("label", { text: ct("precision") }), samplesSel, btn];
 }
+
+/** Run an analysis round by round, ``fetchRound(r)`` answering one round's analysis, and
+ * report the progress to ``progress(done, rounds)``; the parts merged into one analysis. */
+export async function analyseByRound(fetchRound, rounds, progress) {
+  let merged = null;
+  for (let r = 1; r <= rounds; r++) {
+    progress(r - 1, rounds);
+    const part = await fetchRound(r);
+    if (!merged) {
+      merged = { ...part, decisions: [...part.decisions] };
+    } else {
+      merged.decisions.push(...part.decisions);
+      merged.seconds += part.seconds;
+      merged.total_loss += part.total_loss;
+    }
+  }
+  progress(rounds, rounds);
+  // The game's biggest mistakes, as the server lists them for a whole game.
+  merged.mistakes = merged.decisions.filter((d) => d.mistake)
+    .sort((a, b) => b.loss - a.loss).slice(0, 10).map((d) => [d.round, d.play]);
+  return merged;
+}
+
+/** A progress bar with its words. */
+export function progressView(done, rounds) {
+  return [el("progress", { id: "coach-progress", max: rounds, value: done }),
+    el("span", { text: ` ${ct("progress", { r: Math.min(done + 1, rounds), n: rounds })}` })];
+}
