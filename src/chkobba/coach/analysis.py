@@ -82,6 +82,8 @@ class Decision:
 
     def words(self) -> str:
         """The decision as a coach says it: what was done, and what was better."""
+        if self.estimates is None:
+            return f"{self.played} (the only legal play)"
         if self.move == self.best:
             return f"{self.played} (the best play)"
         if self.loss <= 0.0:
