@@ -51,8 +51,8 @@ class Decision:
     best_words: str
     """The best play, in words (the same as :attr:`played` when it was the best)."""
     alike: bool = False
-    """Whether the facts said of the play made and of the best play are the same kind:
-    the difference then comes from later in the round, as the expert's search sees it."""
+    """Whether the best play has no kind of fact that the play made lacks: what makes it
+    better then comes later in the round, as the expert's search sees it."""
 
     @property
     def loss(self) -> float:
@@ -231,7 +231,7 @@ def analyze(
                 estimates=est,
                 played=sentence(obs, move),
                 best_words=sentence(obs, best),
-                alike=move != best and kinds(facts(obs, move)) == kinds(facts(obs, best)),
+                alike=move != best and kinds(facts(obs, best)) <= kinds(facts(obs, move)),
             )
         )
         if progress is not None:

@@ -130,11 +130,14 @@ def facts(obs: Observation, move: Move) -> list[str]:
             # What the laid card gives away: the next player may take it back.
             card = CARDS[move.card].pretty()
             reach = [t for t in takers(obs, left, move.card) if t.unseen]
-            out.append(
-                f"{card} can be taken by any {_ranks(obs, reach)}"
-                if reach
-                else f"no unseen card can take {card}"
-            )
+            if not reach:
+                out.append(f"no unseen card can take {card}")
+            elif len(reach) <= 2:
+                out.append(f"{card} can be taken by any {_ranks(obs, reach)}")
+            else:
+                ranks = ", ".join(t.rank for t in reach)
+                unseen = sum(t.unseen for t in reach)
+                out.append(f"{card} can be taken by any {ranks} ({unseen} such cards unseen)")
         if left & _HAYA_BIT and not (isinstance(move, Play) and move.capture & _HAYA_BIT):
             reach = [t for t in takers(obs, left, SEVEN_OF_DIAMONDS) if t.unseen]
             if reach:
