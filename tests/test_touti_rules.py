@@ -6,7 +6,7 @@ import pytest
 
 from chkobba.cards import Card
 from chkobba.touti.cards import BEATS, CARD_POINTS, STRENGTH
-from chkobba.touti.deal import Deal, DealError, IllegalMove, Phase, deal_hands
+from chkobba.touti.deal import Deal, DealError, IllegalMove, Phase, claim_holds, deal_hands
 from chkobba.touti.match import ToutiMatch
 from chkobba.touti.moves import Bid, Call, NotationError, parse_move
 from chkobba.touti.rules import RulesError, ToutiRules
@@ -412,23 +412,40 @@ def test_zero_point_redeal_option() -> None:
     assert m.deal.dealer == 3 and m.all_pass_streak == 0
 
 
+def _five_tricks(d: Deal) -> None:
+    while len(d.tricks) < 5 or d.phase is not Phase.PLAY:
+        d.apply(next(m for m in d.legal_moves() if m is not Call.CLAIM))
+
+
 def test_claims() -> None:
-    """Book §2.5.6 (Tarraq): a right claim takes the rest; a wrong one is forgiven or punished."""
-    # Seat 0 holds every spade but the 2 and the Ah: with spades trumps it wins every trick.
+    """Book §2.5.6 (Tarraq): at the end of the deal (5 tricks or fewer left) the player on lead
+    may claim the rest: a right claim takes it; a wrong one is forgiven or punished."""
+    # Seat 0 holds every spade but the 2: with spades trumps it wins every trick.
     for claim in ("forgive", "opponents-take-rest"):
         d = make_deal([H0, H1, H2, H3], dealer=3, rules=ToutiRules(claim=claim))
         play(d, "70", "pass", "pass", "pass", "trump:s")
-        assert "claim" in texts(d)
+        assert "claim" not in texts(d)  # too early: ten tricks remain
+        with pytest.raises(IllegalMove, match="5 tricks or fewer"):
+            play(d, "claim")
+        _five_tricks(d)
+        assert d.turn == 0 and "claim" in texts(d)
         play(d, "claim")
         assert d.is_over and d.claimed == (0, True)
-        assert d.score is not None and d.score.card_points == (130, 0)
-    d = make_deal(MIXED, dealer=3, rules=ToutiRules(claim="forgive"))
-    play(d, "70", "pass", "pass", "pass", "trump:h", "claim")
-    assert not d.is_over and d.turn == 0 and "claim" not in texts(d)
-    d = make_deal(MIXED, dealer=3, rules=ToutiRules(claim="opponents-take-rest"))
-    play(d, "70", "pass", "pass", "pass", "trump:h", "claim")
-    assert d.is_over and d.claimed == (0, False)
-    assert d.score is not None and d.score.card_points == (0, 130) and not d.score.made
+        assert d.score is not None and d.score.card_points[0] == 130
+    for claim in ("forgive", "opponents-take-rest"):
+        d = make_deal(MIXED, dealer=3, rules=ToutiRules(claim=claim))
+        play(d, "70", "pass", "pass", "pass", "trump:h")
+        _five_tricks(d)
+        leader = d.turn
+        assert not claim_holds(d, leader)
+        taken = d.won[leader % 2]
+        play(d, "claim")
+        if claim == "forgive":
+            assert not d.is_over and d.turn == leader and "claim" not in texts(d)
+        else:
+            assert d.is_over and d.claimed == (leader, False)
+            assert d.won[leader % 2] == taken  # every remaining card went to the opponents
+            assert d.score is not None and d.score.last_trick != leader % 2
     d = make_deal(MIXED, dealer=3)
     play(d, "70", "pass", "pass", "pass", "trump:h")
     with pytest.raises(IllegalMove, match="claim is off"):

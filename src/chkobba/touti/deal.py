@@ -45,6 +45,8 @@ SEATS = 4
 HAND_SIZE = 10
 TRICKS = 10
 PACKET = 5
+CLAIM_TRICKS = 5
+"""A claim (book §2.5.6: "en fin de partie") may be made when at most this many tricks remain."""
 """The deal goes round twice, five cards at a time (RULES.md §4)."""
 
 ACE_MASK = sum(1 << (10 * s) for s in range(4))
@@ -349,6 +351,7 @@ class Deal:
         return (
             self.rules.claim != "off"
             and not self.current
+            and len(self.tricks) >= TRICKS - CLAIM_TRICKS
             and not self.claims >> self.turn & 1
         )
 
@@ -401,6 +404,8 @@ class Deal:
                 return "claims are not allowed (option claim is off)"
             if self.current:
                 return "only the player on lead may claim the remaining tricks"
+            if len(self.tricks) < TRICKS - CLAIM_TRICKS:
+                return f"a claim may be made only when {CLAIM_TRICKS} tricks or fewer remain"
             return f"{who} has already claimed in this deal"
         return f"{who} must play a card now"
 
