@@ -17,13 +17,15 @@ from chkobba.touti.record import FORMAT, ToutiRecord, ToutiRecordError, replay
 
 
 def is_touti_record(file: Path) -> bool:
-    """Whether ``file`` is a JSON object whose ``format`` is ``touti-record/1``
-    (anything unreadable is left to the Chkobba reader, which reports it)."""
+    """Whether ``file`` is a JSON object whose ``format`` names a Touti record
+    (``touti-record/…``; the Touti reader then checks the version). Anything
+    unreadable is left to the Chkobba reader, which reports it."""
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError):
         return False
-    return isinstance(data, dict) and data.get("format") == FORMAT
+    fmt = data.get("format") if isinstance(data, dict) else None
+    return isinstance(fmt, str) and fmt.split("/")[0] == FORMAT.split("/")[0]
 
 
 def verify_touti(file: Path, as_json: bool) -> None:
