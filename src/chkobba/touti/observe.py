@@ -95,6 +95,7 @@ class ToutiObservation:
             f"bid {self.bid} declarer {self.declarer} trump {self.trump}",
             f"trick {' '.join(format_cards(1 << c) for c in self.current)}",
             f"tricks {len(self.tricks)} sizes {list(self.hand_sizes)}",
+            "cantos " + " ".join(f"{a.seat}:{'shdc'[a.suit]}" for a in self.announcements),
         ]
         return "; ".join(parts)
 
