@@ -46,7 +46,7 @@ Trick order: 1 3 12 11 10 7 6 5 4 2.
 Follow suit and beat the highest card if you can; void in the suit,
 trump (over-trump a trump if you can); otherwise discard.
 Announcements: only the declarer's team, after a trick it wins:
-40 in trumps, 20 otherwise; 40 in trumps, 20 otherwise."""
+40 in trumps, 20 otherwise."""
 
 SEAT_NAMES: Final = ("You", "Right", "Partner", "Left")
 """Playing order runs counter-clockwise, so seat 1 sits on the person's right."""
@@ -159,7 +159,8 @@ class ToutiSession:
                 f"[bold]Deal {len(self.match.finished) + 1}[/bold]: "
                 f"{escape(self.names[d.dealer])} deal{'s' if d.dealer else ''}"
             )
-            self.console.print("Your hand: " + hand_line(d.hands[0], None))
+            if d.turn != 0:
+                self.console.print("Your hand: " + hand_line(d.hands[0], None))
         seat = d.turn
         tricks = len(d.tricks)
         if seat == 0:
@@ -274,11 +275,11 @@ class ToutiSession:
             return None
         if low in ("no", "n") and obs.phase is Phase.CANTO:
             return Call.NO_CANTO
-        words = low.split()
-        if len(words) == 2 and words[0] in ("trump", "canto"):
-            low = f"{words[0]}:{words[1]}"
+        words = text.split()
+        if len(words) == 2 and words[0].lower() in ("trump", "canto"):
+            text = f"{words[0]}:{words[1]}"
         try:
-            return parse_touti_move(low)
+            return parse_touti_move(text)
         except NotationError as e:
             self._complain(str(e))
             return None
