@@ -36,6 +36,7 @@ from chkobba.web.protocol import (
     point_names,
 )
 from chkobba.web.replay import game_record, replay_frames
+from chkobba.web.touti import touti_routes
 
 log = logging.getLogger("chkobba.web")
 
@@ -290,6 +291,7 @@ def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
         Route("/api/games/{game}/record", record),
         Route("/api/games/{game}/replay", replay),
         WebSocketRoute("/ws", ws_endpoint),
+        *touti_routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
