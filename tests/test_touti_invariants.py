@@ -18,7 +18,7 @@ from chkobba.cards import FULL_DECK, format_cards
 from chkobba.touti.cards import STRENGTH
 from chkobba.touti.deal import Deal, Phase
 from chkobba.touti.match import ToutiMatch
-from chkobba.touti.moves import CardPlay
+from chkobba.touti.moves import CardPlay, parse_move
 from chkobba.touti.observe import observe, observe_deal
 from chkobba.touti.record import ToutiRecord, record_of, replay
 from chkobba.touti.rules import ToutiRules
@@ -80,6 +80,8 @@ def naive_legal(hand: list[int], trick: list[int], trump: int, kaddour: bool) ->
 @given(st.integers(0, 2**32 - 1), RULES)
 def test_deal_invariants(seed: int, rules: ToutiRules) -> None:
     d = random_deal(seed, rules)
+    for _, move in d.history:
+        assert parse_move(str(move)) == move  # the text form round-trips
     if d.score is None:
         assert d.redeal
         return
@@ -172,3 +174,20 @@ def test_spectator_sees_no_hand() -> None:
     assert obs.hand == 0 and obs.legal_moves == ()
     other = observe(m, (m.turn + 1) % 4)
     assert other.legal_moves == () and other.hand == m.deal.hands[(m.turn + 1) % 4]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_copy_is_independent(seed: int) -> None:
+    """Search relies on Deal.copy(): playing on a copy leaves the original as it was."""
+    full = random_deal(seed, ToutiRules())
+    d = Deal(full.dealer, full.deck)
+    for _, m in full.history[: len(full.history) // 2]:
+        d.apply(m)
+    snapshot = (list(d.hands), list(d.history), list(d.current), list(d.tricks), list(d.won),
+                d.phase, d.turn)
+    c = d.copy()
+    rng = random.Random(seed)
+    while not c.is_over:
+        c.apply(rng.choice(c.legal_moves()))
+    assert (d.hands, d.history, d.current, d.tricks, d.won, d.phase, d.turn) == snapshot

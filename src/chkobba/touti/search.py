@@ -15,12 +15,13 @@ change the contract. Bidding, trumps and announcements follow the technique.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Final
 
 from chkobba.touti.agents import register
 from chkobba.touti.deal import PAIRS, SEATS, Deal, Phase, team_of
-from chkobba.touti.moves import Call, Canto, CardPlay, ToutiMove
+from chkobba.touti.moves import BID_STEP, MIN_BID, Bid, Call, Canto, CardPlay, ToutiMove, Trump
 from chkobba.touti.observe import ToutiObservation
 from chkobba.touti.technique import choose_card, technique_move
 
@@ -29,6 +30,9 @@ DEFAULT_SAMPLES: Final = 24
 POINTS_WEIGHT: Final = 0.25
 """Weight of the card-point difference beside the contract's match points."""
 _TRIES: Final = 40
+BID_CONFIDENCE: Final = 0.6
+"""Sampled bidding: bid up to what the team makes in this share of the sampled deals."""
+PARTNER_MARGIN: Final = 30
 
 
 class SamplingError(RuntimeError):
@@ -153,17 +157,62 @@ def evaluate(d: Deal, team: int) -> float:
     return pts + POINTS_WEIGHT * (mine - theirs)
 
 
+def contract_outcomes(
+    obs: ToutiObservation, suits: list[int], samples: int, rng: random.Random
+) -> dict[int, list[int]]:
+    """For each suit as trumps with the observer as declarer, its team's points (cards and
+    announcements) in ``samples`` sampled deals finished by the technique (the same deals
+    for every suit, so the suits are compared on equal luck)."""
+    out: dict[int, list[int]] = {s: [] for s in suits}
+    team = team_of(obs.seat)
+    for _ in range(samples):
+        hands = sample_hands(obs, rng)
+        for s in suits:
+            d = world(obs, hands)
+            d.phase = Phase.PLAY
+            d.declarer = obs.seat
+            d.trump = s
+            d.bid = 0
+            d.current = []
+            d.tricks = []
+            d.leader = d.turn = (obs.dealer + 1) % SEATS
+            playout(d)
+            sc = d.score
+            assert sc is not None
+            out[s].append(sc.card_points[team] + sc.cantos[team])
+    return out
+
+
+def safe_bid(points: list[int], confidence: float) -> int:
+    """The highest bid (a multiple of 10) reached in at least ``confidence`` of the samples."""
+    ranked = sorted(points, reverse=True)
+    k = max(0, min(len(ranked) - 1, math.ceil(confidence * len(ranked)) - 1))
+    return ranked[k] // BID_STEP * BID_STEP
+
+
 @register("search")
 class SearchAgent:
     """Determinized Monte Carlo over the hidden hands, technique playouts."""
 
-    def __init__(self, seed: int = 0, samples: int = DEFAULT_SAMPLES) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        samples: int = DEFAULT_SAMPLES,
+        bidding: str = "technique",
+    ) -> None:
+        if bidding not in ("technique", "sampled"):
+            raise ValueError(f"bidding must be technique or sampled, not {bidding!r}")
         self.name = "search"
         self.rng = random.Random(seed)
         self.samples = samples
+        self.bidding = bidding
 
     def choose(self, obs: ToutiObservation) -> ToutiMove:
-        """The card with the best total over sampled deals; the technique elsewhere."""
+        """The card with the best total over sampled deals; bids and trumps by the
+        technique or, with ``bidding="sampled"``, from sampled deals; announcements
+        by the technique."""
+        if self.bidding == "sampled" and obs.phase in (Phase.BID, Phase.TRUMP):
+            return self._sampled_contract(obs)
         cards = [m for m in obs.legal_moves if isinstance(m, CardPlay)]
         if obs.phase is not Phase.PLAY or len(cards) <= 1:
             return technique_move(obs)
@@ -178,3 +227,22 @@ class SearchAgent:
                 totals[i] += evaluate(d, team)
         best = max(range(len(cards)), key=lambda i: totals[i])
         return cards[best]
+
+    def _sampled_contract(self, obs: ToutiObservation) -> ToutiMove:
+        legal = obs.legal_moves
+        if obs.phase is Phase.TRUMP:
+            suits = [m.suit for m in legal if isinstance(m, Trump)]
+            out = contract_outcomes(obs, suits, self.samples, self.rng)
+            made = {s: sum(p >= obs.bid for p in out[s]) + sum(out[s]) / 1000 for s in suits}
+            return Trump(max(suits, key=made.__getitem__))
+        if not any(isinstance(m, Bid) for m in legal):
+            return technique_move(obs)
+        out = contract_outcomes(obs, [0, 1, 2, 3], self.samples, self.rng)
+        best = max(safe_bid(out[s], BID_CONFIDENCE) for s in range(4))
+        low = max(MIN_BID, obs.bid + BID_STEP)
+        partner_high = obs.high_bidder is not None and obs.high_bidder % 2 == obs.seat % 2
+        if partner_high:
+            best -= PARTNER_MARGIN  # the partner's bid already counts on this hand's help
+        if best >= low:
+            return Bid(low)
+        return technique_move(obs)  # pass (or the semi-parlé calls)
