@@ -7,10 +7,11 @@ Any change in behaviour shows as a diff; after an intended change run
 from __future__ import annotations
 
 import difflib
+import json
 
 import pytest
 
-from regen_touti import GAMES, Game, path_of, playthrough
+from regen_touti import GAMES, PERFT, Game, path_of, perft_counts, playthrough
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
@@ -27,3 +28,8 @@ def test_touti_playthrough_matches_the_checked_in_file(game: Game) -> None:
             "behaviour changed; if intended, run .venv/bin/python tests/regen_touti.py\n"
             + "\n".join(list(diff)[:60])
         )
+
+
+def test_touti_perft_counts() -> None:
+    """The number of move sequences two tricks deep along fixed deals is unchanged."""
+    assert json.loads(PERFT.read_text(encoding="utf-8")) == perft_counts()
