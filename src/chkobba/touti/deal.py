@@ -127,11 +127,14 @@ def deal_hands(deck: Sequence[int], dealer: int) -> list[int]:
 
 def check_deck(deck: Sequence[int]) -> None:
     """Raise :class:`DealError` unless ``deck`` holds the 40 cards once each."""
-    if len(deck) != 40 or sorted(deck) != list(range(40)):
-        seen: set[int] = set()
-        dup = next((c for c in deck if c in seen or seen.add(c)), None)  # type: ignore[func-returns-value]
-        if dup is not None:
-            raise DealError(f"the deck holds {CARDS[dup]} twice")
+    seen = 0
+    for c in deck:
+        if not isinstance(c, int) or not 0 <= c < 40:
+            raise DealError(f"a deck holds card numbers 0 to 39, not {c!r}")
+        if seen >> c & 1:
+            raise DealError(f"the deck holds {CARDS[c]} twice")
+        seen |= 1 << c
+    if len(deck) != 40 or seen != (1 << 40) - 1:
         raise DealError(f"a deck holds the 40 cards once each, not {len(deck)} cards")
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chkobba.cards import FULL_DECK
+from chkobba.cards import FULL_DECK, format_cards
 from chkobba.touti.cards import BEATS, SUIT_MASKS
 from chkobba.touti.deal import (
     PAIRS,
@@ -87,8 +87,6 @@ class ToutiObservation:
 
     def render(self) -> str:
         """A readable summary (for playthroughs and debugging)."""
-        from chkobba.cards import format_cards
-
         parts = [
             f"seat {self.seat} phase {self.phase.value} turn {self.turn}",
             f"hand {format_cards(self.hand)}",
