@@ -33,6 +33,26 @@ def test_players_play_legal_games(name: str) -> None:
     assert out.deal.is_over
 
 
+def test_search_with_sampled_bidding_plays_legal_deals() -> None:
+    rng = random.Random(8)
+    for dealer in range(2):
+        deck = list(range(40))
+        rng.shuffle(deck)
+        a = SearchAgent(3, samples=4, bidding="sampled")
+        out = play_deal([a, make_touti_agent("technique"), a, make_touti_agent("technique")],
+                        dealer, deck)
+        assert out.deal.is_over
+    with pytest.raises(ValueError, match="bidding"):
+        SearchAgent(bidding="psychic")
+
+
+def test_safe_bid() -> None:
+    from chkobba.touti.search import safe_bid
+
+    assert safe_bid([100, 90, 80, 70, 60], 0.6) == 80
+    assert safe_bid([75] * 5, 1.0) == 70
+
+
 def test_search_is_deterministic_from_its_seed() -> None:
     a = play_pair(SearchAgent(5, samples=4), make_touti_agent("technique"), seed=3)
     b = play_pair(SearchAgent(5, samples=4), make_touti_agent("technique"), seed=3)
