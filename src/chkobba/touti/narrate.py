@@ -21,26 +21,34 @@ def team_label(team: int, names: Sequence[str] | None) -> str:
     return f"{seat_label(team, names)} & {seat_label(team + 2, names)}"
 
 
+def _verb(who: str, verb: str) -> str:
+    # "You play", "Left plays": the third person unless the seat is named "You".
+    if who != "You":
+        return verb
+    return verb[:-2] if verb.endswith("sses") else verb[:-1]
+
+
 def describe_move(seat: int, move: ToutiMove, names: Sequence[str] | None) -> str:
     """One move in words: ``Right bids 90``, ``Left plays A♦``."""
     who = seat_label(seat, names)
     if isinstance(move, Bid):
-        return f"{who} bids {move.amount}"
+        return f"{who} {_verb(who, 'bids')} {move.amount}"
     if isinstance(move, Trump):
-        return f"{who} names trumps: {suit_name(move.suit)}"
+        return f"{who} {_verb(who, 'names')} trumps: {suit_name(move.suit)}"
     if isinstance(move, CardPlay):
-        return f"{who} plays {CARDS[move.card].pretty()}"
+        return f"{who} {_verb(who, 'plays')} {CARDS[move.card].pretty()}"
     if isinstance(move, Canto):
-        return f"{who} announces the 11 and 12 of {suit_name(move.suit)}"
+        return f"{who} {_verb(who, 'announces')} the 11 and 12 of {suit_name(move.suit)}"
     words = {
-        Call.PASS: "passes",
-        Call.ALLA: "says alla (passes, holding an ace)",
-        Call.MACHARICH: "says macharich (passes, holding an announcement)",
-        Call.REDEAL: "asks for a redeal (no card point in hand)",
-        Call.NO_CANTO: "announces nothing",
-        Call.CLAIM: "claims the remaining tricks",
+        Call.PASS: ("passes", ""),
+        Call.ALLA: ("says", " alla (a pass, holding an ace)"),
+        Call.MACHARICH: ("says", " macharich (a pass, holding an announcement)"),
+        Call.REDEAL: ("asks", " for a redeal (no card point in hand)"),
+        Call.NO_CANTO: ("announces", " nothing"),
+        Call.CLAIM: ("claims", " the remaining tricks"),
     }
-    return f"{who} {words[move]}"
+    verb, rest = words[move]
+    return f"{who} {_verb(who, verb)}{rest}"
 
 
 def describe_trick(t: Trick, number: int, names: Sequence[str] | None) -> str:
