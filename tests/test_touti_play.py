@@ -86,3 +86,12 @@ def test_command_line(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "4 players" in r.output
     r = CliRunner().invoke(main, ["play", "--target", "600"])
     assert r.exit_code == 2 and "Touti target" in r.output
+
+
+def test_the_person_declares_names_trumps_and_plays(tmp_path: Path) -> None:
+    _, text = session(tmp_path, ["230", "trump d"], limit=40)
+    assert "You bid 230" in text
+    assert "You name trumps: oros (d)" in text
+    assert "You play" in text
+    d = replay(ToutiRecord.load(tmp_path / "rec.json")).deals[0]
+    assert d.declarer == 0 and d.trump == 2
