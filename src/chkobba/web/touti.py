@@ -139,8 +139,12 @@ def view(table: ToutiTable) -> dict[str, Any]:
         key=lambda c: (c // 10 != obs.trump, c // 10, -STRENGTH[c]),
     )
     last = obs.tricks[-1] if obs.tricks else None
+    ply = sum(len(d.history) for d in m.finished)
+    if m.deal not in m.finished:
+        ply += len(m.deal.history)
     return {
         "game": table.id,
+        "ply": ply,
         "names": table.names,
         "deal": obs.deal_number,
         "dealer": obs.dealer,

@@ -8,6 +8,7 @@ const tokenKey = (g) => `touti.token.${g}`;
 
 function start() {
   $("start").hidden = false;
+  document.body.dataset.ready = "1";
   $("t-go").onclick = async () => {
     $("t-error").textContent = "";
     try {
@@ -27,6 +28,11 @@ function start() {
 
 function render(v) {
   $("game").hidden = false;
+  // State for tests and assistive tools: whose turn, how far, whether over.
+  document.body.dataset.ready = "1";
+  document.body.dataset.myTurn = v.turn === 0 && v.winner === null ? "1" : "0";
+  document.body.dataset.over = v.winner !== null ? "1" : "0";
+  document.body.dataset.ply = String(v.ply);
   const names = v.names;
   const team = (t) => `${names[t]} & ${names[t + 2]}`;
   $("t-score").textContent =
