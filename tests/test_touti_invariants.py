@@ -18,7 +18,7 @@ from chkobba.cards import FULL_DECK, format_cards
 from chkobba.touti.cards import STRENGTH
 from chkobba.touti.deal import Deal, Phase
 from chkobba.touti.match import ToutiMatch
-from chkobba.touti.moves import CardPlay, parse_move
+from chkobba.touti.moves import CardPlay, NotationError, parse_move
 from chkobba.touti.observe import observe, observe_deal
 from chkobba.touti.record import ToutiRecord, record_of, replay
 from chkobba.touti.rules import ToutiRules
@@ -191,3 +191,14 @@ def test_copy_is_independent(seed: int) -> None:
     while not c.is_over:
         c.apply(rng.choice(c.legal_moves()))
     assert (d.hands, d.history, d.current, d.tricks, d.won, d.phase, d.turn) == snapshot
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=12))
+def test_any_text_parses_or_is_a_notation_error(text: str) -> None:
+    """Whatever a person types, the parser answers a move or a NotationError."""
+    try:
+        move = parse_move(text)
+    except NotationError:
+        return
+    assert parse_move(str(move)) == move

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chkobba.cli import main
 from chkobba.touti.match import ToutiMatch
@@ -121,3 +125,41 @@ def test_not_json_is_a_clear_error(tmp_path: Path) -> None:
     p.write_text("{", encoding="utf-8")
     with pytest.raises(ToutiRecordError, match="not valid JSON"):
         ToutiRecord.load(p)
+
+
+@functools.cache
+def _record_text() -> str:
+    return record_of(finished_match(6), names=list("abcd")).dumps()
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 300) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                 max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_fuzzed_records_fail_cleanly(data: st.DataObject) -> None:
+    """Any mutation of a valid record either replays or raises ToutiRecordError, never crashes."""
+    rec = json.loads(_record_text())
+    deal = data.draw(st.integers(0, len(rec["deals"]) - 1))
+    where = data.draw(st.sampled_from(["move", "deck", "dealer", "options", "top", "moves"]))
+    value = data.draw(JSON)
+    d = rec["deals"][deal]
+    if where == "move" and d["moves"]:
+        d["moves"][data.draw(st.integers(0, len(d["moves"]) - 1))] = value
+    elif where == "deck":
+        d["deck"][data.draw(st.integers(0, 39))] = value
+    elif where == "dealer":
+        d["dealer"] = value
+    elif where == "options":
+        rec["options"] = {data.draw(st.sampled_from(["target", "kaddour", "talk", "x"])): value}
+    elif where == "moves":
+        d["moves"] = value
+    else:
+        rec[data.draw(st.sampled_from(["format", "names", "deals", "meta"]))] = value
+    with contextlib.suppress(ToutiRecordError):
+        replay(ToutiRecord.from_json(rec))

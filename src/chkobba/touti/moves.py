@@ -141,7 +141,7 @@ def parse_move(text: str) -> ToutiMove:
     for call in Call:
         if t == call.value:
             return call
-    if t.isdigit():
+    if t.isascii() and t.isdigit():
         amount = int(t)
         if not MIN_BID <= amount <= MAX_BID or amount % BID_STEP:
             raise NotationError(

@@ -267,7 +267,7 @@ class ToutiSession:
         if low in ("b", "board"):
             self._show(obs, moves)
             return None
-        if low.isdigit() and int(low) < MIN_BID:
+        if low.isascii() and low.isdigit() and int(low) < MIN_BID:
             n = int(low)
             if 1 <= n <= len(choices):
                 return choices[n - 1]
