@@ -37,7 +37,7 @@ def texts(d: Deal) -> list[str]:
 
 
 # Four hands used by many cases. Dealer 3, so seat 0 bids and leads first.
-# seat 0: all spades but the 2, with the J and K of hearts? no: a strong spade hand.
+# Seat 0 holds every spade but the 2 and the ace of hearts; the others one suit each.
 H0 = "As+3s+Ks+Js+Qs+7s+6s+5s+4s+Ah"
 H1 = "2s+3h+Kh+Jh+Qh+7h+6h+5h+4h+2h"
 H2 = "Ad+3d+Kd+Jd+Qd+7d+6d+5d+4d+2d"
