@@ -14,6 +14,7 @@ from chkobba.narrate import narrate_round, side_name
 from chkobba.record import GameRecord, RecordError, replay
 from chkobba.rules_command import rules
 from chkobba.simulate import simulate
+from chkobba.touti.cli import is_touti_record, replay_touti, verify_touti
 from chkobba.tui import play
 from chkobba.web.serve import serve
 
@@ -32,7 +33,11 @@ def verify(file: Path, as_json: bool) -> None:
 
     Exits 0 for a valid record (printing the rounds' points with --json), 1 with
     one line naming the round, the play and the reason for an invalid one.
+    Touti records (format touti-record/1) name the deal and the move instead.
     """
+    if is_touti_record(file):
+        verify_touti(file, as_json)
+        return
     try:
         rep = replay(_load(file))
     except RecordError as e:
@@ -49,6 +54,9 @@ def verify(file: Path, as_json: bool) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def replay_cmd(file: Path) -> None:
     """Print a record play by play, with each round's breakdown."""
+    if is_touti_record(file):
+        replay_touti(file)
+        return
     try:
         record = _load(file)
         rep = replay(record)

@@ -90,6 +90,14 @@ def seat_names(human: str, computers: dict[int, str], seats: int) -> list[str]:
 
 @click.command()
 @click.option(
+    "--game",
+    type=click.Choice(["chkobba", "touti"]),
+    default="chkobba",
+    show_default=True,
+    help="chkobba (and the Scopa family, see --rules) or touti, the Moroccan bidding "
+    "and trick-taking game (4 players: you and a computer partner against two computers).",
+)
+@click.option(
     "--rules",
     "rules_name",
     type=click.Choice(list(PRESETS)),
@@ -113,9 +121,10 @@ def seat_names(human: str, computers: dict[int, str], seats: int) -> list[str]:
 @click.option("--partner", metavar="NAME", help="Your computer partner (4 players only).")
 @click.option(
     "--target",
-    type=click.Choice(["11", "21", "31"]),
+    type=click.Choice(["11", "21", "31", "600", "800", "1000"]),
     default=None,
-    help="Points that win the match. Default: the rules' own (21 for chkobba, 11 for scopa).",
+    help="Points that win the match. Default: the rules' own (21 for chkobba, 11 for scopa, "
+    "600 for touti, which also allows 800 and 1000).",
 )
 @click.option("--seed", type=int, help="Seed of the shuffles (default: a random one).")
 @click.option("--name", metavar="NAME", help="Your name (default: your login name).")
@@ -141,6 +150,7 @@ def seat_names(human: str, computers: dict[int, str], seats: int) -> list[str]:
     help="Show the cards you have not seen yet (type 'unseen' to toggle during the game).",
 )
 def play(
+    game: str,
     rules_name: str,
     players: str | None,
     opponent: str | None,
@@ -158,7 +168,13 @@ def play(
     Answer each turn with the number of a play, or a card (Qh), or a capture in
     the notation (Qh:7d+Ah); ? shows the help, q quits. The game record is saved
     when the game ends or stops, and `chkobba replay FILE` shows it again.
+    With --game touti: bid, name trumps, play cards and announce (docs/touti.md).
     """
+    if game == "touti":
+        _play_touti(rules_name, players, opponent, partner, target, seed, name, save)
+        return
+    if target in ("600", "800", "1000"):
+        raise click.BadParameter(f"{target} is a Touti target", param_hint="--target")
     rules = preset(rules_name, {"target": int(target)} if target is not None else {})
     if players is None:
         players = "2" if "2" in rules.seatings else "4"
@@ -231,6 +247,43 @@ def play(
         sys.exit(1)
     if result.ending is Ending.INTERRUPTED:
         sys.exit(130)
+
+
+def _play_touti(
+    rules_name: str,
+    players: str | None,
+    opponent: str | None,
+    partner: str | None,
+    target: str | None,
+    seed: int | None,
+    name: str | None,
+    save: Path | None,
+) -> None:
+    # Imported here so that Chkobba games do not load the Touti package.
+    from chkobba.touti.play import play_touti
+
+    if rules_name != "chkobba":
+        raise click.UsageError("--rules names a Chkobba or Scopa preset, not a Touti option")
+    if players not in (None, "4"):
+        raise click.UsageError("Touti is played by 4 players (--players 4)")
+    if target in ("11", "21", "31"):
+        raise click.BadParameter("Touti is played to 600, 800 or 1000", param_hint="--target")
+    human = (name if name is not None else _human_name()).strip()
+    if not human:
+        raise click.BadParameter("a name cannot be empty", param_hint="--name")
+    if save is not None and save.exists():
+        raise click.BadParameter(
+            f"{save} already exists; choose a new file so no record is overwritten",
+            param_hint="--save",
+        )
+    play_touti(
+        opponent=opponent,
+        partner=partner,
+        target=int(target) if target is not None else None,
+        seed=seed,
+        human=human,
+        save=save if save is not None else default_save_path(),
+    )
 
 
 def title(name: str) -> str:

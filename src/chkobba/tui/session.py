@@ -363,7 +363,7 @@ class PlaySession:
         if low in ("b", "board"):
             self._show_turn(obs, moves)
             return None
-        if low.isdigit():
+        if low.isascii() and low.isdigit():
             n = int(low)
             if 1 <= n <= len(moves):
                 return moves[n - 1]
@@ -403,7 +403,7 @@ class PlaySession:
             if text in ("q", "quit", "exit"):
                 self._confirm_quit()
                 continue
-            if text.isdigit() and 1 <= int(text) <= len(options):
+            if text.isascii() and text.isdigit() and 1 <= int(text) <= len(options):
                 return options[int(text) - 1]
             self._complain(f"answer a number from 1 to {len(options)}, or Enter to go back")
 

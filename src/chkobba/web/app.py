@@ -37,6 +37,7 @@ from chkobba.web.protocol import (
     point_names,
 )
 from chkobba.web.replay import game_record, replay_frames
+from chkobba.web.touti import touti_routes
 
 log = logging.getLogger("chkobba.web")
 
@@ -296,6 +297,7 @@ def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
         Route("/api/games/{game}/replay", replay),
         *coach.routes(),
         WebSocketRoute("/ws", ws_endpoint),
+        *touti_routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(

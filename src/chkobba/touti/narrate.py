@@ -1,0 +1,100 @@
+"""Touti moves, tricks and scores in words, for the terminal game and ``chkobba replay``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from chkobba.cards import CARDS
+from chkobba.touti.cards import suit_name
+from chkobba.touti.deal import Deal, Trick
+from chkobba.touti.moves import Bid, Call, Canto, CardPlay, ToutiMove, Trump
+from chkobba.touti.scoring import DealScore
+
+
+def seat_label(seat: int, names: Sequence[str] | None) -> str:
+    """A seat's name, or ``seat N``."""
+    return names[seat] if names is not None else f"seat {seat}"
+
+
+def team_label(team: int, names: Sequence[str] | None) -> str:
+    """A team by its two players: ``Ana & Carlos``."""
+    return f"{seat_label(team, names)} & {seat_label(team + 2, names)}"
+
+
+def _verb(who: str, verb: str) -> str:
+    # "You play", "Left plays": the third person unless the seat is named "You".
+    if who != "You":
+        return verb
+    return verb[:-2] if verb.endswith("sses") else verb[:-1]
+
+
+def describe_move(seat: int, move: ToutiMove, names: Sequence[str] | None) -> str:
+    """One move in words: ``Right bids 90``, ``Left plays A♦``."""
+    who = seat_label(seat, names)
+    if isinstance(move, Bid):
+        return f"{who} {_verb(who, 'bids')} {move.amount}"
+    if isinstance(move, Trump):
+        return f"{who} {_verb(who, 'names')} trumps: {suit_name(move.suit)}"
+    if isinstance(move, CardPlay):
+        return f"{who} {_verb(who, 'plays')} {CARDS[move.card].pretty()}"
+    if isinstance(move, Canto):
+        return f"{who} {_verb(who, 'announces')} the 11 and 12 of {suit_name(move.suit)}"
+    words = {
+        Call.PASS: ("passes", ""),
+        Call.ALLA: ("says", " alla (a pass, holding an ace)"),
+        Call.MACHARICH: ("says", " macharich (a pass, holding an announcement)"),
+        Call.REDEAL: ("asks", " for a redeal (no card point in hand)"),
+        Call.NO_CANTO: ("announces", " nothing"),
+        Call.CLAIM: ("claims", " the remaining tricks"),
+    }
+    verb, rest = words[move]
+    return f"{who} {_verb(who, verb)}{rest}"
+
+
+def describe_trick(t: Trick, number: int, names: Sequence[str] | None) -> str:
+    """A finished trick: its cards in order and its winner."""
+    cards = " ".join(
+        f"{CARDS[c].pretty()}({seat_label(t.seat_of(i), names)})" for i, c in enumerate(t.cards)
+    )
+    return f"trick {number}: {cards}; won by {seat_label(t.winner, names)}"
+
+
+def score_lines(sc: DealScore, names: Sequence[str] | None) -> list[str]:
+    """A deal's score as lines: the contract, each team's points, the result."""
+    lines = [
+        f"Contract: {seat_label(sc.declarer, names)} bid {sc.bid}"
+        + (f" in {suit_name(sc.trump)}" if sc.trump is not None else ""),
+    ]
+    for t in (0, 1):
+        extra = " (+10 for the last trick)" if sc.last_trick == t else ""
+        cantos = f", announcements {sc.cantos[t]}" if sc.cantos[t] else ""
+        lines.append(f"  {team_label(t, names)}: card points {sc.card_points[t]}{extra}{cantos}")
+    verdict = "made" if sc.made else "failed"
+    lines.append(
+        f"  {sc.declarer_total} against {sc.bid}: the contract is {verdict}; "
+        f"points {team_label(0, names)} {sc.points[0]:+d}, {team_label(1, names)} {sc.points[1]:+d}"
+    )
+    return lines
+
+
+def narrate_deal(d: Deal, number: int, names: Sequence[str] | None) -> list[str]:
+    """A whole deal in words, move by move, with its score."""
+    lines = [f"Deal {number}: {seat_label(d.dealer, names)} deals"]
+    cards = 0
+    for seat, move in d.history:
+        lines.append("  " + describe_move(seat, move, names))
+        if isinstance(move, CardPlay):
+            cards += 1
+            if cards % 4 == 0 and cards // 4 <= len(d.tricks):
+                lines.append("  " + describe_trick(d.tricks[cards // 4 - 1], cards // 4, names))
+    if d.claimed is not None:
+        who, right = d.claimed
+        lines.append(
+            f"  The claim by {seat_label(who, names)} is "
+            + ("right: the team takes the rest" if right else "wrong: the opponents take the rest")
+        )
+    if d.redeal:
+        lines.append("  No contract: the deal is dealt again.")
+    if d.score is not None:
+        lines.extend(score_lines(d.score, names))
+    return lines

@@ -1,0 +1,98 @@
+"""``chkobba play --game touti``: the person and a computer partner against two computers."""
+
+from __future__ import annotations
+
+import secrets
+import sys
+from pathlib import Path
+from typing import Final
+
+import click
+from rich.console import Console
+
+from chkobba.touti.agents import ToutiAgent, ToutiAgentError, make_touti_agent, touti_players
+from chkobba.touti.match import ToutiMatch
+from chkobba.touti.rules import TARGETS, ToutiRules
+from chkobba.touti.session import ToutiSession
+from chkobba.tui.session import Ask, Ending
+
+DEFAULT_PLAYER: Final = "search"
+COMPUTER_PAUSE: Final = 0.5
+"""Seconds to wait after each computer move when a person is watching."""
+
+
+def _agent(name: str, seed: int, option: str) -> ToutiAgent:
+    try:
+        return make_touti_agent(name, seed)
+    except ToutiAgentError:
+        raise click.BadParameter(
+            f"unknown Touti player {name!r} (known: {', '.join(touti_players())})",
+            param_hint=option,
+        ) from None
+
+
+def play_touti(
+    *,
+    opponent: str | None,
+    partner: str | None,
+    target: int | None,
+    seed: int | None,
+    human: str,
+    save: Path,
+) -> None:
+    """Set up and run a Touti match in the terminal; exit 1 if the record could not be saved."""
+    if target is not None and target not in TARGETS:
+        raise click.BadParameter(
+            f"Touti is played to {', '.join(map(str, TARGETS))}, not {target}",
+            param_hint="--target",
+        )
+    if seed is None:
+        seed = secrets.randbelow(2**32)
+    opp = opponent or DEFAULT_PLAYER
+    part = partner or DEFAULT_PLAYER
+    agents = {
+        1: _agent(opp, seed + 1, "--opponent"),
+        2: _agent(part, seed + 2, "--partner"),
+        3: _agent(opp, seed + 3, "--opponent"),
+    }
+    rules = ToutiRules(target=target) if target is not None else ToutiRules()
+    match = ToutiMatch(rules, seed=seed)
+    console = Console(highlight=False)
+    interactive = console.is_terminal and sys.stdin.isatty()
+    names = [human, "Right", "Partner", "Left"]
+    console.print(
+        f"[bold]Touti[/bold]: you and your partner ({part}, opposite you) against Right and "
+        f"Left ({opp}), to {rules.target} points, seed {seed}. Type ? for help.",
+        soft_wrap=True,
+    )
+    session = ToutiSession(
+        match,
+        agents,
+        save,
+        names=names,
+        console=console,
+        ask=console.input if interactive else _echoing(console),
+        pause=COMPUTER_PAUSE if interactive else 0.0,
+        meta={
+            "app": "chkobba play --game touti",
+            "seed": seed,
+            "human_seat": 0,
+            "players": {"1": opp, "2": part, "3": opp},
+        },
+    )
+    result = session.run()
+    if result.saved is None:
+        sys.exit(1)
+    if result.ending is Ending.INTERRUPTED:
+        sys.exit(130)
+
+
+def _echoing(console: Console) -> Ask:
+    """Read piped input, writing each answer after its prompt as a terminal would."""
+
+    def ask(prompt: str) -> str:
+        line = console.input(prompt)
+        console.print(line, markup=False)
+        return line
+
+    return ask

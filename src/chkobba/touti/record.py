@@ -1,0 +1,241 @@
+"""Touti game records, ``touti-record/1`` (docs/touti.md): save, load, replay, verify.
+
+A record is JSON: the options that differ from the defaults, the four names,
+and per deal the dealer, the whole shuffled deck and every move in the
+notation (bids and passes, the trump, the cards, the announcements). Replaying
+it through the engine checks every move; the first fault is reported with its
+deal and move number (both 1-based; move 0 is the deal itself, deal 0 the header).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from chkobba.cards import CARDS, Card, CardError
+from chkobba.touti.deal import Deal, DealError, IllegalMove
+from chkobba.touti.match import ToutiMatch, after_deal
+from chkobba.touti.moves import NotationError, parse_move
+from chkobba.touti.rules import RulesError, ToutiRules
+
+FORMAT: Final = "touti-record/1"
+_KEYS: Final = {"format", "options", "names", "deals", "meta"}
+_DEAL_KEYS: Final = {"dealer", "deck", "moves"}
+
+
+class ToutiRecordError(ValueError):
+    """A record that is malformed or holds an illegal move; ``deal``/``move`` locate it."""
+
+    def __init__(self, deal: int, move: int, reason: str) -> None:
+        self.deal = deal
+        self.move = move
+        self.reason = reason
+        if deal == 0:
+            where = "record"
+        elif move == 0:
+            where = f"deal {deal}"
+        else:
+            where = f"deal {deal}, move {move}"
+        super().__init__(f"{where}: {reason}")
+
+
+@dataclass
+class DealRecord:
+    """One deal: who dealt, the shuffle (top first) and every move."""
+
+    dealer: int
+    deck: list[str]
+    moves: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The deal as docs/touti.md writes it."""
+        return {"dealer": self.dealer, "deck": self.deck, "moves": self.moves}
+
+
+@dataclass
+class ToutiRecord:
+    """A whole game of Touti, finished or not."""
+
+    options: dict[str, Any] = field(default_factory=dict)
+    names: list[str] | None = None
+    deals: list[DealRecord] = field(default_factory=list)
+    meta: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as a JSON-ready dict."""
+        out: dict[str, Any] = {"format": FORMAT, "options": self.options}
+        if self.names is not None:
+            out["names"] = self.names
+        out["deals"] = [d.to_json() for d in self.deals]
+        if self.meta is not None:
+            out["meta"] = self.meta
+        return out
+
+    def dumps(self) -> str:
+        """The record as JSON text."""
+        return json.dumps(self.to_json(), ensure_ascii=False)
+
+    def save(self, path: str | Path) -> None:
+        """Write the record atomically, so a crash never leaves half a record."""
+        p = Path(path)
+        tmp = p.with_name(p.name + ".tmp")
+        tmp.write_text(self.dumps() + "\n", encoding="utf-8")
+        tmp.replace(p)
+
+    @staticmethod
+    def from_json(data: Any) -> ToutiRecord:
+        """Read a record from parsed JSON; raise :class:`ToutiRecordError` if malformed."""
+        if not isinstance(data, dict):
+            raise ToutiRecordError(0, 0, "a record is a JSON object")
+        unknown = set(data) - _KEYS
+        if unknown:
+            raise ToutiRecordError(0, 0, f"unknown record keys: {', '.join(sorted(unknown))}")
+        if data.get("format") != FORMAT:
+            raise ToutiRecordError(
+                0, 0, f"format must be {FORMAT!r}, not {data.get('format')!r}"
+            )
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise ToutiRecordError(0, 0, "options must be an object")
+        names = data.get("names")
+        if names is not None and (
+            not isinstance(names, list)
+            or len(names) != 4
+            or not all(isinstance(n, str) for n in names)
+        ):
+            raise ToutiRecordError(0, 0, "names must be a list of 4 strings")
+        meta = data.get("meta")
+        if meta is not None and not isinstance(meta, dict):
+            raise ToutiRecordError(0, 0, "meta must be an object")
+        raw = data.get("deals")
+        if not isinstance(raw, list):
+            raise ToutiRecordError(0, 0, "deals must be a list")
+        return ToutiRecord(options, names, [_deal_from_json(d, i) for i, d in enumerate(raw, 1)],
+                           meta)
+
+    @staticmethod
+    def loads(text: str) -> ToutiRecord:
+        """Read a record from JSON text."""
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as e:
+            raise ToutiRecordError(0, 0, f"not valid JSON: {e}") from None
+        return ToutiRecord.from_json(data)
+
+    @staticmethod
+    def load(path: str | Path) -> ToutiRecord:
+        """Read a record from a file."""
+        try:
+            return ToutiRecord.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as e:
+            raise ToutiRecordError(0, 0, f"cannot read {path}: {e.strerror}") from None
+        except UnicodeDecodeError:
+            raise ToutiRecordError(0, 0, f"{path} is not UTF-8 text") from None
+
+
+def _deal_from_json(raw: Any, i: int) -> DealRecord:
+    if not isinstance(raw, dict):
+        raise ToutiRecordError(i, 0, "a deal is a JSON object")
+    unknown = set(raw) - _DEAL_KEYS
+    if unknown:
+        raise ToutiRecordError(i, 0, f"unknown deal keys: {', '.join(sorted(unknown))}")
+    dealer = raw.get("dealer")
+    if type(dealer) is not int:
+        raise ToutiRecordError(i, 0, f"dealer must be a seat number, not {dealer!r}")
+    deck = raw.get("deck")
+    if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
+        raise ToutiRecordError(i, 0, "deck must be a list of cards")
+    moves = raw.get("moves", [])
+    if not isinstance(moves, list):
+        raise ToutiRecordError(i, 0, "moves must be a list")
+    for j, m in enumerate(moves, 1):
+        if not isinstance(m, str):
+            raise ToutiRecordError(i, j, f"a move is a string in the notation, not {m!r}")
+    return DealRecord(dealer, deck, moves)
+
+
+def deal_record(d: Deal) -> DealRecord:
+    """The record of one deal as played so far."""
+    return DealRecord(d.dealer, [str(CARDS[c]) for c in d.deck], [str(m) for _, m in d.history])
+
+
+def record_of(
+    match: ToutiMatch, names: Sequence[str] | None = None, meta: dict[str, Any] | None = None
+) -> ToutiRecord:
+    """The record of a match so far."""
+    deals = [deal_record(d) for d in match.finished]
+    if match.deal not in match.finished:
+        deals.append(deal_record(match.deal))
+    return ToutiRecord(
+        options=match.rules.json_options(),
+        names=list(names) if names is not None else None,
+        deals=deals,
+        meta=meta,
+    )
+
+
+@dataclass
+class ToutiReplay:
+    """The outcome of replaying a record: every deal as the engine played it."""
+
+    rules: ToutiRules
+    deals: list[Deal]
+    totals: list[int]
+    winner: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary ``chkobba verify --json`` prints for a Touti record."""
+        out: list[dict[str, Any]] = []
+        for d in self.deals:
+            if d.score is not None:
+                out.append(d.score.to_json())
+            elif d.redeal:
+                out.append({"redeal": True, "points": [0, 0]})
+        return {"deals": out, "totals": list(self.totals), "winner": self.winner}
+
+
+def replay(record: ToutiRecord) -> ToutiReplay:
+    """Replay a record through the engine; raise :class:`ToutiRecordError` at the first fault."""
+    try:
+        rules = ToutiRules.from_options(record.options)
+    except RulesError as e:
+        raise ToutiRecordError(0, 0, str(e)) from None
+    totals = [0, 0]
+    winner: int | None = None
+    deals: list[Deal] = []
+    streak = 0
+    expected: int | None = None
+    n = len(record.deals)
+    for i, dr in enumerate(record.deals, 1):
+        if winner is not None:
+            raise ToutiRecordError(i, 0, f"the match was already won by team {winner}")
+        if expected is not None and dr.dealer != expected:
+            raise ToutiRecordError(i, 0, f"the dealer must be seat {expected}, not {dr.dealer}")
+        try:
+            deck = [Card.parse(c) for c in dr.deck]
+            d = Deal(dr.dealer, deck, rules)
+        except (CardError, DealError) as e:
+            raise ToutiRecordError(i, 0, str(e)) from None
+        for j, text in enumerate(dr.moves, 1):
+            if d.is_over:
+                raise ToutiRecordError(i, j, "the deal is over")
+            try:
+                d.apply(parse_move(text))
+            except (NotationError, IllegalMove) as e:
+                raise ToutiRecordError(i, j, str(e)) from None
+        deals.append(d)
+        if not d.is_over:
+            if i != n:
+                raise ToutiRecordError(
+                    i, len(dr.moves) + 1, "the deal stops here but another follows"
+                )
+            continue
+        if d.score is not None:
+            for t in (0, 1):
+                totals[t] += d.score.points[t]
+            winner = next((t for t in (0, 1) if totals[t] >= rules.target), None)
+        expected, streak = after_deal(rules, d, streak)
+    return ToutiReplay(rules, deals, totals, winner)

@@ -1,0 +1,307 @@
+"""The terminal game of Touti: one person (seat 0) with a computer partner against two computers.
+
+:class:`ToutiSession` drives a :class:`~chkobba.touti.match.ToutiMatch` to its
+end. Computer seats choose from their observation only; the person is asked
+through an injectable ``ask`` function and everything is drawn on an injectable
+Rich console, so tests can script a game. However the session ends (the match
+won, ``quit``, end of input, Ctrl-C, even a crash) the record of the game so
+far is saved as ``touti-record/1``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+from rich.console import Console
+from rich.markup import escape
+
+from chkobba.cards import CARDS, SUIT_SYMBOLS
+from chkobba.touti.agents import ToutiAgent
+from chkobba.touti.cards import STRENGTH, suit_name
+from chkobba.touti.deal import Deal, IllegalMove, Phase
+from chkobba.touti.match import ToutiMatch
+from chkobba.touti.moves import MIN_BID, Bid, Call, NotationError, ToutiMove
+from chkobba.touti.moves import parse_move as parse_touti_move
+from chkobba.touti.narrate import describe_move, describe_trick, score_lines, team_label
+from chkobba.touti.observe import ToutiObservation, observe
+from chkobba.touti.record import record_of
+from chkobba.tui.session import Ask, Ending, SessionResult
+
+HELP: Final = """\
+[bold]How to answer[/bold]
+  [cyan]3[/cyan]          the move numbered 3 in the list
+  [cyan]90[/cyan]         bid 90 (bids are 70 to 230 by tens, above the last bid)
+  [cyan]pass[/cyan]       pass (final: you may not bid again in this deal)
+  [cyan]trump d[/cyan]    name trumps (d oros, h copas, s espadas, c bastos)
+  [cyan]Ad[/cyan]         play the card (rank then suit)
+  [cyan]canto h[/cyan]    announce the 11 and 12 of a suit; [cyan]no[/cyan]: announce nothing
+  [cyan]board[/cyan]      show the table again;  [cyan]?[/cyan] this help
+  [cyan]q[/cyan]          quit (the game is saved; Ctrl-C and end of input save it too)
+Cards: A = 1 (as), Q = 10 (sota), J = 11 (caballo), K = 12 (rey).
+Suits: d oros ♦, h copas ♥, s espadas ♠, c bastos ♣.
+Trick order: 1 3 12 11 10 7 6 5 4 2.
+Follow suit and beat the highest card if you can; void in the suit,
+trump (over-trump a trump if you can); otherwise discard.
+Announcements: only the declarer's team, after a trick it wins:
+40 in trumps, 20 otherwise."""
+
+SEAT_NAMES: Final = ("You", "Right", "Partner", "Left")
+"""Playing order runs counter-clockwise, so seat 1 sits on the person's right."""
+
+
+class _Quit(Exception):
+    """The player asked to stop."""
+
+
+def hand_line(hand: int, trump: int | None) -> str:
+    """A hand by suit, trumps first, each suit high to low in trick order (Rich markup)."""
+    parts = []
+    for s in sorted(range(4), key=lambda s: (s != trump, s)):
+        cs = sorted(
+            (c for c in range(40) if hand >> c & 1 and c // 10 == s),
+            key=lambda c: -STRENGTH[c],
+        )
+        if cs:
+            colour = "red" if s in (1, 2) else "default"
+            label = SUIT_SYMBOLS[s] + (" (trumps)" if s == trump else "")
+            cards = " ".join(str(CARDS[c]) for c in cs)
+            parts.append(f"[{colour}]{label}[/{colour}] {cards}")
+    return "   ".join(parts)
+
+
+class ToutiSession:
+    """A match of Touti between the person at seat 0 and agents at seats 1, 2, 3."""
+
+    def __init__(
+        self,
+        match: ToutiMatch,
+        agents: Mapping[int, ToutiAgent],
+        save_path: Path,
+        *,
+        names: Sequence[str] = SEAT_NAMES,
+        console: Console | None = None,
+        ask: Ask | None = None,
+        pause: float = 0.0,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        if set(agents) != {1, 2, 3}:
+            raise ValueError("seats 1, 2 and 3 need a computer player")
+        self.match = match
+        self.agents = dict(agents)
+        self.names = list(names)
+        self.save_path = save_path
+        self.console = console if console is not None else Console(highlight=False)
+        self.ask: Ask = ask if ask is not None else self.console.input
+        self.pause = pause
+        self.meta = meta
+        self._deal: Deal | None = None
+
+    def run(self) -> SessionResult:
+        """Play until the match is decided or the player stops; save the record."""
+        ending = Ending.FINISHED
+        try:
+            while not self.match.is_over:
+                self._step()
+        except _Quit:
+            ending = Ending.QUIT
+        except EOFError:
+            ending = Ending.END_OF_INPUT
+            self.console.print("\n[yellow]End of input: the game stops here.[/yellow]")
+        except KeyboardInterrupt:
+            ending = Ending.INTERRUPTED
+            self.console.print("\n[yellow]Interrupted: the game stops here.[/yellow]")
+        except BaseException:
+            self.save()  # even a bug must not lose the game played so far
+            raise
+        if ending is Ending.FINISHED:
+            w = self.match.winner
+            assert w is not None
+            head = f"{team_label(w, self.names)} win the match!"
+            self.console.rule(f"[bold green]{escape(head)}[/bold green]")
+        self.console.print(self._totals())
+        return SessionResult(ending, self.match.winner, self.save())
+
+    def save(self) -> Path | None:
+        """Write the record of the game so far; say where, or why it could not be."""
+        record = record_of(self.match, self.names, meta=self.meta)
+        try:
+            self.save_path.parent.mkdir(parents=True, exist_ok=True)
+            record.save(self.save_path)
+        except OSError as e:
+            self.console.print(
+                f"[bold red]Could not save the game record to {escape(str(self.save_path))}: "
+                f"{escape(e.strerror or str(e))}[/bold red]"
+            )
+            return None
+        where = escape(str(self.save_path))
+        self.console.print(f"Game record saved to [bold]{where}[/bold]", soft_wrap=True)
+        self.console.print(f"  replay it with: chkobba replay {where}", soft_wrap=True)
+        return self.save_path
+
+    def _totals(self) -> str:
+        t = self.match.totals
+        return (
+            f"Match score: {team_label(0, self.names)} {t[0]}, "
+            f"{team_label(1, self.names)} {t[1]} (to {self.match.rules.target})"
+        )
+
+    # -- one move ----------------------------------------------------------------
+
+    def _step(self) -> None:
+        d = self.match.deal
+        if d is not self._deal:
+            self._deal = d
+            self.console.print()
+            self.console.rule(
+                f"[bold]Deal {len(self.match.finished) + 1}[/bold]: "
+                f"{escape(self.names[d.dealer])} deal{'s' if d.dealer else ''}"
+            )
+            if d.turn != 0:
+                self.console.print("Your hand: " + hand_line(d.hands[0], None))
+        seat = d.turn
+        tricks = len(d.tricks)
+        if seat == 0:
+            self._human_turn()
+        else:
+            move = self.agents[seat].choose(observe(self.match, seat))
+            try:
+                self.match.apply(move)
+            except IllegalMove as e:
+                raise RuntimeError(
+                    f"the {self.agents[seat].name!r} player at seat {seat} chose an illegal "
+                    f"move {move}: {e}"
+                ) from None
+            if self.pause > 0:
+                time.sleep(self.pause)
+        last_seat, last_move = d.history[-1]
+        if last_move is not Call.NO_CANTO:
+            style = "bold" if last_seat == 0 else ""
+            text = escape(describe_move(last_seat, last_move, self.names))
+            self.console.print(f"[{style}]{text}[/{style}]" if style else text)
+        if len(d.tricks) > tricks:
+            self.console.print(
+                "[dim]" + escape(describe_trick(d.tricks[-1], len(d.tricks), self.names)) + "[/dim]"
+            )
+        if d.is_over:
+            self._end_deal(d)
+
+    def _end_deal(self, d: Deal) -> None:
+        if d.score is None:
+            self.console.print("[yellow]No contract: the cards are dealt again.[/yellow]")
+            return
+        for line in score_lines(d.score, self.names):
+            self.console.print(escape(line))
+        self.console.print(f"[bold]{escape(self._totals())}[/bold]")
+        if not self.match.is_over:
+            self._wait("Press Enter for the next deal (q to quit) ")
+
+    # -- asking the person -------------------------------------------------------
+
+    def _human_turn(self) -> None:
+        obs = observe(self.match, 0)
+        moves = list(obs.legal_moves)
+        if moves == [Call.NO_CANTO]:
+            self.match.apply(Call.NO_CANTO)  # nothing to announce: no question to ask
+            return
+        self._show(obs, moves)
+        while True:
+            move = self._read(self.ask("[bold]Your move[/bold] (number or move, ? for help): ")
+                              .strip(), obs, moves)
+            if move is None:
+                continue
+            try:
+                self.match.apply(move)
+            except IllegalMove as e:
+                self._complain(str(e))
+                continue
+            return
+
+    def _show(self, obs: ToutiObservation, moves: Sequence[ToutiMove]) -> None:
+        if obs.trump is not None:
+            self.console.print(
+                f"Contract: {escape(self.names[obs.declarer or 0])} {obs.bid}, "
+                f"trumps {suit_name(obs.trump)}"
+            )
+        if obs.current:
+            cards = " ".join(
+                f"{CARDS[c]}({escape(self.names[(obs.leader + i) % 4])})"
+                for i, c in enumerate(obs.current)
+            )
+            self.console.print(f"Trick so far: {cards}")
+        self.console.print("Your hand: " + hand_line(obs.hand, obs.trump))
+        if obs.phase is Phase.BID:
+            bids = [m for m in moves if isinstance(m, Bid)]
+            others = [m for m in moves if not isinstance(m, Bid)]
+            listing = "  ".join(f"[cyan]{i}[/cyan] {m}" for i, m in enumerate(others, 1))
+            if bids:
+                listing += f"   or a bid from {bids[0].amount} to {bids[-1].amount}"
+            self.console.print(f"Bid so far: {obs.bid or 'none'}.  " + listing)
+        else:
+            self.console.print(
+                "  ".join(f"[cyan]{i}[/cyan] {m}" for i, m in enumerate(moves, 1))
+            )
+
+    def _choices(self, obs: ToutiObservation, moves: Sequence[ToutiMove]) -> list[ToutiMove]:
+        if obs.phase is Phase.BID:
+            return [m for m in moves if not isinstance(m, Bid)]
+        return list(moves)
+
+    def _read(
+        self, text: str, obs: ToutiObservation, moves: Sequence[ToutiMove]
+    ) -> ToutiMove | None:
+        """The move ``text`` names, or None once the player has been told what is wrong."""
+        low = text.lower()
+        choices = self._choices(obs, moves)
+        if not low:
+            self._complain("type a move, or its number, or ? for help")
+            return None
+        if low in ("?", "h", "help"):
+            self.console.print(HELP)
+            return None
+        if low in ("q", "quit", "exit"):
+            self._confirm_quit()
+            return None
+        if low in ("b", "board"):
+            self._show(obs, moves)
+            return None
+        if low.isascii() and low.isdigit() and int(low) < MIN_BID:
+            n = int(low)
+            if 1 <= n <= len(choices):
+                return choices[n - 1]
+            self._complain(f"there is no move number {n}: choose 1 to {len(choices)}")
+            return None
+        if low in ("no", "n") and obs.phase is Phase.CANTO:
+            return Call.NO_CANTO
+        words = text.split()
+        if len(words) == 2 and words[0].lower() in ("trump", "canto"):
+            text = f"{words[0]}:{words[1]}"
+        try:
+            return parse_touti_move(text)
+        except NotationError as e:
+            self._complain(str(e))
+            return None
+
+    def _confirm_quit(self) -> None:
+        answer = self.ask("Quit now? The game so far is saved. \\[y/N] ").strip().lower()
+        if answer in ("y", "yes"):
+            raise _Quit
+        self.console.print("Let's play on.")
+
+    def _wait(self, prompt: str) -> None:
+        while True:
+            text = self.ask(prompt).strip().lower()
+            if text in ("?", "h", "help"):
+                self.console.print(HELP)
+            elif text in ("q", "quit", "exit"):
+                self._confirm_quit()
+            else:
+                return
+
+    def _complain(self, reason: str) -> None:
+        self.console.print(f"[bold red]✗[/bold red] {escape(reason)}")
+
+
+__all__ = ["HELP", "SEAT_NAMES", "ToutiSession", "hand_line"]

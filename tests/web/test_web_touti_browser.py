@@ -1,0 +1,67 @@
+"""Touti in headless Chromium: start a game against the computer and play by clicks
+(a screenshot goes to test-artifacts/touti-web.png)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_web_browser import ARTIFACTS, CHROMIUM, DRIVER, body, make_browser, visible, wait
+from wsutil import ServerProcess
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or DRIVER is None,
+    reason="headless Chromium not installed: apt-get install -y chromium chromium-driver",
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    srv = ServerProcess(tmp_path_factory.mktemp("touti-browser"), "--bot-delay", "0")
+    try:
+        srv.start()
+        yield srv
+    finally:
+        srv.stop()
+
+
+def test_touti_by_clicks(server: ServerProcess, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    d: Any = make_browser("412,915")
+    try:
+        d.get(server.base + "/")
+        d.find_element(By.LINK_TEXT, "Touti").click()
+        wait(d, lambda d: body(d, "data-ready") == "1")
+        Select(d.find_element(By.ID, "t-opponent")).select_by_visible_text("random")
+        Select(d.find_element(By.ID, "t-partner")).select_by_visible_text("technique")
+        d.find_element(By.ID, "t-go").click()
+        wait(d, lambda d: "/touti/" in d.current_url and body(d, "data-my-turn") == "1")
+        clicks = 0
+        deadline = time.monotonic() + 120
+        while clicks < 25 and body(d, "data-over") != "1":
+            assert time.monotonic() < deadline, "the game did not move on in time"
+            before = body(d, "data-ply")
+            cards = visible(d, "#t-hand .card.playable")
+            buttons = visible(d, "#t-actions button")
+            pass_button = [b for b in buttons if b.text == "pass"]
+            target = (pass_button or cards or buttons or [None])[0]
+            if target is None:
+                time.sleep(0.05)
+                continue
+            if clicks == 10:
+                ARTIFACTS.mkdir(exist_ok=True)
+                d.save_screenshot(str(ARTIFACTS / "touti-web.png"))
+            target.click()
+            clicks += 1
+            wait(d, lambda d, before=before: body(d, "data-ply") != before
+                 or d.find_element(By.ID, "g-error").text)
+            assert not d.find_element(By.ID, "g-error").text
+        log = d.find_elements(By.CSS_SELECTOR, "#t-log li")
+        assert len(log) > 10 and any("trick" in li.text for li in log)
+    finally:
+        d.quit()
