@@ -39,7 +39,7 @@ def verify(file: Path, as_json: bool) -> None:
         verify_touti(file, as_json)
         return
     try:
-        rep = replay(_load(file))
+        rep = replay(GameRecord.load(file))
     except RecordError as e:
         click.echo(str(e), err=not as_json)
         sys.exit(1)
@@ -58,7 +58,7 @@ def replay_cmd(file: Path) -> None:
         replay_touti(file)
         return
     try:
-        record = _load(file)
+        record = GameRecord.load(file)
         rep = replay(record)
     except RecordError as e:
         click.echo(str(e), err=True)
@@ -75,15 +75,6 @@ def replay_cmd(file: Path) -> None:
         click.echo(f"Winner: {side_name(rep.winner, side_of, names)}")
     else:
         click.echo("The match is unfinished.")
-
-
-def _load(file: Path) -> GameRecord:
-    try:
-        return GameRecord.load(file)
-    except OSError as e:
-        raise RecordError(0, 0, f"cannot read {file}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise RecordError(0, 0, f"{file} is not UTF-8 text") from None
 
 
 main.add_command(simulate)

@@ -18,6 +18,15 @@ from chkobba.cards import CARDS, Card, CardError, cards_of
 from chkobba.game import DealError, IllegalMove, Round, check_seating
 from chkobba.match import Match, decide_match
 from chkobba.moves import Cut, NotationError, Play
+from chkobba.recordfile import (
+    HeaderError,
+    LocatedError,
+    check_header,
+    options_names_meta,
+    parse_json,
+    read_text,
+    write_atomic,
+)
 from chkobba.rules import RulesError, RuleSet, preset
 
 FORMAT: Final = "chkobba-record/1"
@@ -25,24 +34,19 @@ _KEYS: Final = {"format", "rules", "options", "seats", "teams", "names", "rounds
 _ROUND_KEYS: Final = {"dealer", "deck", "cut", "plays"}
 
 
-class RecordError(ValueError):
+class RecordError(LocatedError):
     """A record that is malformed or holds an illegal move.
 
     ``round`` and ``play`` locate the fault (both 1-based; ``play`` 0 is the deal,
     ``round`` 0 the record's header).
     """
 
+    parts = ("round", "play")
+
     def __init__(self, round: int, play: int, reason: str) -> None:
         self.round = round
         self.play = play
-        self.reason = reason
-        if round == 0:
-            where = "record"
-        elif play == 0:
-            where = f"round {round}"
-        else:
-            where = f"round {round}, play {play}"
-        super().__init__(f"{where}: {reason}")
+        super().__init__(round, play, reason)
 
 
 @dataclass
@@ -98,10 +102,7 @@ class GameRecord:
 
     def save(self, path: str | Path) -> None:
         """Write the record to a file, atomically, so a crash never leaves half a record."""
-        p = Path(path)
-        tmp = p.with_name(p.name + ".tmp")
-        tmp.write_text(self.dumps() + "\n", encoding="utf-8")
-        tmp.replace(p)
+        write_atomic(path, self.dumps())
 
     def ruleset(self) -> RuleSet:
         """The rule set the record names, with its options."""
@@ -110,31 +111,16 @@ class GameRecord:
     @staticmethod
     def from_json(data: Any) -> GameRecord:
         """Read a record from parsed JSON; raise :class:`RecordError` if malformed."""
-        if not isinstance(data, dict):
-            raise RecordError(0, 0, "a record is a JSON object")
-        unknown = set(data) - _KEYS
-        if unknown:
-            raise RecordError(0, 0, f"unknown record keys: {', '.join(sorted(unknown))}")
-        if data.get("format") != FORMAT:
-            raise RecordError(0, 0, f"format must be {FORMAT!r}, not {data.get('format')!r}")
-        rules = _typed(data, "rules", str, 0)
-        options = data.get("options", {})
-        if not isinstance(options, dict):
-            raise RecordError(0, 0, "options must be an object")
-        seats = _typed(data, "seats", int, 0)
-        teams = data.get("teams", False)
-        if not isinstance(teams, bool):
-            raise RecordError(0, 0, "teams must be true or false")
-        names = data.get("names")
-        if names is not None and (
-            not isinstance(names, list)
-            or len(names) != seats
-            or not all(isinstance(n, str) for n in names)
-        ):
-            raise RecordError(0, 0, f"names must be a list of {seats} strings")
-        meta = data.get("meta")
-        if meta is not None and not isinstance(meta, dict):
-            raise RecordError(0, 0, "meta must be an object")
+        try:
+            data = check_header(data, _KEYS, FORMAT)
+            rules = _typed(data, "rules", str, 0)
+            seats = _typed(data, "seats", int, 0)
+            teams = data.get("teams", False)
+            if not isinstance(teams, bool):
+                raise RecordError(0, 0, "teams must be true or false")
+            options, names, meta = options_names_meta(data, seats)
+        except HeaderError as e:
+            raise RecordError(0, 0, str(e)) from None
         raw_rounds = data.get("rounds")
         if not isinstance(raw_rounds, list):
             raise RecordError(0, 0, "rounds must be a list")
@@ -145,19 +131,19 @@ class GameRecord:
     def loads(text: str) -> GameRecord:
         """Read a record from JSON text."""
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise RecordError(0, 0, f"not valid JSON: {e}") from None
-        except (ValueError, RecursionError) as e:
-            # Numbers too long to convert and nesting too deep to decode are
-            # malformed records too, not crashes of whoever reads them.
-            raise RecordError(0, 0, f"not a readable record: {e}") from None
+            data = parse_json(text)
+        except HeaderError as e:
+            raise RecordError(0, 0, str(e)) from None
         return GameRecord.from_json(data)
 
     @staticmethod
     def load(path: str | Path) -> GameRecord:
         """Read a record from a file."""
-        return GameRecord.loads(Path(path).read_text(encoding="utf-8"))
+        try:
+            text = read_text(path)
+        except HeaderError as e:
+            raise RecordError(0, 0, str(e)) from None
+        return GameRecord.loads(text)
 
 
 def _typed(data: dict[str, Any], key: str, kind: type, round_no: int) -> Any:

@@ -26,16 +26,6 @@ FIGURE_NOTE = (
 )
 
 
-def load_record(file: Path) -> GameRecord:
-    """Read a record file; a :class:`RecordError` says why it cannot be read."""
-    try:
-        return GameRecord.load(file)
-    except OSError as e:
-        raise RecordError(0, 0, f"cannot read {file}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise RecordError(0, 0, f"{file} is not UTF-8 text") from None
-
-
 def _seats(text: str | None, record: GameRecord) -> list[int]:
     if text is None:
         return [default_seat(record)]
@@ -105,7 +95,7 @@ def analyze_cmd(
     in words.
     """
     try:
-        record = load_record(file)
+        record = GameRecord.load(file)
         seats = _seats(seat, record)
         if round_no is not None and round_no > len(record.rounds):
             raise click.BadParameter(

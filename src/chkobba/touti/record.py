@@ -16,6 +16,15 @@ from pathlib import Path
 from typing import Any, Final
 
 from chkobba.cards import CARDS, Card, CardError
+from chkobba.recordfile import (
+    HeaderError,
+    LocatedError,
+    check_header,
+    options_names_meta,
+    parse_json,
+    read_text,
+    write_atomic,
+)
 from chkobba.touti.deal import Deal, DealError, IllegalMove
 from chkobba.touti.match import ToutiMatch, after_deal
 from chkobba.touti.moves import NotationError, parse_move
@@ -26,20 +35,15 @@ _KEYS: Final = {"format", "options", "names", "deals", "meta"}
 _DEAL_KEYS: Final = {"dealer", "deck", "moves"}
 
 
-class ToutiRecordError(ValueError):
+class ToutiRecordError(LocatedError):
     """A record that is malformed or holds an illegal move; ``deal``/``move`` locate it."""
+
+    parts = ("deal", "move")
 
     def __init__(self, deal: int, move: int, reason: str) -> None:
         self.deal = deal
         self.move = move
-        self.reason = reason
-        if deal == 0:
-            where = "record"
-        elif move == 0:
-            where = f"deal {deal}"
-        else:
-            where = f"deal {deal}, move {move}"
-        super().__init__(f"{where}: {reason}")
+        super().__init__(deal, move, reason)
 
 
 @dataclass
@@ -80,60 +84,40 @@ class ToutiRecord:
 
     def save(self, path: str | Path) -> None:
         """Write the record atomically, so a crash never leaves half a record."""
-        p = Path(path)
-        tmp = p.with_name(p.name + ".tmp")
-        tmp.write_text(self.dumps() + "\n", encoding="utf-8")
-        tmp.replace(p)
+        write_atomic(path, self.dumps())
 
     @staticmethod
     def from_json(data: Any) -> ToutiRecord:
         """Read a record from parsed JSON; raise :class:`ToutiRecordError` if malformed."""
-        if not isinstance(data, dict):
-            raise ToutiRecordError(0, 0, "a record is a JSON object")
-        unknown = set(data) - _KEYS
-        if unknown:
-            raise ToutiRecordError(0, 0, f"unknown record keys: {', '.join(sorted(unknown))}")
-        if data.get("format") != FORMAT:
-            raise ToutiRecordError(
-                0, 0, f"format must be {FORMAT!r}, not {data.get('format')!r}"
-            )
-        options = data.get("options", {})
-        if not isinstance(options, dict):
-            raise ToutiRecordError(0, 0, "options must be an object")
-        names = data.get("names")
-        if names is not None and (
-            not isinstance(names, list)
-            or len(names) != 4
-            or not all(isinstance(n, str) for n in names)
-        ):
-            raise ToutiRecordError(0, 0, "names must be a list of 4 strings")
-        meta = data.get("meta")
-        if meta is not None and not isinstance(meta, dict):
-            raise ToutiRecordError(0, 0, "meta must be an object")
+        try:
+            data = check_header(data, _KEYS, FORMAT)
+            options, names, meta = options_names_meta(data, 4)
+        except HeaderError as e:
+            raise ToutiRecordError(0, 0, str(e)) from None
         raw = data.get("deals")
         if not isinstance(raw, list):
             raise ToutiRecordError(0, 0, "deals must be a list")
-        return ToutiRecord(options, names, [_deal_from_json(d, i) for i, d in enumerate(raw, 1)],
-                           meta)
+        return ToutiRecord(
+            options, names, [_deal_from_json(d, i) for i, d in enumerate(raw, 1)], meta
+        )
 
     @staticmethod
     def loads(text: str) -> ToutiRecord:
         """Read a record from JSON text."""
         try:
-            data = json.loads(text)
-        except (ValueError, RecursionError) as e:
-            raise ToutiRecordError(0, 0, f"not valid JSON: {e}") from None
+            data = parse_json(text)
+        except HeaderError as e:
+            raise ToutiRecordError(0, 0, str(e)) from None
         return ToutiRecord.from_json(data)
 
     @staticmethod
     def load(path: str | Path) -> ToutiRecord:
         """Read a record from a file."""
         try:
-            return ToutiRecord.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as e:
-            raise ToutiRecordError(0, 0, f"cannot read {path}: {e.strerror}") from None
-        except UnicodeDecodeError:
-            raise ToutiRecordError(0, 0, f"{path} is not UTF-8 text") from None
+            text = read_text(path)
+        except HeaderError as e:
+            raise ToutiRecordError(0, 0, str(e)) from None
+        return ToutiRecord.loads(text)
 
 
 def _deal_from_json(raw: Any, i: int) -> DealRecord:

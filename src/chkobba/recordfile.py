@@ -1,0 +1,101 @@
+"""What every game's record file shares, whatever the game: atomic writes, JSON
+reading that never crashes on hostile input, and the header checks.
+
+Each game's record module (:mod:`chkobba.record`, :mod:`chkobba.touti.record`)
+keeps its own format and its own located error; these functions raise
+:class:`HeaderError` with the reason only, which the caller re-raises as its own
+error for the record's header.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+
+class HeaderError(ValueError):
+    """A record file that is unreadable or whose header is malformed; the message says why."""
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Write ``text`` and a newline to ``path`` so that a crash never leaves half a file."""
+    p = Path(path)
+    tmp = p.with_name(p.name + ".tmp")
+    tmp.write_text(text + "\n", encoding="utf-8")
+    tmp.replace(p)
+
+
+def read_text(path: str | Path) -> str:
+    """A record file's text; :class:`HeaderError` if it cannot be read as UTF-8."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise HeaderError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise HeaderError(f"{path} is not UTF-8 text") from None
+
+
+def parse_json(text: str) -> Any:
+    """Parsed JSON; :class:`HeaderError` for anything that is not a readable document."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise HeaderError(f"not valid JSON: {e}") from None
+    except (ValueError, RecursionError) as e:
+        # Numbers too long to convert and nesting too deep to decode are
+        # malformed records too, not crashes of whoever reads them.
+        raise HeaderError(f"not a readable record: {e}") from None
+
+
+def check_header(data: Any, keys: set[str] | frozenset[str], fmt: str) -> dict[str, Any]:
+    """``data`` as a record object with only known ``keys`` and the format ``fmt``."""
+    if not isinstance(data, dict):
+        raise HeaderError("a record is a JSON object")
+    unknown = set(data) - keys
+    if unknown:
+        raise HeaderError(f"unknown record keys: {', '.join(sorted(unknown))}")
+    if data.get("format") != fmt:
+        raise HeaderError(f"format must be {fmt!r}, not {data.get('format')!r}")
+    return data
+
+
+def options_names_meta(
+    data: dict[str, Any], seats: int
+) -> tuple[dict[str, Any], list[str] | None, dict[str, Any] | None]:
+    """The header's ``options`` object, ``names`` (one string per seat) and ``meta`` object."""
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise HeaderError("options must be an object")
+    names = data.get("names")
+    if names is not None and (
+        not isinstance(names, list)
+        or len(names) != seats
+        or not all(isinstance(n, str) for n in names)
+    ):
+        raise HeaderError(f"names must be a list of {seats} strings")
+    meta = data.get("meta")
+    if meta is not None and not isinstance(meta, dict):
+        raise HeaderError("meta must be an object")
+    return options, names, meta
+
+
+class LocatedError(ValueError):
+    """A fault at a place of a record: part ``outer`` (a round, a deal), move ``inner``.
+
+    Both are 1-based; ``inner`` 0 is the part's deal itself and ``outer`` 0 the
+    record's header. Subclasses name the parts in their game's words.
+    """
+
+    parts: tuple[str, str] = ("part", "move")
+
+    def __init__(self, outer: int, inner: int, reason: str) -> None:
+        self.reason = reason
+        big, small = self.parts
+        if outer == 0:
+            where = "record"
+        elif inner == 0:
+            where = f"{big} {outer}"
+        else:
+            where = f"{big} {outer}, {small} {inner}"
+        super().__init__(f"{where}: {reason}")
