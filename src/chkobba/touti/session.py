@@ -28,6 +28,7 @@ from chkobba.touti.moves import parse_move as parse_touti_move
 from chkobba.touti.narrate import describe_move, describe_trick, score_lines, team_label
 from chkobba.touti.observe import ToutiObservation, observe
 from chkobba.touti.record import record_of
+from chkobba.tui.saving import save_record
 from chkobba.tui.session import Ask, Ending, SessionResult
 
 HELP: Final = """\
@@ -127,19 +128,7 @@ class ToutiSession:
     def save(self) -> Path | None:
         """Write the record of the game so far; say where, or why it could not be."""
         record = record_of(self.match, self.names, meta=self.meta)
-        try:
-            self.save_path.parent.mkdir(parents=True, exist_ok=True)
-            record.save(self.save_path)
-        except OSError as e:
-            self.console.print(
-                f"[bold red]Could not save the game record to {escape(str(self.save_path))}: "
-                f"{escape(e.strerror or str(e))}[/bold red]"
-            )
-            return None
-        where = escape(str(self.save_path))
-        self.console.print(f"Game record saved to [bold]{where}[/bold]", soft_wrap=True)
-        self.console.print(f"  replay it with: chkobba replay {where}", soft_wrap=True)
-        return self.save_path
+        return save_record(self.console, record, self.save_path)
 
     def _totals(self) -> str:
         t = self.match.totals
@@ -208,8 +197,11 @@ class ToutiSession:
             return
         self._show(obs, moves)
         while True:
-            move = self._read(self.ask("[bold]Your move[/bold] (number or move, ? for help): ")
-                              .strip(), obs, moves)
+            move = self._read(
+                self.ask("[bold]Your move[/bold] (number or move, ? for help): ").strip(),
+                obs,
+                moves,
+            )
             if move is None:
                 continue
             try:
@@ -240,9 +232,7 @@ class ToutiSession:
                 listing += f"   or a bid from {bids[0].amount} to {bids[-1].amount}"
             self.console.print(f"Bid so far: {obs.bid or 'none'}.  " + listing)
         else:
-            self.console.print(
-                "  ".join(f"[cyan]{i}[/cyan] {m}" for i, m in enumerate(moves, 1))
-            )
+            self.console.print("  ".join(f"[cyan]{i}[/cyan] {m}" for i, m in enumerate(moves, 1)))
 
     def _choices(self, obs: ToutiObservation, moves: Sequence[ToutiMove]) -> list[ToutiMove]:
         if obs.phase is Phase.BID:

@@ -49,6 +49,7 @@ from chkobba.tui.render import (
     play_line,
     score_line,
 )
+from chkobba.tui.saving import save_record
 
 Ask = Callable[[str], str]
 """Shows a prompt (Rich markup) and returns the line typed, without its newline.
@@ -173,20 +174,7 @@ class PlaySession:
         if self.coach is not None:
             meta = {**(meta or {}), "coach": self.coach.meta()}
         record = record_of(self.match, self.names, meta=meta)
-        try:
-            self.save_path.parent.mkdir(parents=True, exist_ok=True)
-            record.save(self.save_path)
-        except OSError as e:
-            self.console.print(
-                f"[bold red]Could not save the game record to {escape(str(self.save_path))}: "
-                f"{escape(e.strerror or str(e))}[/bold red]"
-            )
-            return None
-        # Soft wrap keeps a long path on one line, so it can be copied whole.
-        where = escape(str(self.save_path))
-        self.console.print(f"Game record saved to [bold]{where}[/bold]", soft_wrap=True)
-        self.console.print(f"  replay it with: chkobba replay {where}", soft_wrap=True)
-        return self.save_path
+        return save_record(self.console, record, self.save_path)
 
     # -- one move ----------------------------------------------------------------
 
