@@ -47,7 +47,12 @@ def register(name: str, playable: bool = True) -> Callable[[AgentFactory], Agent
 
 
 def make_agent(name: str, seed: int = 0) -> Agent:
-    """The player called ``name``, seeded; an unknown name is an error."""
+    """The player called ``name``, seeded; an unknown name is an error.
+
+    ``policy:PATH`` is a trained policy file (:mod:`chkobba.rl.policy`).
+    """
+    if name.startswith(POLICY_PREFIX):
+        return _policy_agent(name)
     _load_builtin()
     factory = AGENTS.get(name)
     if factory is None:
@@ -57,6 +62,9 @@ def make_agent(name: str, seed: int = 0) -> Agent:
 
 def check_playable(name: str) -> None:
     """Raise :class:`AgentError` unless ``name`` is a player that plays from observations."""
+    if name.startswith(POLICY_PREFIX):
+        _policy_agent(name)
+        return
     _load_builtin()
     if name in MEASUREMENT_ONLY:
         raise AgentError(
@@ -64,6 +72,24 @@ def check_playable(name: str) -> None:
         )
     if name not in AGENTS:
         raise AgentError(f"unknown player {name!r} (known: {', '.join(playable_agents())})")
+
+
+POLICY_PREFIX = "policy:"
+"""Names a trained policy file as a player: ``policy:PATH``."""
+
+
+def _policy_agent(name: str) -> Agent:
+    try:
+        # Imported only for a policy: it needs numpy, which the core does not.
+        from chkobba.rl.policy import PolicyError, policy_agent
+    except ImportError as e:
+        raise AgentError(
+            f"{name}: playing a trained policy needs numpy (pip install 'chkobba[rl]'): {e}"
+        ) from None
+    try:
+        return policy_agent(name)
+    except PolicyError as e:
+        raise AgentError(str(e)) from None
 
 
 def playable_agents() -> list[str]:

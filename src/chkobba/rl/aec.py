@@ -25,6 +25,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from chkobba.game import Round
 from chkobba.match import Match
 from chkobba.moves import Move
 from chkobba.observe import Observation, observe_round
@@ -102,6 +103,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
         self.match = Match(self.rules, seats, teams, seed=0)
         self.choice: Choice | None = None
         self._cache: dict[int, ObsDict] = {}
+        self._ended: Round | None = None
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -128,6 +130,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
         self.match = Match(self.rules, self.seats, self.teams, seed=self._rng.getrandbits(64))
         self.choice = None
         self._cache = {}
+        self._ended = None
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -154,6 +157,10 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
     def observation(self, seat: int) -> Observation:
         """The engine's observation for ``seat`` (the only source of the vector)."""
         m = self.match
+        if self._ended is not None:
+            # The episode ended with this round; the match has already dealt the next one.
+            r = self._ended
+            return observe_round(r, seat, tuple(m.totals), len(m.finished), m.rules.target)
         return observe_round(m.round, seat, tuple(m.totals), m.round_number, m.rules.target)
 
     def step(self, action: int | None) -> None:
@@ -208,8 +215,9 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
             self._accumulate_rewards()
             if self.episode == "round" or m.is_over:
                 self.terminations = dict.fromkeys(self.agents, True)
+                self._ended = r
                 # The agents that are done step once more with None (PettingZoo's rule).
-                self.agent_selection = self.possible_agents[self.match.round.turn]
+                self.agent_selection = self.possible_agents[r.turn]
                 return
         self.agent_selection = self.possible_agents[m.turn]
 
@@ -217,7 +225,8 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
         """The table as text from the seat to move (``ansi``: returned, ``human``: printed)."""
         if self.render_mode is None:
             return None
-        text = self.observation(self.match.turn).describe()
+        seat = self.match.turn if self._ended is None else self._ended.turn
+        text = self.observation(seat).describe()
         if self.choice is not None:
             from chkobba.cards import CARDS, format_cards
 
