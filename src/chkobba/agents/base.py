@@ -92,6 +92,20 @@ def _policy_agent(name: str) -> Agent:
         raise AgentError(str(e)) from None
 
 
+OFFERED: list[str] = []
+"""Players added at run time to the ones the interfaces offer (``chkobba serve --player``)."""
+
+
+def offer(name: str) -> None:
+    """Offer ``name`` (such as ``policy:PATH``) as a computer player; raise
+    :class:`AgentError` if it cannot play."""
+    check_playable(name)
+    if name not in AGENTS:
+        AGENTS[name] = lambda seed: make_agent(name, seed)
+    if name not in OFFERED:
+        OFFERED.append(name)
+
+
 def playable_agents() -> list[str]:
     """The names of the players the interfaces may offer as opponents, sorted."""
     _load_builtin()
