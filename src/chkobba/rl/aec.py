@@ -17,6 +17,7 @@ want a penalty instead).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -104,6 +105,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
         self.choice: Choice | None = None
         self._cache: dict[int, ObsDict] = {}
         self._ended: Round | None = None
+        self._moves: Sequence[Move] | None = None
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -131,6 +133,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
         self.choice = None
         self._cache = {}
         self._ended = None
+        self._moves = None
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -146,7 +149,10 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
         if cached is not None:
             return cached
         obs = self.observation(seat)
-        choice = self.choice if seat == self.match.turn else None
+        choice = None
+        if seat == self.match.turn and self._ended is None:
+            choice = self.choice
+            self._moves = obs.legal_moves
         out: ObsDict = {
             "observation": encode(obs, choice),
             "action_mask": action_mask(obs.legal_moves, choice),
@@ -171,8 +177,8 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
             return
         if action is None:
             raise IllegalAction(f"{agent} is to move and must give an action, not None")
-        m = self.match
-        moves = m.round.legal_moves()
+        # The moves the agent's observation listed, if it was observed since the last move.
+        moves = self._moves if self._moves is not None else self.match.round.legal_moves()
         step = decide(moves, self.choice, action)
         self._cache = {}
         # The agent's reward so far was seen by last() before it acted (PettingZoo's rule).
@@ -182,6 +188,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
             self._clear_rewards()
             return
         self.choice = None
+        self._moves = None
         self._play(step)
 
     def play_move(self, move: Move) -> None:
@@ -197,6 +204,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
         if move not in self.match.round.legal_moves():
             raise IllegalAction(self.match.round.explain_illegal(move))
         self._cache = {}
+        self._moves = None
         self._cumulative_rewards[agent] = 0.0
         self._play(move)
 
@@ -250,7 +258,10 @@ def env(
     episode: Episode = "round",
     render_mode: str | None = None,
 ) -> AECEnv[str, ObsDict, int]:
-    """The ``chkobba_v1`` environment with PettingZoo's standard order checks."""
+    """The ``chkobba_v1`` environment with PettingZoo's order checks (reset before step).
+
+    No ``AssertOutOfBoundsWrapper``: the environment itself refuses any action the
+    mask does not allow, an out-of-range one included, with :class:`IllegalAction`.
+    """
     e: AECEnv[str, ObsDict, int] = raw_env(rules, seats, teams, episode, render_mode)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)

@@ -257,18 +257,29 @@ OBS_SIZE: Final = max(s.stop for s in OBS_LAYOUT.values())
 _PLANES: Final = len(_CARD_PLANES)
 _SCALAR_AT: Final = _PLANES * 40
 _SEATING: Final = {(2, False): 0, (3, False): 1, (4, False): 2, (4, True): 3}
-_L = OBS_LAYOUT
+_SCALAR_SIZE: Final = OBS_SIZE - _SCALAR_AT
+_PHASE: Final = OBS_LAYOUT["phase"].start - _SCALAR_AT
+_HAND_SIZES: Final = OBS_LAYOUT["hand_sizes"].start - _SCALAR_AT
+_STOCK: Final = OBS_LAYOUT["stock"].start - _SCALAR_AT
+_CHKOBBA: Final = OBS_LAYOUT["chkobba"].start - _SCALAR_AT
+_LAST_CAPTURER: Final = OBS_LAYOUT["last_capturer"].start - _SCALAR_AT
+_TOTALS: Final = OBS_LAYOUT["totals"].start - _SCALAR_AT
+_SEATING_AT: Final = OBS_LAYOUT["seating"].start - _SCALAR_AT
+_POSITION: Final = OBS_LAYOUT["position"].start - _SCALAR_AT
+_BITS: Final = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1,
+                             bitorder="little").astype(np.float32)
+"""Byte value -> its 8 bits, lowest first, as floats."""
 
 
 def encode(
     obs: Observation, choice: Choice | None = None, out: npt.NDArray[np.float32] | None = None
 ) -> npt.NDArray[np.float32]:
     """The ``chkobba_v1`` observation vector of ``obs`` and the seat's pending choice."""
-    vec = np.zeros(OBS_SIZE, dtype=np.float32) if out is None else out
+    vec = np.empty(OBS_SIZE, dtype=np.float32) if out is None else out
     seat = obs.seat
     seats = obs.seats
     side_of = obs.side_of
-    sides = max(side_of) + 1
+    sides = obs.sides
     my_side = side_of[seat]
     planes = [0] * _PLANES
     planes[0] = obs.hand
@@ -299,30 +310,29 @@ def encode(
             if not planes[k]:
                 planes[k] = 1 << move.card
                 found += 1
-    bits = np.unpackbits(
-        np.array(planes, dtype="<u8").view(np.uint8), bitorder="little"
-    ).reshape(_PLANES, 64)[:, :40]
-    vec[:_SCALAR_AT] = bits.reshape(-1)
-    vec[_SCALAR_AT:] = 0
+    # Each byte of the 14 planes turns into its 8 bits through one table lookup.
+    raw = np.array(planes, dtype="<u8").view(np.uint8).reshape(_PLANES, 8)[:, :5]
+    vec[:_SCALAR_AT] = _BITS[raw].reshape(-1)
+    sc = [0.0] * _SCALAR_SIZE
     phase = obs.phase
     if phase is Phase.CUT:
-        vec[_L["phase"].start] = 1
+        sc[_PHASE] = 1.0
     elif phase is Phase.PLAY:
-        vec[_L["phase"].start + 1] = 1
-    at = _L["hand_sizes"].start
+        sc[_PHASE + 1] = 1.0
+    sizes = obs.hand_sizes
     for s in range(seats):
-        vec[at + (s - seat) % seats] = obs.hand_sizes[s] / 10
-    vec[_L["stock"].start] = obs.stock / 40
-    at = _L["chkobba"].start
-    tot = _L["totals"].start
+        sc[_HAND_SIZES + (s - seat) % seats] = sizes[s] / 10
+    sc[_STOCK] = obs.stock / 40
     target = max(obs.target, 1)
+    chk = obs.chkobba
+    totals = obs.totals
     for s in range(sides):
         k = (s - my_side) % sides
-        vec[at + k] = obs.chkobba[s] / 10
-        vec[tot + k] = obs.totals[s] / target
-    at = _L["last_capturer"].start
+        sc[_CHKOBBA + k] = chk[s] / 10
+        sc[_TOTALS + k] = totals[s] / target
     lc = obs.last_capturer
-    vec[at + (MAX_SEATS if lc is None else (lc - my_side) % sides)] = 1
-    vec[_L["seating"].start + _SEATING[seats, obs.teams]] = 1
-    vec[_L["position"].start + (seat - obs.dealer) % seats] = 1
+    sc[_LAST_CAPTURER + (MAX_SEATS if lc is None else (lc - my_side) % sides)] = 1.0
+    sc[_SEATING_AT + _SEATING[seats, obs.teams]] = 1.0
+    sc[_POSITION + (seat - obs.dealer) % seats] = 1.0
+    vec[_SCALAR_AT:] = sc
     return vec
