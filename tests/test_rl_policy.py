@@ -110,6 +110,8 @@ def test_duel_and_play_take_a_policy(tmp_path: Path) -> None:
     assert "Traceback" not in res.output
     res = runner.invoke(main, ["play", "--opponent", f"policy:{tmp_path / 'nope.npz'}"])
     assert res.exit_code == 2 and "cannot read policy" in res.output
+    res = runner.invoke(main, ["serve", "--player", f"policy:{tmp_path / 'nope.npz'}"])
+    assert res.exit_code == 2 and "cannot read policy" in res.output
 
 
 def test_the_web_app_offers_a_served_policy(
