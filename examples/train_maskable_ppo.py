@@ -42,13 +42,20 @@ class Budget(BaseCallback):
         super().__init__()
         self.deadline = time.monotonic() + seconds
         self.returns: list[tuple[int, float]] = []
+        self.next_report = time.monotonic() + 60
 
     def _on_step(self) -> bool:
         for info in self.locals["infos"]:
             ep = info.get("episode")
             if ep is not None:
                 self.returns.append((self.num_timesteps, float(ep["r"])))
-        return time.monotonic() < self.deadline
+        now = time.monotonic()
+        if now >= self.next_report and self.returns:
+            last = [r for _, r in self.returns[-1000:]]
+            print(f"{self.num_timesteps:>9,} steps, mean return of the last {len(last)} "
+                  f"episodes {sum(last) / len(last):+.2f}", flush=True)
+            self.next_report = now + 60
+        return now < self.deadline
 
 
 def export(model: MaskablePPO, path: Path) -> Policy:
@@ -98,7 +105,7 @@ def main() -> None:
     ap.add_argument("--opponent", default="random", help="the built-in player trained against")
     ap.add_argument("--rules", default="chkobba", help="the rule preset")
     ap.add_argument("--envs", type=int, default=8, help="environments stepped together")
-    ap.add_argument("--threads", type=int, default=2, help="torch threads")
+    ap.add_argument("--threads", type=int, default=1, help="torch threads")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=Path("examples/policies/ppo_vs_random.npz"))
     ap.add_argument("--curve", type=Path, default=Path("docs/img/ppo_vs_random.png"))
@@ -117,10 +124,10 @@ def main() -> None:
     model = MaskablePPO(
         "MlpPolicy",
         envs,
-        n_steps=256,
-        batch_size=512,
-        n_epochs=4,
-        learning_rate=3e-4,
+        n_steps=128,
+        batch_size=256,
+        n_epochs=8,
+        learning_rate=5e-4,
         gamma=1.0,
         gae_lambda=0.95,
         ent_coef=0.01,

@@ -17,7 +17,7 @@ from chkobba.cards import iter_bits
 from chkobba.game import Round
 from chkobba.match import Match
 from chkobba.moves import Move, Play
-from chkobba.observe import observe_round
+from chkobba.observe import observe, observe_round
 from chkobba.rl import ChkobbaGymEnv, IllegalActionPenalty, env, raw_env
 from chkobba.rl.aec import round_rewards
 from chkobba.rl.spaces import (
@@ -105,6 +105,9 @@ def test_masks_express_exactly_the_legal_moves(
         moves = m.legal_moves()
         reached = paths(moves)
         assert sorted(reached, key=str) == sorted(moves, key=str)
+        vec = encode(observe(m, m.turn))
+        capturing = {mv.card for mv in moves if isinstance(mv, Play) and mv.capture}
+        assert set(np.flatnonzero(vec[OBS_LAYOUT["captures"]])) == capturing
         move = rng.choice(moves)
         step: Move | Choice | None = None
         for a in actions_for(moves, move):

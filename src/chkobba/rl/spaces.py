@@ -224,6 +224,9 @@ _CARD_PLANES: Final = (
     "last_play_1",
     "last_play_2",
     "last_play_3",
+    "captures",
+    "sweeps",
+    "most_taken",
 )
 _SCALARS: Final = (
     ("phase", 2),
@@ -254,8 +257,10 @@ OBS_LAYOUT: Final[dict[str, slice]] = _layout()
 OBS_SIZE: Final = max(s.stop for s in OBS_LAYOUT.values())
 """The length of the observation vector."""
 
-_PLANES: Final = len(_CARD_PLANES)
-_SCALAR_AT: Final = _PLANES * 40
+_PLANES: Final = len(_CARD_PLANES) - 1
+"""The card planes that are sets (``most_taken``, the last, holds counts)."""
+_MOST_AT: Final = _PLANES * 40
+_SCALAR_AT: Final = _MOST_AT + 40
 _SEATING: Final = {(2, False): 0, (3, False): 1, (4, False): 2, (4, True): 3}
 _SCALAR_SIZE: Final = OBS_SIZE - _SCALAR_AT
 _PHASE: Final = OBS_LAYOUT["phase"].start - _SCALAR_AT
@@ -310,9 +315,30 @@ def encode(
             if not planes[k]:
                 planes[k] = 1 << move.card
                 found += 1
+    # What each card of the hand can do now, read off the legal moves (the observer's
+    # own knowledge, spelled out so that a learner need not rediscover the sums).
+    table = obs.table
+    most = [0] * 40
+    caps = sweeps = 0
+    for move in obs.legal_moves:
+        if type(move) is Play and move.capture:
+            c = move.card
+            caps |= 1 << c
+            if move.capture == table:
+                sweeps |= 1 << c
+            n = move.capture.bit_count()
+            if n > most[c]:
+                most[c] = n
+    planes[14] = caps
+    planes[15] = sweeps
     # Each byte of the 14 planes turns into its 8 bits through one table lookup.
     raw = np.array(planes, dtype="<u8").view(np.uint8).reshape(_PLANES, 8)[:, :5]
-    vec[:_SCALAR_AT] = _BITS[raw].reshape(-1)
+    vec[:_MOST_AT] = _BITS[raw].reshape(-1)
+    if caps:
+        vec[_MOST_AT:_SCALAR_AT] = most
+        vec[_MOST_AT:_SCALAR_AT] /= 10
+    else:
+        vec[_MOST_AT:_SCALAR_AT] = 0
     sc = [0.0] * _SCALAR_SIZE
     phase = obs.phase
     if phase is Phase.CUT:
