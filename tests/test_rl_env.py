@@ -106,6 +106,9 @@ def test_masks_express_exactly_the_legal_moves(
         reached = paths(moves)
         assert sorted(reached, key=str) == sorted(moves, key=str)
         vec = encode(observe(m, m.turn))
+        # A reused buffer (as the policy player passes) gets every entry rewritten.
+        assert np.array_equal(encode(observe(m, m.turn), None, np.full(OBS_SIZE, 7.0, np.float32)),
+                              vec)
         capturing = {mv.card for mv in moves if isinstance(mv, Play) and mv.capture}
         assert set(np.flatnonzero(vec[OBS_LAYOUT["captures"]])) == capturing
         move = rng.choice(moves)

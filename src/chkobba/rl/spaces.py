@@ -29,6 +29,7 @@ the observer: offset 0 is the observer's own seat (side), offset 1 the next.
 
 from __future__ import annotations
 
+import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -274,6 +275,7 @@ _POSITION: Final = OBS_LAYOUT["position"].start - _SCALAR_AT
 _BITS: Final = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1,
                              bitorder="little").astype(np.float32)
 """Byte value -> its 8 bits, lowest first, as floats."""
+_ZERO_SCALARS: Final = [0.0] * _SCALAR_SIZE
 
 
 def encode(
@@ -318,7 +320,7 @@ def encode(
     # What each card of the hand can do now, read off the legal moves (the observer's
     # own knowledge, spelled out so that a learner need not rediscover the sums).
     table = obs.table
-    most = [0] * 40
+    most = bytearray(40)
     caps = sweeps = 0
     for move in obs.legal_moves:
         if type(move) is Play and move.capture:
@@ -331,15 +333,16 @@ def encode(
                 most[c] = n
     planes[14] = caps
     planes[15] = sweeps
-    # Each byte of the 14 planes turns into its 8 bits through one table lookup.
-    raw = np.array(planes, dtype="<u8").view(np.uint8).reshape(_PLANES, 8)[:, :5]
-    vec[:_MOST_AT] = _BITS[raw].reshape(-1)
+    # Each plane is 5 bytes; each byte turns into its 8 bits through one table lookup,
+    # written straight into the vector (numpy's conversions of Python lists are slow).
+    raw = np.frombuffer(b"".join([p.to_bytes(5, "little") for p in planes]), dtype=np.uint8)
+    np.take(_BITS, raw, axis=0, out=vec[:_MOST_AT].reshape(-1, 8))
     if caps:
-        vec[_MOST_AT:_SCALAR_AT] = most
-        vec[_MOST_AT:_SCALAR_AT] /= 10
+        np.multiply(np.frombuffer(most, dtype=np.uint8), 0.1, out=vec[_MOST_AT:_SCALAR_AT],
+                    casting="unsafe")
     else:
         vec[_MOST_AT:_SCALAR_AT] = 0
-    sc = [0.0] * _SCALAR_SIZE
+    sc = array.array("f", _ZERO_SCALARS)
     phase = obs.phase
     if phase is Phase.CUT:
         sc[_PHASE] = 1.0
@@ -360,5 +363,5 @@ def encode(
     sc[_LAST_CAPTURER + (MAX_SEATS if lc is None else (lc - my_side) % sides)] = 1.0
     sc[_SEATING_AT + _SEATING[seats, obs.teams]] = 1.0
     sc[_POSITION + (seat - obs.dealer) % seats] = 1.0
-    vec[_SCALAR_AT:] = sc
+    vec[_SCALAR_AT:] = np.frombuffer(sc, dtype=np.float32)
     return vec
