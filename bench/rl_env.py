@@ -24,14 +24,18 @@ import numpy as np
 from chkobba.rl.aec import env, raw_env
 from chkobba.rl.gym import ChkobbaGymEnv
 
+Rate = tuple[float, float]
+"""Steps per CPU second, steps per wall-clock second."""
 
-def aec_run(make: Callable[[], object], seconds: float, seed: int) -> float:
-    """Steps per second of an AEC environment over ``seconds``."""
+
+def aec_run(make: Callable[[], object], seconds: float, seed: int) -> Rate:
+    """Steps per second of an AEC environment over ``seconds`` of CPU time."""
     e = make()
     rng = random.Random(seed)
     steps = 0
     e.reset(seed=seed)  # type: ignore[attr-defined]
     start = time.process_time()
+    wall = time.perf_counter()
     end = start + seconds
     while True:
         for _agent in e.agent_iter():  # type: ignore[attr-defined]
@@ -45,16 +49,17 @@ def aec_run(make: Callable[[], object], seconds: float, seed: int) -> float:
         if time.process_time() >= end:
             break
         e.reset()  # type: ignore[attr-defined]
-    return steps / (time.process_time() - start)
+    return steps / (time.process_time() - start), steps / (time.perf_counter() - wall)
 
 
-def gym_run(seconds: float, seed: int, seats: int) -> float:
+def gym_run(seconds: float, seed: int, seats: int) -> Rate:
     """Steps per second of the Gymnasium wrapper (the learner's steps only)."""
     e = ChkobbaGymEnv(opponent="random", seats=seats)
     rng = random.Random(seed)
     steps = 0
     e.reset(seed=seed)
     start = time.process_time()
+    wall = time.perf_counter()
     end = start + seconds
     done = False
     while True:
@@ -65,7 +70,7 @@ def gym_run(seconds: float, seed: int, seats: int) -> float:
             if time.process_time() >= end:
                 break
             e.reset()
-    return steps / (time.process_time() - start)
+    return steps / (time.process_time() - start), steps / (time.perf_counter() - wall)
 
 
 def main() -> None:
@@ -74,7 +79,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=3.0, help="length of one run")
     ap.add_argument("--runs", type=int, default=5, help="runs per figure (median printed)")
     args = ap.parse_args()
-    cases: list[tuple[str, Callable[[int], float]]] = [
+    cases: list[tuple[str, Callable[[int], Rate]]] = [
         ("raw_env, 2 players", lambda s: aec_run(lambda: raw_env(), args.seconds, s)),
         ("env (wrapped), 2 players", lambda s: aec_run(lambda: env(), args.seconds, s)),
         ("raw_env, 4 players 2v2", lambda s: aec_run(lambda: raw_env(seats=4, teams=True),
@@ -83,11 +88,14 @@ def main() -> None:
                                                          args.seconds, s)),
         ("gym vs random, 2 players (learner steps)", lambda s: gym_run(args.seconds, s, 2)),
     ]
-    print(f"chkobba_v1 steps/s, random legal actions, median of {args.runs} x {args.seconds}s")
+    print(f"chkobba_v1 steps/s, random legal actions, median of {args.runs} runs of "
+          f"{args.seconds}s CPU time: per CPU second (min, max) and per wall-clock second")
     for name, run in cases:
         rates = [run(i) for i in range(args.runs)]
-        print(f"{name:44s} {statistics.median(rates):10,.0f}  "
-              f"(min {min(rates):,.0f}, max {max(rates):,.0f})")
+        cpu = [c for c, _ in rates]
+        wall = [w for _, w in rates]
+        print(f"{name:44s} {statistics.median(cpu):10,.0f}  "
+              f"({min(cpu):,.0f}, {max(cpu):,.0f})  wall {statistics.median(wall):,.0f}")
 
 
 if __name__ == "__main__":
