@@ -123,14 +123,22 @@ def test_the_web_app_offers_a_served_policy(
     path = tmp_path / "p.npz"
     random_policy(3).save(path)
     name = f"policy:{path}"
-    monkeypatch.setattr(agents_base, "OFFERED", [])
+    monkeypatch.setattr(agents_base, "OFFERED", {})
     assert name not in levels() and not is_fair(name)
+    aliases = []
     try:
-        agents_base.offer(name)
-        assert levels()[-1] == name and is_fair(name)
-        move_seed = random.Random(0).getrandbits(32)
-        assert isinstance(AGENTS[name](move_seed), PolicyAgent)
+        aliases.append(agents_base.offer(name))
+        assert aliases[0] == "policy:p"  # short enough for the database's agent column
+        assert levels()[-1] == "policy:p" and is_fair("policy:p")
+        assert isinstance(make_agent("policy:p", random.Random(0).getrandbits(32)), PolicyAgent)
+        assert agents_base.offer(name) == "policy:p"  # offering it again changes nothing
+        other = tmp_path / "sub"
+        other.mkdir()
+        random_policy(4).save(other / "p.npz")
+        aliases.append(agents_base.offer(f"policy:{other / 'p.npz'}"))
+        assert aliases[1] == "policy:p-2" and levels()[-2:] == ["policy:p", "policy:p-2"]
     finally:
-        AGENTS.pop(name, None)
+        for a in aliases:
+            AGENTS.pop(a, None)
     with pytest.raises(AgentError):
         agents_base.offer(f"policy:{tmp_path / 'nope.npz'}")

@@ -69,9 +69,10 @@ def serve(
 
     for name in players:
         try:
-            offer(name)
+            alias = offer(name)
         except AgentError as e:
             raise click.BadParameter(str(e), param_hint="--player") from None
+        click.echo(f"chkobba: offering {name} as the level {alias!r}", err=True)
     if db_url is None:
         folder = data_dir or Path(platformdirs.user_data_dir("chkobba"))
         folder.mkdir(parents=True, exist_ok=True)
