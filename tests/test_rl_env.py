@@ -188,18 +188,20 @@ def swap_hidden(r: Round, seat: int, rng: random.Random) -> Round:
 
 @settings(max_examples=40, deadline=None)
 @given(
+    st.sampled_from(["chkobba", "scopa", "escoba", "scopa-frac"]),
     st.sampled_from([(2, False), (3, False), (4, True)]),
     st.integers(0, 2**32 - 1),
     st.integers(1, 60),
 )
 def test_the_observation_never_holds_hidden_cards(
-    seating: tuple[int, bool], seed: int, steps: int
+    rules: str, seating: tuple[int, bool], seed: int, steps: int
 ) -> None:
     """RULES.md §2.7: redealing the cards a seat has not seen (the others' hands and the
-    stock) among the same places leaves that seat's observation vector unchanged."""
+    stock) among the same places leaves that seat's observation vector unchanged.
+    (Not Cirulla, where a declared hand is shown to everyone.)"""
     seats, teams = seating
     rng = random.Random(seed)
-    m = Match(CHKOBBA, seats, teams, seed=seed)
+    m = Match(preset(rules), seats, teams, seed=seed)
     for _ in range(steps):
         if m.is_over:
             break
@@ -207,7 +209,7 @@ def test_the_observation_never_holds_hidden_cards(
     r = m.round
     for seat in range(seats):
         def vec(rr: Round, seat: int = seat) -> np.ndarray:
-            return encode(observe_round(rr, seat, tuple(m.totals), m.round_number, 21))
+            return encode(observe_round(rr, seat, tuple(m.totals), m.round_number, m.rules.target))
 
         base = vec(r)
         assert base.shape == (OBS_SIZE,)
