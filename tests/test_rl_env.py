@@ -44,12 +44,12 @@ TABLES = [
     ("chkobba", 3, False),
     ("chkobba", 4, False),
     ("chkobba", 4, True),
-    ("scopa", 2, False),
-    ("escoba", 2, False),
-    ("cirulla", 3, False),
-    ("scopa-frac", 2, False),
-    ("scopone-scientifico", 4, True),
-    ("chkop", 2, False),
+    # Every other preset at its first table (Scopone's are 2 against 2).
+    *(
+        (name, 4 if r.seatings[0] in ("4", "2v2") else int(r.seatings[0]), r.seatings[0] == "2v2")
+        for name, r in sorted(PRESETS.items())
+        if name != "chkobba"
+    ),
 ]
 
 
