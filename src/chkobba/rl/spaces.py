@@ -37,6 +37,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from chkobba.cards import DIAMONDS_MASK, SEVENS_MASK, VALUE_OF, iter_bits
 from chkobba.game import Phase
 from chkobba.moves import Cut, Move, Play
 from chkobba.observe import Observation
@@ -227,7 +228,11 @@ _CARD_PLANES: Final = (
     "last_play_3",
     "captures",
     "sweeps",
+    "takes_seven_of_diamonds",
+    "lay_risk",
     "most_taken",
+    "diamonds_taken",
+    "sevens_taken",
 )
 _SCALARS: Final = (
     ("phase", 2),
@@ -258,10 +263,11 @@ OBS_LAYOUT: Final[dict[str, slice]] = _layout()
 OBS_SIZE: Final = max(s.stop for s in OBS_LAYOUT.values())
 """The length of the observation vector."""
 
-_PLANES: Final = len(_CARD_PLANES) - 1
-"""The card planes that are sets (``most_taken``, the last, holds counts)."""
-_MOST_AT: Final = _PLANES * 40
-_SCALAR_AT: Final = _MOST_AT + 40
+_PLANES: Final = len(_CARD_PLANES) - 3
+"""The card planes that are sets (the last three hold counts)."""
+_COUNT_AT: Final = _PLANES * 40
+_SCALAR_AT: Final = _COUNT_AT + 3 * 40
+_SEVEN_OF_DIAMONDS: Final = 26
 _SEATING: Final = {(2, False): 0, (3, False): 1, (4, False): 2, (4, True): 3}
 _SCALAR_SIZE: Final = OBS_SIZE - _SCALAR_AT
 _PHASE: Final = OBS_LAYOUT["phase"].start - _SCALAR_AT
@@ -320,28 +326,49 @@ def encode(
     # What each card of the hand can do now, read off the legal moves (the observer's
     # own knowledge, spelled out so that a learner need not rediscover the sums).
     table = obs.table
-    most = bytearray(40)
-    caps = sweeps = 0
+    counts = bytearray(3 * 40)  # most_taken, diamonds_taken, sevens_taken
+    caps = sweeps = living = risky = 0
+    table_total = -1
     for move in obs.legal_moves:
-        if type(move) is Play and move.capture:
-            c = move.card
+        if type(move) is not Play:
+            break
+        c = move.card
+        cap = move.capture
+        if cap:
             caps |= 1 << c
-            if move.capture == table:
+            if cap == table:
                 sweeps |= 1 << c
-            n = move.capture.bit_count()
-            if n > most[c]:
-                most[c] = n
+            taken = cap | 1 << c
+            if taken >> _SEVEN_OF_DIAMONDS & 1:
+                living |= 1 << c
+            n = cap.bit_count()
+            if n > counts[c]:
+                counts[c] = n
+            n = (taken & DIAMONDS_MASK).bit_count()
+            if n > counts[40 + c]:
+                counts[40 + c] = n
+            n = (taken & SEVENS_MASK).bit_count()
+            if n > counts[80 + c]:
+                counts[80 + c] = n
+        else:
+            if table_total < 0:
+                table_total = sum(VALUE_OF[t] for t in iter_bits(table))
+            # Laid, the card leaves a table one card could sweep (a chkobba offered).
+            if table_total + VALUE_OF[c] <= 10:
+                risky |= 1 << c
     planes[14] = caps
     planes[15] = sweeps
+    planes[16] = living
+    planes[17] = risky
     # Each plane is 5 bytes; each byte turns into its 8 bits through one table lookup,
     # written straight into the vector (numpy's conversions of Python lists are slow).
     raw = np.frombuffer(b"".join([p.to_bytes(5, "little") for p in planes]), dtype=np.uint8)
-    np.take(_BITS, raw, axis=0, out=vec[:_MOST_AT].reshape(-1, 8))
+    np.take(_BITS, raw, axis=0, out=vec[:_COUNT_AT].reshape(-1, 8))
     if caps:
-        np.multiply(np.frombuffer(most, dtype=np.uint8), 0.1, out=vec[_MOST_AT:_SCALAR_AT],
+        np.multiply(np.frombuffer(counts, dtype=np.uint8), 0.1, out=vec[_COUNT_AT:_SCALAR_AT],
                     casting="unsafe")
     else:
-        vec[_MOST_AT:_SCALAR_AT] = 0
+        vec[_COUNT_AT:_SCALAR_AT] = 0
     sc = array.array("f", _ZERO_SCALARS)
     phase = obs.phase
     if phase is Phase.CUT:
