@@ -37,7 +37,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from chkobba.cards import DIAMONDS_MASK, SEVENS_MASK, VALUE_OF, iter_bits
+from chkobba.cards import DIAMONDS_MASK, SEVEN_OF_DIAMONDS, SEVENS_MASK, VALUE_OF, iter_bits
 from chkobba.game import Phase
 from chkobba.moves import Cut, Move, Play
 from chkobba.observe import Observation
@@ -267,7 +267,7 @@ _PLANES: Final = len(_CARD_PLANES) - 3
 """The card planes that are sets (the last three hold counts)."""
 _COUNT_AT: Final = _PLANES * 40
 _SCALAR_AT: Final = _COUNT_AT + 3 * 40
-_SEVEN_OF_DIAMONDS: Final = 26
+_SEVEN_OF_DIAMONDS: Final = int(SEVEN_OF_DIAMONDS)
 _SEATING: Final = {(2, False): 0, (3, False): 1, (4, False): 2, (4, True): 3}
 _SCALAR_SIZE: Final = OBS_SIZE - _SCALAR_AT
 _PHASE: Final = OBS_LAYOUT["phase"].start - _SCALAR_AT
