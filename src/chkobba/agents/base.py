@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import PurePath
 from typing import Protocol
 
 from chkobba.moves import Move
@@ -47,9 +48,14 @@ def register(name: str, playable: bool = True) -> Callable[[AgentFactory], Agent
 
 
 def make_agent(name: str, seed: int = 0) -> Agent:
-    """The player called ``name``, seeded; an unknown name is an error."""
+    """The player called ``name``, seeded; an unknown name is an error.
+
+    ``policy:PATH`` is a trained policy file (:mod:`chkobba.rl.policy`).
+    """
     _load_builtin()
     factory = AGENTS.get(name)
+    if factory is None and name.startswith(POLICY_PREFIX):
+        return _policy_agent(name)
     if factory is None:
         raise AgentError(f"unknown player {name!r} (known: {', '.join(sorted(AGENTS))})")
     return factory(seed)
@@ -58,12 +64,64 @@ def make_agent(name: str, seed: int = 0) -> Agent:
 def check_playable(name: str) -> None:
     """Raise :class:`AgentError` unless ``name`` is a player that plays from observations."""
     _load_builtin()
+    if name not in AGENTS and name.startswith(POLICY_PREFIX):
+        _policy_agent(name)
+        return
     if name in MEASUREMENT_ONLY:
         raise AgentError(
             f"{name!r} sees every card: it plays only in duels, as an upper bound for measurements"
         )
     if name not in AGENTS:
         raise AgentError(f"unknown player {name!r} (known: {', '.join(playable_agents())})")
+
+
+POLICY_PREFIX = "policy:"
+"""Names a trained policy file as a player: ``policy:PATH``."""
+
+
+def _policy_agent(name: str) -> Agent:
+    try:
+        # Imported only for a policy: it needs numpy, which the core does not.
+        from chkobba.rl.policy import PolicyError, policy_agent
+    except ImportError as e:
+        raise AgentError(
+            f"{name}: playing a trained policy needs numpy (pip install 'chkobba[rl]'): {e}"
+        ) from None
+    try:
+        return policy_agent(name)
+    except PolicyError as e:
+        raise AgentError(str(e)) from None
+
+
+OFFERED: dict[str, str] = {}
+"""Players added at run time to the ones the interfaces offer (``chkobba serve --player``):
+the name offered, and the player it stands for."""
+
+MAX_NAME = 32
+"""The longest player name a stored game keeps (the database's ``agent`` column)."""
+
+
+def offer(name: str) -> str:
+    """Offer ``name`` (such as ``policy:PATH``) as a computer player and return the name
+    it is offered under; raise :class:`AgentError` if it cannot play.
+
+    A policy is offered as ``policy:STEM`` (its file name without the folder and the
+    ``.npz``), short enough for the database.
+    """
+    check_playable(name)
+    alias = name
+    if name not in AGENTS:
+        # Only policy:PATH can be playable without being registered.
+        stem = PurePath(name[len(POLICY_PREFIX) :]).stem
+        alias = (POLICY_PREFIX + stem)[:MAX_NAME]
+        n = 2
+        while alias in AGENTS and OFFERED.get(alias) != name:
+            suffix = f"-{n}"
+            alias = (POLICY_PREFIX + stem)[: MAX_NAME - len(suffix)] + suffix
+            n += 1
+        AGENTS[alias] = lambda seed: make_agent(name, seed)
+    OFFERED[alias] = name
+    return alias
 
 
 def playable_agents() -> list[str]:

@@ -14,7 +14,8 @@ import platformdirs
 from rich.console import Console
 from rich.markup import escape
 
-from chkobba.agents import Agent, AgentError, make_agent, playable_agents
+from chkobba.agents import Agent, AgentError, make_agent
+from chkobba.agents.base import check_playable
 from chkobba.match import Match
 from chkobba.narrate import goal
 from chkobba.rules import PRESETS, preset
@@ -64,12 +65,9 @@ def _human_name() -> str:
 
 
 def _agent(name: str, seed: int, option: str) -> Agent:
-    if name not in playable_agents():
-        raise click.BadParameter(
-            f"unknown player {name!r} (known: {', '.join(playable_agents())})",
-            param_hint=option,
-        )
     try:
+        # Any playable name: a built-in player, a level or a trained policy:PATH.
+        check_playable(name)
         return make_agent(name, seed)
     except AgentError as e:
         raise click.BadParameter(str(e), param_hint=option) from None

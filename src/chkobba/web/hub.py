@@ -96,6 +96,8 @@ def levels() -> list[str]:
         named = ["random", *importlib.import_module("chkobba.agents.levels").LEVELS]
     except (ImportError, AttributeError):
         named = sorted(AGENTS)
+    # Players the server was started with (``chkobba serve --player policy:PATH``).
+    named += [n for n in getattr(agents_base, "OFFERED", []) if n not in named]
     return [n for n in named if is_fair(n)]
 
 

@@ -38,6 +38,13 @@ import click
     help="Messages per second each connection may send.",
 )
 @click.option("--log-level", default="info", show_default=True, help="uvicorn's log level.")
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    metavar="NAME",
+    help="Offer this computer player too, such as a trained policy:PATH (repeatable).",
+)
 def serve(
     host: str,
     port: int,
@@ -46,6 +53,7 @@ def serve(
     bot_delay: float,
     rate: float,
     log_level: str,
+    players: tuple[str, ...] = (),
 ) -> None:
     """Serve the game in the browser: lobby, games against the computer, online rooms."""
     # Imported here so that the other commands start without the web stack.
@@ -54,10 +62,17 @@ def serve(
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import SQLAlchemyError
 
+    from chkobba.agents.base import AgentError, offer
     from chkobba.store import Store, StoreError, normalise_url, sqlite_url
     from chkobba.web.app import create_app
     from chkobba.web.hub import Settings
 
+    for name in players:
+        try:
+            alias = offer(name)
+        except AgentError as e:
+            raise click.BadParameter(str(e), param_hint="--player") from None
+        click.echo(f"chkobba: offering {name} as the level {alias!r}", err=True)
     if db_url is None:
         folder = data_dir or Path(platformdirs.user_data_dir("chkobba"))
         folder.mkdir(parents=True, exist_ok=True)
