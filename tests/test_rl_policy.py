@@ -16,6 +16,7 @@ from chkobba.agents import base as agents_base
 from chkobba.cli import main
 from chkobba.match import Match
 from chkobba.observe import observe
+from chkobba.record import GameRecord
 from chkobba.rl.policy import Policy, PolicyAgent, load_policy
 from chkobba.rl.spaces import NUM_ACTIONS, OBS_SIZE
 from chkobba.rules import preset
@@ -108,8 +109,15 @@ def test_duel_and_play_take_a_policy(tmp_path: Path) -> None:
     res = runner.invoke(main, ["duel", f"policy:{tmp_path / 'nope.npz'}", "random", "--pairs", "1"])
     assert res.exit_code == 2 and "cannot read policy" in res.output
     assert "Traceback" not in res.output
-    res = runner.invoke(main, ["play", "--opponent", f"policy:{tmp_path / 'nope.npz'}"])
-    assert res.exit_code == 2 and "cannot read policy" in res.output
+    for flag in ("--opponent", "--player"):
+        res = runner.invoke(main, ["play", flag, f"policy:{tmp_path / 'nope.npz'}"])
+        assert res.exit_code == 2 and "cannot read policy" in res.output
+    saved = tmp_path / "game.json"
+    res = runner.invoke(
+        main, ["play", "--player", f"policy:{path}", "--save", str(saved)], input="q\ny\n"
+    )
+    assert res.exit_code == 0, res.output
+    assert f"policy:{path}" in GameRecord.load(saved).names[1]
     res = runner.invoke(main, ["serve", "--player", f"policy:{tmp_path / 'nope.npz'}"])
     assert res.exit_code == 2 and "cannot read policy" in res.output
 
