@@ -3,12 +3,16 @@ restarted server resumes each game exactly where it was (docs/touti.md, In the b
 
 from __future__ import annotations
 
+import json
+import urllib.error
+import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from starlette.testclient import TestClient
-from wsutil import make_client
+from wsutil import ServerProcess, make_client
 
 from chkobba.store import Store
 from chkobba.store.schema import touti_games, touti_moves
@@ -163,3 +167,52 @@ def test_unknown_games_after_a_restart(sqlite_url: str) -> None:
             assert r.status_code == 404 and r.json()["error"] == "unknown_game"
         r = c.post(f"/api/touti/games/{g['game']}/move", json={"token": "x", "move": "pass"})
         assert r.status_code == 403 and r.json()["error"] == "bad_token"
+
+
+def test_a_game_that_cannot_be_replayed_is_left_aside(sqlite_url: str) -> None:
+    with make_client(sqlite_url) as c:
+        bad, good = new_game(c), new_game(c)
+        v = play(c, good, look(c, good))
+    store = Store(sqlite_url)
+    try:
+        with store.engine.begin() as conn:
+            conn.execute(
+                update(touti_moves)
+                .where(touti_moves.c.game_id == bad["game"], touti_moves.c.ply == 0)
+                .values(move="Zz")
+            )
+    finally:
+        store.close()
+    with make_client(sqlite_url) as c:
+        r = c.get(f"/api/touti/games/{bad['game']}", params={"token": bad["token"]})
+        assert r.status_code == 404 and r.json()["error"] == "unknown_game"
+        assert look(c, good) == v
+
+
+def http(base: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(
+        base + path, data=data, headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return dict(json.loads(r.read()))
+
+
+def test_a_server_killed_mid_game_resumes_it(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path / "data", "--bot-delay", "0")
+    try:
+        server.start()
+        g = http(server.base, "/api/touti/games", {"opponent": "search", "partner": "random"})
+        path = f"/api/touti/games/{g['game']}"
+        v = http(server.base, f"{path}?token={g['token']}")
+        for i in range(4):
+            move = "pass" if "pass" in v["legal"] else v["legal"][i % len(v["legal"])]
+            v = http(server.base, path + "/move", {"token": g["token"], "move": move})
+        server.kill()  # SIGKILL: no chance to tidy up
+        server.start()
+        assert http(server.base, f"{path}?token={g['token']}") == v
+        with pytest.raises(urllib.error.HTTPError) as e:
+            http(server.base, f"{path}?token=nope")
+        assert e.value.code == 403
+    finally:
+        server.stop()
