@@ -165,8 +165,10 @@ def test_unknown_games_after_a_restart(sqlite_url: str) -> None:
         for game in ("NOPE", "DEADBEEF", "deadbee", "DEADBEEF0"):
             r = c.get(f"/api/touti/games/{game}", params={"token": g["token"]})
             assert r.status_code == 404 and r.json()["error"] == "unknown_game"
-        r = c.post(f"/api/touti/games/{g['game']}/move", json={"token": "x", "move": "pass"})
-        assert r.status_code == 403 and r.json()["error"] == "bad_token"
+        for token in ("x", "\ud800", 7):
+            r = c.post(f"/api/touti/games/{g['game']}/move",
+                       content=json.dumps({"token": token, "move": "pass"}))
+            assert r.status_code == 403 and r.json()["error"] == "bad_token"
 
 
 def test_a_game_that_cannot_be_replayed_is_left_aside(sqlite_url: str) -> None:

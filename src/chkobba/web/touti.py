@@ -96,7 +96,13 @@ class ToutiTable:
 
     def holds(self, token: object) -> bool:
         """Whether ``token`` is this game's token."""
-        return isinstance(token, str) and hmac.compare_digest(token_hash(token), self.token_hash)
+        if not isinstance(token, str):
+            return False
+        try:
+            given = token_hash(token)
+        except UnicodeEncodeError:  # a lone surrogate from JSON is no token
+            return False
+        return hmac.compare_digest(given, self.token_hash)
 
 
 def table_from_stored(g: StoredTouti) -> ToutiTable:
