@@ -16,7 +16,7 @@ from wsutil import ServerProcess, make_client
 
 from chkobba.store import Store
 from chkobba.store.schema import touti_games, touti_moves
-from chkobba.store.touti import touti_game
+from chkobba.store.touti import ToutiMoveRow, append_touti, touti_game
 from chkobba.touti.record import ToutiRecord, replay
 
 
@@ -218,3 +218,22 @@ def test_a_server_killed_mid_game_resumes_it(tmp_path: Path) -> None:
         assert e.value.code == 403
     finally:
         server.stop()
+
+
+def test_a_copy_behind_the_database_reads_it_again(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    g = new_game(c)
+    v = look(c, g)
+    # Another copy of the game (one let go of under the memory cap while it was still
+    # playing) stored the person's move: this copy's own move at that ply is refused.
+    url = str(c.app.state.hub.store.url)  # type: ignore[attr-defined]
+    store = Store(url)
+    try:
+        append_touti(store, g["game"], [ToutiMoveRow(v["ply"], 0, v["legal"][0])])
+    finally:
+        store.close()
+    r = c.post(f"/api/touti/games/{g['game']}/move", json={"token": g["token"], "move": v["legal"][-1]})
+    assert r.status_code == 503 and r.json()["error"] == "server_error"
+    after = look(c, g)  # read again from the database, and played on by the computers
+    assert after["ply"] > v["ply"]
+    assert len(stored_moves(url, g["game"])) == after["ply"]

@@ -230,6 +230,10 @@ class ToutiTables:
             )
         except Exception as e:
             log.exception("could not store Touti move %s of game %s", move, table.id)
+            if self.tables.get(table.id) is table:
+                # The database may hold moves this copy lacks (a copy let go of under
+                # the memory cap and still playing): the next request reads it again.
+                del self.tables[table.id]
             raise StoreFailed("the move could not be recorded; it was not played") from e
         apply_logged(table, move)
         if m.is_over:
