@@ -232,7 +232,9 @@ def test_a_copy_behind_the_database_reads_it_again(sqlite_client: TestClient) ->
         append_touti(store, g["game"], [ToutiMoveRow(v["ply"], 0, v["legal"][0])])
     finally:
         store.close()
-    r = c.post(f"/api/touti/games/{g['game']}/move", json={"token": g["token"], "move": v["legal"][-1]})
+    r = c.post(
+        f"/api/touti/games/{g['game']}/move", json={"token": g["token"], "move": v["legal"][-1]}
+    )
     assert r.status_code == 503 and r.json()["error"] == "server_error"
     after = look(c, g)  # read again from the database, and played on by the computers
     assert after["ply"] > v["ply"]
