@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, select
 from starlette.testclient import TestClient
 from wsutil import ServerProcess, make_client
 
@@ -175,14 +175,10 @@ def test_a_game_that_cannot_be_replayed_is_left_aside(sqlite_url: str) -> None:
     with make_client(sqlite_url) as c:
         bad, good = new_game(c), new_game(c)
         v = play(c, good, look(c, good))
+    ply = len(stored_moves(sqlite_url, bad["game"]))
     store = Store(sqlite_url)
     try:
-        with store.engine.begin() as conn:
-            conn.execute(
-                update(touti_moves)
-                .where(touti_moves.c.game_id == bad["game"], touti_moves.c.ply == 0)
-                .values(move="Zz")
-            )
+        append_touti(store, bad["game"], [ToutiMoveRow(ply, 0, "Zz")])  # not a move
     finally:
         store.close()
     with make_client(sqlite_url) as c:
