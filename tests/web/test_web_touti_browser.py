@@ -65,3 +65,32 @@ def test_touti_by_clicks(server: ServerProcess, tmp_path: Path) -> None:
         assert len(log) > 10 and any("trick" in li.text for li in log)
     finally:
         d.quit()
+
+
+def test_touti_in_french_and_arabic(server: ServerProcess) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    d: Any = make_browser("412,915")
+    try:
+        d.get(server.base + "/touti")
+        wait(d, lambda d: body(d, "data-ready") == "1")
+        html = d.find_element(By.TAG_NAME, "html")
+        Select(d.find_element(By.ID, "lang")).select_by_value("ar")
+        assert html.get_attribute("dir") == "rtl" and html.get_attribute("lang") == "ar"
+        assert d.find_element(By.ID, "t-go").text == "ابدأ"
+        Select(d.find_element(By.ID, "lang")).select_by_value("fr")
+        assert html.get_attribute("dir") == "ltr"
+        assert d.find_element(By.ID, "t-go").text == "Commencer"
+        assert d.find_element(By.ID, "t-name").get_attribute("value") == "Vous"
+        d.find_element(By.ID, "t-go").click()
+        wait(d, lambda d: "/touti/" in d.current_url and body(d, "data-my-turn") == "1")
+        # The language is remembered, and the game's own words follow it.
+        wait(d, lambda d: d.find_element(By.ID, "t-prompt").text == "Votre enchère (ou passe) :")
+        assert "Partenaire" in d.find_element(By.ID, "t-score").text
+        Select(d.find_element(By.ID, "lang")).select_by_value("ar")
+        assert d.find_element(By.ID, "t-prompt").text == "مزايدتك (أو باس):"
+        assert d.find_element(By.TAG_NAME, "html").get_attribute("dir") == "rtl"
+        assert "باس" in [b.text for b in visible(d, "#t-actions button")]
+    finally:
+        d.quit()

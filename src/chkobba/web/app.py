@@ -37,7 +37,7 @@ from chkobba.web.protocol import (
     point_names,
 )
 from chkobba.web.replay import game_record, replay_frames
-from chkobba.web.touti import touti_routes
+from chkobba.web.touti import ToutiTables, touti_routes
 
 log = logging.getLogger("chkobba.web")
 
@@ -72,10 +72,12 @@ def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
     store = Store(db_url, manual_checkpoints=True)
     hub = Hub(store, settings)
     coach = Coach(hub, store)
+    touti = ToutiTables(hub.journal)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
+        await touti.start()
         try:
             yield
         finally:
@@ -297,11 +299,12 @@ def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
         Route("/api/games/{game}/replay", replay),
         *coach.routes(),
         WebSocketRoute("/ws", ws_endpoint),
-        *touti_routes(),
+        *touti_routes(touti),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
         routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error}
     )
     app.state.hub = hub
+    app.state.touti = touti
     return app

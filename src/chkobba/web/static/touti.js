@@ -1,19 +1,24 @@
 // Touti against the computer: the person's view from /api/touti/games/{game}, moves posted back.
 import { api, cardEl, el, pretty } from "./common.js";
+import { mountLangPicker, onLangChange } from "./i18n.js";
+import { applyToutiWords, tt } from "./touti-i18n.js";
 
-const SUITS = { d: "oros ♦", h: "copas ♥", s: "espadas ♠", c: "bastos ♣" };
+const suit = (s) => tt(`suit_${s}`);
+const DEFAULT_NAMES = new Set(["You", "Vous", "أنت"]);
+let last = null; // the view shown, drawn again when the language changes
 const $ = (id) => document.getElementById(id);
 const gameId = location.pathname.split("/")[2] || "";
 const tokenKey = (g) => `touti.token.${g}`;
 
 function start() {
   $("start").hidden = false;
+  if (DEFAULT_NAMES.has($("t-name").value)) $("t-name").value = tt("default_name");
   document.body.dataset.ready = "1";
   $("t-go").onclick = async () => {
     $("t-error").textContent = "";
     try {
       const r = await api("/api/touti/games", {
-        name: $("t-name").value.trim() || "You",
+        name: $("t-name").value.trim() || tt("default_name"),
         opponent: $("t-opponent").value,
         partner: $("t-partner").value,
         target: Number($("t-target").value),
@@ -27,19 +32,25 @@ function start() {
 }
 
 function render(v) {
+  last = v;
   $("game").hidden = false;
   // State for tests and assistive tools: whose turn, how far, whether over.
   document.body.dataset.ready = "1";
   document.body.dataset.myTurn = v.turn === 0 && v.winner === null ? "1" : "0";
   document.body.dataset.over = v.winner !== null ? "1" : "0";
   document.body.dataset.ply = String(v.ply);
-  const names = v.names;
-  const team = (t) => `${names[t]} & ${names[t + 2]}`;
-  $("t-score").textContent =
-    `${team(0)} ${v.totals[0]} · ${team(1)} ${v.totals[1]} (to ${v.target}) · deal ${v.deal}`;
+  // The computers' seats are named by where they sit, in the page's language.
+  const names = v.names.map((n, seat) => (seat ? tt(`seat_${seat}`) : n));
+  const team = (t) => tt("team", { a: names[t], b: names[t + 2] });
+  $("t-score").textContent = tt("score", {
+    a: team(0), ta: v.totals[0], b: team(1), tb: v.totals[1], target: v.target, deal: v.deal,
+  });
   $("t-contract").textContent = v.trump
-    ? `Contract: ${names[v.declarer]} ${v.bid} in ${SUITS[v.trump]}; tricks ${v.tricks[0]}–${v.tricks[1]}`
-    : v.bid ? `Bidding: ${names[v.high_bidder]} bids ${v.bid}` : `Bidding: ${names[v.dealer]} deals`;
+    ? tt("contract", {
+      name: names[v.declarer], bid: v.bid, suit: suit(v.trump), t0: v.tricks[0], t1: v.tricks[1],
+    })
+    : v.bid ? tt("bidding_bid", { name: names[v.high_bidder], bid: v.bid })
+    : tt("bidding_deals", { name: names[v.dealer] });
   const shown = v.trick.length ? v.trick : v.last_trick ? v.last_trick.cards : [];
   for (const seatEl of document.querySelectorAll(".touti-seat")) {
     const seat = Number(seatEl.dataset.seat);
@@ -71,12 +82,12 @@ function render(v) {
     return b;
   }));
   $("t-prompt").textContent = v.winner !== null
-    ? `${team(v.winner)} win the match.`
-    : !mine ? "The computers are playing…"
-    : v.phase === "bid" ? "Your bid (or pass):"
-    : v.phase === "trump" ? "Name trumps:"
-    : v.phase === "canto" ? "Announce a pair?"
-    : "Your card:";
+    ? tt("win", { team: team(v.winner) })
+    : !mine ? tt("computers")
+    : v.phase === "bid" ? tt("your_bid")
+    : v.phase === "trump" ? tt("name_trumps")
+    : v.phase === "canto" ? tt("announce_q")
+    : tt("your_card");
   $("t-log").replaceChildren(...v.log.map((line) => el("li", { text: line })));
   $("t-log").scrollTop = $("t-log").scrollHeight;
   if (v.winner !== null) {
@@ -86,9 +97,10 @@ function render(v) {
 }
 
 function label(m) {
-  if (m.startsWith("trump:")) return `Trumps: ${SUITS[m[6]]}`;
-  if (m.startsWith("canto:")) return `Announce ${SUITS[m[6]]}`;
-  if (m === "nocanto") return "No announcement";
+  if (m.startsWith("trump:")) return tt("trumps", { suit: suit(m[6]) });
+  if (m.startsWith("canto:")) return tt("announce", { suit: suit(m[6]) });
+  if (m === "nocanto") return tt("nocanto");
+  if (m === "pass") return tt("pass");
   return m;
 }
 
@@ -117,5 +129,12 @@ async function load() {
   }
 }
 
+mountLangPicker($("lang"));
+applyToutiWords();
+onLangChange(() => {
+  applyToutiWords();
+  if (DEFAULT_NAMES.has($("t-name").value)) $("t-name").value = tt("default_name");
+  if (last) render(last);
+});
 if (gameId) load();
 else start();
