@@ -26,7 +26,7 @@ import importlib
 import logging
 import socket
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -156,6 +156,10 @@ def play_on_ray(
     spec_ref = ray.put(spec)
     pending: dict[Any, int] = {task.remote(spec_ref, list(c)): len(c) for c in chunks}
     results: list[PairOutcome] = []
+    # On an error the other tasks are left to finish and their results dropped, not
+    # cancelled: in Ray (seen with 2.60) a cancel that races with a task's
+    # completion fails a check inside Ray and aborts this whole process
+    # ("Tried to complete task that was not pending", ray-project/ray#54846).
     try:
         while pending:
             done, _ = ray.wait(list(pending), num_returns=1)
@@ -165,23 +169,11 @@ def play_on_ray(
                 if progress is not None:
                     progress(n)
     except ray.exceptions.RayTaskError as e:
-        _cancel(ray, pending)
         cause = getattr(e, "cause", None)
         if isinstance(cause, Exception):
             raise cause from None
         raise RayError(f"a Ray task failed: {e}") from None
     except ray.exceptions.RayError as e:
-        _cancel(ray, pending)
         raise RayError(f"Ray lost a task: {e}") from None
-    except BaseException:
-        _cancel(ray, pending)
-        raise
     results.sort(key=lambda p: p.index)
     return results
-
-
-def _cancel(ray: ModuleType, pending: dict[Any, int]) -> None:
-    for ref in pending:
-        # A task that has just ended cannot be cancelled, and need not be.
-        with suppress(Exception):
-            ray.cancel(ref)
