@@ -1,17 +1,20 @@
 """Named levels for the interfaces, from a beginner's opponent to the full search.
 
 Each level is a documented player and budget. ``bench/strength.py --levels`` measures
-each level against the one below: medium beats easy by about a point per deal and
-hard beats medium by about a quarter of a point; the expert's 6,000 samples were
-not measurably stronger than hard's 300 in 300 duplicate pairs (+0.03 ± 0.15), the
-search's gains flattening out beyond a few hundred samples.
+each level against the one below (1,000 duplicate pairs, seed 1): medium beats easy
+by about a point per deal, hard beats medium by +0.26 [+0.17, +0.36], and the expert
+beats hard by +0.13 [+0.04, +0.22]. More samples alone gain little beyond a few
+hundred (with uniform sampling, 6,000 samples against hard's 300 measured +0.03 ± 0.15
+over 300 pairs); weighing the samples by inference
+(:data:`~chkobba.agents.expert.EXPERT_TEMPERATURE`) measured +0.08 [+0.01, +0.15]
+head to head.
 
 | level | player | budget |
 |---|---|---|
 | easy | greedy: takes the most valuable capture, no defence | none |
 | medium | heuristic: counts cards, avoids offering a chkobba | none |
-| hard | expert search | :data:`HARD_SAMPLES` sampled deals per move |
-| expert | expert search | :data:`~chkobba.agents.expert.EXPERT_SAMPLES` sampled deals per move |
+| hard | expert search | :data:`HARD_SAMPLES` sampled deals per move, uniform |
+| expert | expert search | :data:`~chkobba.agents.expert.EXPERT_SAMPLES` deals, inference-weighed |
 
 Without the compiled kernel the searches keep their time per move by sampling
 fewer deals (:func:`~chkobba.agents.expert.budget`).
