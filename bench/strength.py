@@ -62,9 +62,15 @@ def main() -> None:
         print(line(r), f" ({time.perf_counter() - start:.0f} s)", flush=True)
     expert = results[("expert", "greedy")].margin.mean
     cheater = results[("cheater", "greedy")].margin.mean
+    above = results[("cheater", "expert")].margin.mean
     if cheater > 0:
+        # Margins against different opponents do not add up, so the expert's place in
+        # the gap is read from both ends: its own margin over greedy, and what the
+        # cheater's margin over it leaves of the cheater's margin over greedy.
         print(
-            f"gap greedy → cheater: {cheater:+.3f}; the expert closes {expert / cheater:.0%} of it"
+            f"gap greedy → cheater: {cheater:+.3f}; the expert closes {expert / cheater:.0%} "
+            f"of it by its margin over greedy, {1 - above / cheater:.0%} by the cheater's "
+            "margin over it"
         )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
