@@ -29,7 +29,7 @@ from chkobba.touti.narrate import describe_move, describe_trick, score_lines, te
 from chkobba.touti.observe import ToutiObservation, observe
 from chkobba.touti.record import record_of
 from chkobba.tui.saving import save_record
-from chkobba.tui.session import Ask, Ending, SessionResult
+from chkobba.tui.session import Ask, Ending, Quit, SessionResult, play_out
 
 HELP: Final = """\
 [bold]How to answer[/bold]
@@ -51,10 +51,6 @@ Announcements: only the declarer's team, after a trick it wins:
 
 SEAT_NAMES: Final = ("You", "Right", "Partner", "Left")
 """Playing order runs counter-clockwise, so seat 1 sits on the person's right."""
-
-
-class _Quit(Exception):
-    """The player asked to stop."""
 
 
 def hand_line(hand: int, trump: int | None) -> str:
@@ -102,21 +98,7 @@ class ToutiSession:
 
     def run(self) -> SessionResult:
         """Play until the match is decided or the player stops; save the record."""
-        ending = Ending.FINISHED
-        try:
-            while not self.match.is_over:
-                self._step()
-        except _Quit:
-            ending = Ending.QUIT
-        except EOFError:
-            ending = Ending.END_OF_INPUT
-            self.console.print("\n[yellow]End of input: the game stops here.[/yellow]")
-        except KeyboardInterrupt:
-            ending = Ending.INTERRUPTED
-            self.console.print("\n[yellow]Interrupted: the game stops here.[/yellow]")
-        except BaseException:
-            self.save()  # even a bug must not lose the game played so far
-            raise
+        ending = play_out(self.console, self._step, lambda: self.match.is_over, self.save)
         if ending is Ending.FINISHED:
             w = self.match.winner
             assert w is not None
@@ -277,7 +259,7 @@ class ToutiSession:
     def _confirm_quit(self) -> None:
         answer = self.ask("Quit now? The game so far is saved. \\[y/N] ").strip().lower()
         if answer in ("y", "yes"):
-            raise _Quit
+            raise Quit
         self.console.print("Let's play on.")
 
     def _wait(self, prompt: str) -> None:

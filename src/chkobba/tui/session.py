@@ -97,8 +97,36 @@ class SessionResult:
     """Where the record was written, or None if it could not be."""
 
 
-class _Quit(Exception):
+class Quit(Exception):
     """The player asked to stop."""
+
+
+def play_out(
+    console: Console,
+    step: Callable[[], None],
+    is_over: Callable[[], bool],
+    save: Callable[[], object],
+) -> Ending:
+    """Call ``step`` until ``is_over``; how it ended (quit, end of input, Ctrl-C).
+
+    Whatever else stops the game, a bug included, the record of the game so far is
+    saved with ``save`` before the error goes on.
+    """
+    try:
+        while not is_over():
+            step()
+    except Quit:
+        return Ending.QUIT
+    except EOFError:
+        console.print("\n[yellow]End of input: the game stops here.[/yellow]")
+        return Ending.END_OF_INPUT
+    except KeyboardInterrupt:
+        console.print("\n[yellow]Interrupted: the game stops here.[/yellow]")
+        return Ending.INTERRUPTED
+    except BaseException:
+        save()
+        raise
+    return Ending.FINISHED
 
 
 class PlaySession:
@@ -143,22 +171,7 @@ class PlaySession:
 
     def run(self) -> SessionResult:
         """Play until the match is decided or the player stops; save the record."""
-        ending = Ending.FINISHED
-        try:
-            while not self.match.is_over:
-                self._step()
-        except _Quit:
-            ending = Ending.QUIT
-        except EOFError:
-            ending = Ending.END_OF_INPUT
-            self.console.print("\n[yellow]End of input: the game stops here.[/yellow]")
-        except KeyboardInterrupt:
-            ending = Ending.INTERRUPTED
-            self.console.print("\n[yellow]Interrupted: the game stops here.[/yellow]")
-        except BaseException:
-            # Even a bug must not lose the game played so far.
-            self.save()
-            raise
+        ending = play_out(self.console, self._step, lambda: self.match.is_over, self.save)
         if ending is Ending.FINISHED:
             self._announce_winner()
         elif self.match.finished or self.match.round.history:
@@ -398,7 +411,7 @@ class PlaySession:
     def _confirm_quit(self) -> None:
         answer = self._ask_line("Quit now? The game so far is saved. \\[y/N] ").lower()
         if answer in ("y", "yes"):
-            raise _Quit
+            raise Quit
         self.console.print("Let's play on.")
 
     def _wait_for_enter(self, prompt: str) -> None:
