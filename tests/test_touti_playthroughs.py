@@ -6,28 +6,17 @@ Any change in behaviour shows as a diff; after an intended change run
 
 from __future__ import annotations
 
-import difflib
 import json
 
 import pytest
 
+from golden import check_checked_in
 from regen_touti import GAMES, PERFT, Game, path_of, perft_counts, playthrough
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
 def test_touti_playthrough_matches_the_checked_in_file(game: Game) -> None:
-    path = path_of(game)
-    assert path.exists(), f"{path} is missing: run .venv/bin/python tests/regen_touti.py"
-    expected = path.read_text(encoding="utf-8")
-    actual = playthrough(game)
-    if actual != expected:
-        diff = difflib.unified_diff(
-            expected.splitlines(), actual.splitlines(), "checked in", "now", lineterm=""
-        )
-        pytest.fail(
-            "behaviour changed; if intended, run .venv/bin/python tests/regen_touti.py\n"
-            + "\n".join(list(diff)[:60])
-        )
+    check_checked_in(path_of(game), playthrough(game), "regen_touti.py")
 
 
 def test_touti_perft_counts() -> None:
