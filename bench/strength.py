@@ -3,7 +3,9 @@
 Prints, for each duel, the mean point margin per deal (A − B) with its 95%
 interval, the Elo difference, wins/draws/losses, and each side's median and
 95th-percentile milliseconds per move; then how much of the gap between greedy
-and the cheater (who sees every card) the expert closes, and the levels' order.
+and the cheater (who sees every card) the expert closes, how much of that gap
+seeing the other hands alone is worth (the peeker: the expert's search shown the
+other hands but not the stock), and the levels' order.
 
     python bench/strength.py --pairs 1000 --seed 1
 
@@ -25,6 +27,7 @@ LADDER = [
     ("greedy", "random"),
     ("cheater", "expert"),
     ("cheater", "greedy"),
+    ("peeker", "greedy"),
 ]
 LEVELS = [("medium", "easy"), ("hard", "medium"), ("expert", "hard")]
 
@@ -72,6 +75,14 @@ def main() -> None:
             f"of it by its margin over greedy, {1 - above / cheater:.0%} by the cheater's "
             "margin over it"
         )
+        peeker = results[("peeker", "greedy")].margin.mean
+        if peeker > 0:
+            # What seeing the hands is worth bounds what inference from the plays can give.
+            print(
+                f"the same search shown the other hands (not the stock) beats greedy by "
+                f"{peeker:+.3f}: {peeker / cheater:.0%} of the gap; the expert's margin is "
+                f"{expert / peeker:.0%} of it"
+            )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({f"{a} vs {b}": r.to_json() for (a, b), r in results.items()}, f, indent=1)

@@ -1451,22 +1451,25 @@ static PyObject *fc_solve(PyObject *Py_UNUSED(self), PyObject *args) {
 PyDoc_STRVAR(evaluate_doc,
              "evaluate(cut_phase, seat, side_of, turn, dealer, hand, table, cut_card, piles, "
              "chkobba, last_capturer, hand_sizes, unseen, stock, max_capture_cards, may_drop, "
-             "void_deal_count, samples, seed, solve_cards, temperature, decisions)\n--\n\n"
+             "void_deal_count, samples, seed, solve_cards, temperature, decisions, known=None)\n--\n\n"
              "The expert's inner loop: the summed margin of each root move over sampled deals "
              "(chkobba.fast.evaluate takes an Observation). With a positive temperature each "
              "deal's margins are weighted by how likely it makes the decisions "
-             "(chkobba.search.inference).");
+             "(chkobba.search.inference). `known` (one card set per seat, 0 for a hidden "
+             "hand) fixes the other hands that the evaluator is let see; only the rest of "
+             "the unseen cards is sampled.");
 
 static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
     int cut_phase, seat, seats, turn, dealer, cut_card, last, stock, max_cards, may_drop,
         void_count, sides, solve_cards;
     long long samples;
     double temperature, scale;
-    PyObject *side_o, *hand_o, *table_o, *piles_o, *chk_o, *sizes_o, *unseen_o, *seed_o, *dec_o;
-    if (!PyArg_ParseTuple(args, "piOiiOOiOOiOOiipiLOidO:evaluate", &cut_phase, &seat, &side_o,
+    PyObject *side_o, *hand_o, *table_o, *piles_o, *chk_o, *sizes_o, *unseen_o, *seed_o, *dec_o,
+        *known_o = Py_None;
+    if (!PyArg_ParseTuple(args, "piOiiOOiOOiOOiipiLOidO|O:evaluate", &cut_phase, &seat, &side_o,
                           &turn, &dealer, &hand_o, &table_o, &cut_card, &piles_o, &chk_o, &last,
                           &sizes_o, &unseen_o, &stock, &max_cards, &may_drop, &void_count,
-                          &samples, &seed_o, &solve_cards, &temperature, &dec_o))
+                          &samples, &seed_o, &solve_cards, &temperature, &dec_o, &known_o))
         return NULL;
     if (get_scale(temperature, &scale) < 0) return NULL;
     if (policy_ready() < 0) return NULL;
@@ -1519,9 +1522,31 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
             return NULL;
         }
 
+    /* Hands the evaluator is let see (a measurement's peeking player): fixed in
+       every sample; the other hands and the stock are drawn from the rest. */
+    mask_t known[MAX_SEATS] = {0}, known_all = 0;
+    if (known_o != Py_None) {
+        if (cut_phase) {
+            PyErr_SetString(PyExc_ValueError, "known hands are for the play, not the cut");
+            return NULL;
+        }
+        if (get_masks(known_o, seats, known, "known") < 0) return NULL;
+        for (int s = 0; s < seats; s++) {
+            if (!known[s]) continue;
+            if (s == seat || (known[s] & ~unseen) || (known_all & known[s]) ||
+                popcount(known[s]) != sizes[s]) {
+                PyErr_Format(PyExc_ValueError,
+                             "known hand of seat %d must be %d unseen cards of another seat", s,
+                             sizes[s]);
+                return NULL;
+            }
+            known_all |= known[s];
+        }
+    }
+
     int8_t unseen_cards[NCARDS];
     int n_unseen = 0;
-    for (mask_t m = unseen; m; m &= m - 1) unseen_cards[n_unseen++] = (int8_t)lowest(m);
+    for (mask_t m = unseen & ~known_all; m; m &= m - 1) unseen_cards[n_unseen++] = (int8_t)lowest(m);
 
     mask_t seen = 0;
     int n_moves;
@@ -1543,7 +1568,7 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
         int others = 0;
         for (int s = 0; s < seats; s++)
             if (s != seat) others += sizes[s];
-        if (popcount(hand) != sizes[seat] || n_unseen != others + stock || stock < 0 ||
+        if (popcount(hand) != sizes[seat] || popcount(unseen) != others + stock || stock < 0 ||
             stock % (HAND_SIZE * seats)) {
             PyErr_SetString(PyExc_ValueError,
                             "the unseen cards do not fill the other hands and the stock");
@@ -1604,6 +1629,10 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
             int pos = 0;
             for (int s = 0; s < seats; s++) {
                 if (s == seat) continue;
+                if (known[s]) {
+                    deal.hands[s] = known[s];
+                    continue;
+                }
                 for (int i = 0; i < sizes[s]; i++)
                     deal.hands[s] |= (mask_t)1 << unseen_cards[pos++];
             }

@@ -44,6 +44,7 @@ def evaluate(
     solve_cards: int,
     temperature: float,
     decisions: Sequence[tuple[int, int, int, int, int, int, int, bool, int, int]],
+    known: Sequence[int] | None = None,
     /,
 ) -> list[float]: ...
 def likelihoods(

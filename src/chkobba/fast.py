@@ -400,6 +400,7 @@ def py_evaluate(
     seed: int,
     solve_cards: int = SOLVE_CARDS,
     temperature: float | None = None,
+    known: Sequence[int] | None = None,
 ) -> list[float]:
     """:func:`evaluate` on the engine: determinize, weigh the deal, apply each move, play out."""
     _check_observation(obs, samples)
@@ -408,7 +409,7 @@ def py_evaluate(
     moves = obs.legal_moves
     totals = [0.0] * len(moves)
     for _ in range(samples):
-        deal = determinize(obs, rng)
+        deal = determinize(obs, rng, known)
         w = 1.0
         if found:
             w = inference.weight(found, deal.hands, obs.rules, temperature or 0.0)
@@ -576,6 +577,7 @@ def evaluate(
     seed: int,
     solve_cards: int = SOLVE_CARDS,
     temperature: float | None = None,
+    known: Sequence[int] | None = None,
 ) -> list[float]:
     """The summed margin of each of ``obs.legal_moves`` over ``samples`` sampled deals.
 
@@ -592,11 +594,15 @@ def evaluate(
     weighted by how likely it makes the other seats' plays in the current deal
     (:mod:`chkobba.search.inference`), so the sums are weighted sums; None or 0
     samples uniformly.
+
+    ``known`` (one card set per seat, 0 for a hidden hand) fixes hands the caller
+    is let see; only the other hidden cards are sampled (for measurements only:
+    the peeking player of :mod:`chkobba.agents.cheater`).
     """
     _check_observation(obs, samples)
     found = inference.decisions(obs) if inference.active(temperature) else ()
     if not AVAILABLE or not supports(obs.rules):
-        return py_evaluate(obs, samples, seed, solve_cards, temperature)
+        return py_evaluate(obs, samples, seed, solve_cards, temperature, known)
     cut = obs.phase is Phase.CUT
     if cut and obs.cut_card is None:
         raise ValueError("at the cut only the cutter can evaluate its choice")
@@ -623,6 +629,7 @@ def evaluate(
         solve_cards,
         temperature or 0.0,
         _decision_tuples(found),
+        None if known is None else list(known),
     )
     if len(totals) != len(obs.legal_moves):
         raise RuntimeError("the kernel and the observation disagree on the legal moves")

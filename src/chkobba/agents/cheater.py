@@ -1,9 +1,13 @@
-"""The cheater: a search that sees every card, used only as an upper bound.
+"""The cheaters: searches that see hidden cards, used only as upper bounds.
 
-It is given the true round (every hand and the stock's order), so it evaluates
-each legal move by finishing the real deal with the playout policy, and solves
-the last deal exactly. No interface offers it as an opponent: the duel harness
-uses it to measure how much of the perfect-information gap the expert closes.
+The *cheater* is given the true round (every hand and the stock's order), so it
+evaluates each legal move by finishing the real deal with the playout policy,
+and solves the last deal exactly. The *peeker* sees the other hands but not the
+stock: it is the expert's search with those hands fixed in every sampled deal,
+so the duel ``peeker`` vs ``expert`` measures what seeing the hands is worth,
+and ``cheater`` vs ``peeker`` what the stock's order adds. No interface offers
+either as an opponent: the duel harness uses them to measure how much of the
+perfect-information gap the expert closes.
 """
 
 from __future__ import annotations
@@ -12,10 +16,17 @@ import random
 
 from chkobba import fast
 from chkobba.agents.base import register
-from chkobba.agents.expert import margin, playout_margin
-from chkobba.game import Round
+from chkobba.agents.expert import (
+    EXPERT_SAMPLES,
+    EXPERT_TEMPERATURE,
+    ExpertAgent,
+    budget,
+    margin,
+    playout_margin,
+)
+from chkobba.game import Phase, Round
 from chkobba.moves import Move
-from chkobba.observe import Observation
+from chkobba.observe import Observation, observe_round
 from chkobba.search.endgame import solvable
 
 
@@ -70,3 +81,34 @@ class CheaterAgent:
 @register("cheater", playable=False)
 def _cheater(seed: int) -> CheaterAgent:
     return CheaterAgent(seed)
+
+
+class PeekerAgent(ExpertAgent):
+    """The expert's search shown the other hands (not the stock): a measurement bound."""
+
+    sees_all = True
+    """Tells the harness to call :meth:`choose_state` with the true round."""
+
+    def choose(self, obs: Observation) -> Move:
+        """Refuse: the peeker needs the true state, never an observation."""
+        raise TypeError("the peeker plays only through choose_state(round)")
+
+    def choose_state(self, r: Round) -> Move:
+        """The best move on the deals that keep the true hands and redraw the stock."""
+        # Match totals do not enter the search (it plays for the round's margin).
+        obs = observe_round(r, r.turn, (0,) * r.sides, 1, r.rules.target)
+        moves = list(obs.legal_moves)
+        if len(moves) == 1:
+            return moves[0]
+        known = None
+        if r.phase is Phase.PLAY:
+            known = [0 if s == r.turn else h for s, h in enumerate(r.hands)]
+        values = self.evaluate(obs, known)
+        return moves[max(range(len(moves)), key=values.__getitem__)]
+
+
+@register("peeker", playable=False)
+def _peeker(seed: int) -> PeekerAgent:
+    return PeekerAgent(
+        seed, samples=budget(EXPERT_SAMPLES), temperature=EXPERT_TEMPERATURE, name="peeker"
+    )

@@ -89,17 +89,19 @@ class ExpertAgent:
         values = self.evaluate(obs)
         return moves[max(range(len(moves)), key=values.__getitem__)]
 
-    def evaluate(self, obs: Observation) -> list[float]:
+    def evaluate(self, obs: Observation, known: Sequence[int] | None = None) -> list[float]:
         """The estimated margin of each legal move, in the order of ``obs.legal_moves``.
 
         Each figure is a sum over the samples, weighted by inference when a
-        temperature is set (only the order matters for play).
+        temperature is set (only the order matters for play). ``known`` (one
+        card set per seat, 0 for a hidden hand) fixes hands the player is let
+        see: only the peeking player of the measurements uses it.
         """
-        values = self._evaluate(obs)
+        values = self._evaluate(obs, known)
         # Scopa a perdere: the fewest points win, so the best margin is the lowest.
         return [-v for v in values] if obs.rules.lowest_wins else values
 
-    def _evaluate(self, obs: Observation) -> list[float]:
+    def _evaluate(self, obs: Observation, known: Sequence[int] | None) -> list[float]:
         # Solve exactly once every card is dealt and few are left: always so in
         # Chkobba, not at the start of a Scopone, where all 40 are dealt at once.
         endgame = (
@@ -109,9 +111,9 @@ class ExpertAgent:
             and sum(obs.hand_sizes) <= ENDGAME_CARDS
         )
         if fast.AVAILABLE and fast.supports(obs.rules):
-            return self._evaluate_fast(obs, endgame)
+            return self._evaluate_fast(obs, endgame, known)
         if endgame and scores_exactly(obs.rules, obs.seats, obs.sides):
-            return self._endgame(obs)
+            return self._endgame(obs, known)
         moves = obs.legal_moves
         totals = [0.0] * len(moves)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -123,7 +125,7 @@ class ExpertAgent:
             samples = max(16, samples // PURE_DIVISOR)
         found = self._decisions(obs)
         for _ in range(samples):
-            deal = determinize(obs, self.rng)
+            deal = determinize(obs, self.rng, known)
             w = self._weight(found, deal, obs)
             if w > 0.0:  # a deal that cannot explain the plays adds nothing
                 for i, m in enumerate(moves):
@@ -145,7 +147,9 @@ class ExpertAgent:
             return 1.0
         return inference.weight(found, deal.hands, obs.rules, self.temperature or 0.0)
 
-    def _evaluate_fast(self, obs: Observation, endgame: bool) -> list[float]:
+    def _evaluate_fast(
+        self, obs: Observation, endgame: bool, known: Sequence[int] | None
+    ) -> list[float]:
         # The compiled kernel runs the same search (chkobba.fast proves it agrees).
         if endgame:
             # Two players: every card is known, one exact solve. Partners: each
@@ -158,23 +162,26 @@ class ExpertAgent:
                 self.rng.getrandbits(63),
                 solve_cards=12,
                 temperature=self.temperature,
+                known=known,
             )
         t = self.temperature
         if self.seconds is None:
-            return fast.evaluate(obs, self.samples, self.rng.getrandbits(63), temperature=t)
+            return fast.evaluate(
+                obs, self.samples, self.rng.getrandbits(63), temperature=t, known=known
+            )
         deadline = time.perf_counter() + self.seconds
         totals = [0.0] * len(obs.legal_moves)
         done = 0
         while done < self.samples:
             chunk = min(FAST_CHUNK, self.samples - done)
-            part = fast.evaluate(obs, chunk, self.rng.getrandbits(63), temperature=t)
+            part = fast.evaluate(obs, chunk, self.rng.getrandbits(63), temperature=t, known=known)
             totals = [a + b for a, b in zip(totals, part, strict=True)]
             done += chunk
             if time.perf_counter() > deadline:
                 break
         return totals
 
-    def _endgame(self, obs: Observation) -> list[float]:
+    def _endgame(self, obs: Observation, known: Sequence[int] | None) -> list[float]:
         moves = obs.legal_moves
         totals = [0.0] * len(moves)
         # With two players every card is known; with partners the split is sampled
@@ -182,7 +189,7 @@ class ExpertAgent:
         n = 1 if obs.seats == 2 else self.endgame_samples
         found = self._decisions(obs) if n > 1 else ()
         for _ in range(n):
-            deal = determinize(obs, self.rng)
+            deal = determinize(obs, self.rng, known)
             w = self._weight(found, deal, obs)
             if w == 0.0:
                 continue

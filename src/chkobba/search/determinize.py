@@ -10,17 +10,28 @@ do not matter for what follows.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from chkobba.cards import cards_of
 from chkobba.game import Phase, Round
 from chkobba.observe import Observation
 
 
-def determinize(obs: Observation, rng: random.Random) -> Round:
-    """A full round state drawn uniformly among those consistent with ``obs``."""
+def determinize(
+    obs: Observation, rng: random.Random, known: Sequence[int] | None = None
+) -> Round:
+    """A full round state drawn uniformly among those consistent with ``obs``.
+
+    ``known`` (one card set per seat, 0 for a hidden hand) gives other seats'
+    hands that the caller is let see: a measurement's peeking player
+    (:mod:`chkobba.agents.cheater`). They are kept, and only the rest is drawn.
+    """
     if obs.phase is Phase.CUT:
+        if known is not None:
+            raise ValueError("known hands are for the play, not the cut")
         return _determinize_cut(obs, rng)
-    unseen = cards_of(obs.unseen)
+    fixed = check_known(obs, known)
+    unseen = cards_of(obs.unseen & ~fixed)
     rng.shuffle(unseen)
     hands = [0] * obs.seats
     for seat, m in enumerate(obs.shown):
@@ -28,7 +39,9 @@ def determinize(obs: Observation, rng: random.Random) -> Round:
     hands[obs.seat] = obs.hand
     pos = 0
     for seat, size in enumerate(obs.hand_sizes):
-        if seat != obs.seat:
+        if known is not None and known[seat]:
+            hands[seat] = known[seat]
+        elif seat != obs.seat:
             need = size - hands[seat].bit_count()
             for c in unseen[pos : pos + need]:
                 hands[seat] |= 1 << c
@@ -54,3 +67,27 @@ def _determinize_cut(obs: Observation, rng: random.Random) -> Round:
     rng.shuffle(rest)
     deck = rest if obs.cut_card is None else [obs.cut_card, *rest]
     return Round(obs.rules, obs.seats, obs.teams, obs.dealer, deck)
+
+
+def check_known(obs: Observation, known: Sequence[int] | None) -> int:
+    """The cards of the ``known`` hands, after checking each is a whole hand of unseen cards."""
+    if known is None:
+        return 0
+    if len(known) != obs.seats:
+        raise ValueError(f"known must hold {obs.seats} entries, not {len(known)}")
+    fixed = 0
+    for seat, m in enumerate(known):
+        if not m:
+            continue
+        if (
+            seat == obs.seat
+            or m & ~obs.unseen
+            or m & fixed
+            or m.bit_count() != obs.hand_sizes[seat]
+        ):
+            raise ValueError(
+                f"known hand of seat {seat} must be {obs.hand_sizes[seat]} unseen cards "
+                "of another seat"
+            )
+        fixed |= m
+    return fixed
