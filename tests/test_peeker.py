@@ -134,3 +134,22 @@ def test_the_peeker_plays_legal_duels_and_beats_random() -> None:
     r = run_duel("peeker", "random", pairs=4, seed=2, jobs=1)
     assert r.games == 8
     assert r.margin.mean > 0
+
+
+def test_peekers_see_the_hands_their_name_says() -> None:
+    m = Match(seed=7)
+    rng = random.Random(7)
+    # Play the cut and one card: seat to move now faces a seat that has played.
+    while m.round.phase is not Phase.PLAY or m.round.hands[m.round.turn].bit_count() == 3:
+        m.apply_unchecked(rng.choice(m.legal_moves()))
+    r = m.round
+    other = (r.turn + 1) % 2
+    assert r.hands[other].bit_count() < 3
+    shown = {
+        show: PeekerAgent(1, samples=4, show=show).shown(r) for show in ("all", "played", "unplayed")
+    }
+    assert shown["all"][other] == shown["played"][other] == r.hands[other]
+    assert shown["unplayed"] == [0, 0]
+    assert all(known[r.turn] == 0 for known in shown.values())
+    with pytest.raises(ValueError, match="show"):
+        PeekerAgent(1, show="some")

@@ -4,8 +4,11 @@ The *cheater* is given the true round (every hand and the stock's order), so it
 evaluates each legal move by finishing the real deal with the playout policy,
 and solves the last deal exactly. The *peeker* sees the other hands but not the
 stock: it is the expert's search with those hands fixed in every sampled deal,
-so the duel ``peeker`` vs ``expert`` measures what seeing the hands is worth,
-and ``cheater`` vs ``peeker`` what the stock's order adds. No interface offers
+so ``peeker`` against the expert's opponents measures what seeing the hands is
+worth, and the cheater's margin over the peeker's what the stock's order adds.
+``peeker-played`` sees only the hands of the seats that have already played in
+the current deal (the most that inference from their plays could learn), and
+``peeker-unplayed`` only the others (what nothing in the game can reveal). No interface offers
 either as an opponent: the duel harness uses them to measure how much of the
 perfect-information gap the expert closes.
 """
@@ -13,6 +16,7 @@ perfect-information gap the expert closes.
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from chkobba import fast
 from chkobba.agents.base import register
@@ -83,32 +87,69 @@ def _cheater(seed: int) -> CheaterAgent:
     return CheaterAgent(seed)
 
 
+SHOW: Final = ("all", "played", "unplayed")
+"""Which other hands a peeker sees: all of them, those of the seats that have
+already played in the current deal (the most that inference from their plays
+could ever learn), or those of the seats that have not."""
+
+
 class PeekerAgent(ExpertAgent):
     """The expert's search shown the other hands (not the stock): a measurement bound."""
 
     sees_all = True
     """Tells the harness to call :meth:`choose_state` with the true round."""
 
+    def __init__(
+        self,
+        seed: int = 0,
+        samples: int = 64,
+        temperature: float | None = None,
+        name: str = "peeker",
+        show: str = "all",
+    ) -> None:
+        if show not in SHOW:
+            raise ValueError(f"show must be one of {', '.join(SHOW)}, not {show!r}")
+        super().__init__(seed, samples=samples, temperature=temperature, name=name)
+        self.show = show
+
     def choose(self, obs: Observation) -> Move:
         """Refuse: the peeker needs the true state, never an observation."""
         raise TypeError("the peeker plays only through choose_state(round)")
 
     def choose_state(self, r: Round) -> Move:
-        """The best move on the deals that keep the true hands and redraw the stock."""
+        """The best move on the deals that keep the shown hands and redraw the rest."""
         # Match totals do not enter the search (it plays for the round's margin).
         obs = observe_round(r, r.turn, (0,) * r.sides, 1, r.rules.target)
         moves = list(obs.legal_moves)
         if len(moves) == 1:
             return moves[0]
-        known = None
-        if r.phase is Phase.PLAY:
-            known = [0 if s == r.turn else h for s, h in enumerate(r.hands)]
-        values = self.evaluate(obs, known)
+        values = self.evaluate(obs, self.shown(r) if r.phase is Phase.PLAY else None)
         return moves[max(range(len(moves)), key=values.__getitem__)]
 
+    def shown(self, r: Round) -> list[int]:
+        """The hands this peeker sees in ``r`` (0 for a hidden one)."""
+        known = []
+        for seat, hand in enumerate(r.hands):
+            # Every deal gives each seat a full hand, so a short one has played in it.
+            played = hand.bit_count() < r.rules.hand_size
+            see = self.show == "all" or (self.show == "played") == played
+            known.append(hand if seat != r.turn and see else 0)
+        return known
 
-@register("peeker", playable=False)
-def _peeker(seed: int) -> PeekerAgent:
-    return PeekerAgent(
-        seed, samples=budget(EXPERT_SAMPLES), temperature=EXPERT_TEMPERATURE, name="peeker"
-    )
+
+def _register_peeker(show: str) -> None:
+    name = "peeker" if show == "all" else f"peeker-{show}"
+
+    @register(name, playable=False)
+    def _peeker(seed: int) -> PeekerAgent:
+        return PeekerAgent(
+            seed,
+            samples=budget(EXPERT_SAMPLES),
+            temperature=EXPERT_TEMPERATURE,
+            name=name,
+            show=show,
+        )
+
+
+for _show in SHOW:
+    _register_peeker(_show)
