@@ -145,9 +145,7 @@ def test_peekers_see_the_hands_their_name_says() -> None:
     r = m.round
     other = (r.turn + 1) % 2
     assert r.hands[other].bit_count() < 3
-    shown = {
-        show: PeekerAgent(1, samples=4, show=show).shown(r) for show in ("all", "played", "unplayed")
-    }
+    shown = {show: PeekerAgent(1, show=show).shown(r) for show in ("all", "played", "unplayed")}
     assert shown["all"][other] == shown["played"][other] == r.hands[other]
     assert shown["unplayed"] == [0, 0]
     assert all(known[r.turn] == 0 for known in shown.values())
