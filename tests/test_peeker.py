@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -151,3 +152,20 @@ def test_peekers_see_the_hands_their_name_says() -> None:
     assert all(known[r.turn] == 0 for known in shown.values())
     with pytest.raises(ValueError, match="show"):
         PeekerAgent(1, show="some")
+
+
+def test_a_known_hand_may_hold_the_cards_a_declaration_showed() -> None:
+    # In Cirulla a declared hand is shown: its cards are no longer unseen.
+    obs, hands = true_hands(5, 2, False, 2)
+    other = 1 - obs.seat
+    card = hands[other] & -hands[other]
+    shown = tuple(card if s == other else 0 for s in range(2))
+    shown_obs = replace(obs, shown=shown, unseen=obs.unseen & ~card)
+    deal = determinize(shown_obs, random.Random(1), hands)
+    assert deal.hands[other] == hands[other]
+    # A known hand without the card its seat showed cannot be.
+    spare = shown_obs.unseen & ~hands[other]
+    without = (hands[other] ^ card) | (spare & -spare)
+    known = [without if s == other else 0 for s in range(2)]
+    with pytest.raises(ValueError, match="known"):
+        determinize(shown_obs, random.Random(1), known)

@@ -1546,7 +1546,8 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
 
     int8_t unseen_cards[NCARDS];
     int n_unseen = 0;
-    for (mask_t m = unseen & ~known_all; m; m &= m - 1) unseen_cards[n_unseen++] = (int8_t)lowest(m);
+    for (mask_t m = unseen & ~known_all; m; m &= m - 1)
+        unseen_cards[n_unseen++] = (int8_t)lowest(m);
 
     mask_t seen = 0;
     int n_moves;

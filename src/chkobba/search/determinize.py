@@ -70,7 +70,8 @@ def _determinize_cut(obs: Observation, rng: random.Random) -> Round:
 
 
 def check_known(obs: Observation, known: Sequence[int] | None) -> int:
-    """The cards of the ``known`` hands, after checking each is a whole hand of unseen cards."""
+    """The unseen cards of the ``known`` hands, after checking each is a whole hand of
+    another seat, made of unseen cards and the cards it has shown (Cirulla)."""
     if known is None:
         return 0
     if len(known) != obs.seats:
@@ -79,15 +80,17 @@ def check_known(obs: Observation, known: Sequence[int] | None) -> int:
     for seat, m in enumerate(known):
         if not m:
             continue
+        shown = obs.shown[seat] if obs.shown else 0
         if (
             seat == obs.seat
-            or m & ~obs.unseen
+            or m & ~(obs.unseen | shown)
             or m & fixed
+            or m & shown != shown
             or m.bit_count() != obs.hand_sizes[seat]
         ):
             raise ValueError(
                 f"known hand of seat {seat} must be {obs.hand_sizes[seat]} unseen cards "
                 "of another seat"
             )
-        fixed |= m
+        fixed |= m & obs.unseen
     return fixed
