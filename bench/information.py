@@ -65,11 +65,11 @@ def main() -> None:
         print(f"  seeing the other hands adds:                {share(mean['peeker'] - expert)}")
         # The two parts need not add up to the whole: each is measured alone.
         print(
-            "    only the hands of seats that have played:  "
+            "    only the hands of seats that have played: "
             f"{share(mean['peeker-played'] - expert)} (perfect inference's ceiling)"
         )
         print(
-            "    only the hands of seats yet to play:       "
+            "    only the hands of seats yet to play:      "
             f"{share(mean['peeker-unplayed'] - expert)} (unknowable)"
         )
         print(f"  the stock's order adds:                     {share(gap - mean['peeker'])}")
