@@ -8,9 +8,9 @@ so ``peeker`` against the expert's opponents measures what seeing the hands is
 worth, and the cheater's margin over the peeker's what the stock's order adds.
 ``peeker-played`` sees only the hands of the seats that have already played in
 the current deal (the most that inference from their plays could learn), and
-``peeker-unplayed`` only the others (what nothing in the game can reveal). No interface offers
-either as an opponent: the duel harness uses them to measure how much of the
-perfect-information gap the expert closes.
+``peeker-unplayed`` only the others (what nothing in the game can reveal). No
+interface offers any of them as an opponent: the duel harness and the benchmarks
+use them to measure how much of the perfect-information gap the expert closes.
 """
 
 from __future__ import annotations
