@@ -120,11 +120,7 @@ class PeekerAgent(ExpertAgent):
         """The best move on the deals that keep the shown hands and redraw the rest."""
         # Match totals do not enter the search (it plays for the round's margin).
         obs = observe_round(r, r.turn, (0,) * r.sides, 1, r.rules.target)
-        moves = list(obs.legal_moves)
-        if len(moves) == 1:
-            return moves[0]
-        values = self.evaluate(obs, self.shown(r) if r.phase is Phase.PLAY else None)
-        return moves[max(range(len(moves)), key=values.__getitem__)]
+        return self.best_move(obs, self.shown(r) if r.phase is Phase.PLAY else None)
 
     def shown(self, r: Round) -> list[int]:
         """The hands this peeker sees in ``r`` (0 for a hidden one)."""

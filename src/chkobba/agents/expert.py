@@ -83,10 +83,14 @@ class ExpertAgent:
 
     def choose(self, obs: Observation) -> Move:
         """The move with the best estimated round-point margin."""
+        return self.best_move(obs)
+
+    def best_move(self, obs: Observation, known: Sequence[int] | None = None) -> Move:
+        """The move with the best estimated margin, ``known`` hands fixed (see :meth:`evaluate`)."""
         moves = list(obs.legal_moves)
         if len(moves) == 1:
             return moves[0]
-        values = self.evaluate(obs)
+        values = self.evaluate(obs, known)
         return moves[max(range(len(moves)), key=values.__getitem__)]
 
     def evaluate(self, obs: Observation, known: Sequence[int] | None = None) -> list[float]:
