@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import re
+import signal
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -16,7 +18,8 @@ from chkobba.agents import make_agent
 from chkobba.cards import Card
 from chkobba.cli import main
 from chkobba.match import Match
-from chkobba.moves import Cut, Play
+from chkobba.moves import Cut, Move, Play
+from chkobba.narrate import describe_turn, sweep_word
 from chkobba.observe import Observation
 from chkobba.record import GameRecord, replay
 from chkobba.rules import preset
@@ -268,6 +271,89 @@ def test_ctrl_c_saves_the_record(tmp_path: Path) -> None:
     assert result.ending is Ending.INTERRUPTED
     assert "Interrupted" in out.getvalue()
     check_record(play)
+
+
+PLAY_LINE = re.compile(r"^  (?:Alice|cpu\d) (?:keeps|tables|lays|plays) ")
+"""A play as the session prints it when it happens (the board's recalled plays are framed)."""
+
+
+def shown_plays(text: str) -> list[str]:
+    """The plays the output showed as they happened, in order."""
+    return [line.strip() for line in text.splitlines() if PLAY_LINE.match(line)]
+
+
+def recorded_plays(play: PlaySession) -> list[str]:
+    """The moves of the saved record, cut decisions included, as the session words them."""
+    rep = replay(check_record(play))
+    sweep = sweep_word(RULES_11)
+    return [describe_turn(t, play.names, sweep) for r in rep.rounds for t in r.history]
+
+
+@pytest.mark.parametrize(("seed", "pauses"), [(5, 1), (5, 3), (6, 2), (7, 4)])
+def test_ctrl_c_while_the_computer_pauses_saves_only_what_was_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int, pauses: int
+) -> None:
+    # Issue 18 §5.1: the computer's move was applied, then the pause ran, then it
+    # was printed, so a Ctrl-C in the pause saved a move the player never saw.
+    slept = 0
+
+    def sleep(seconds: float) -> None:
+        nonlocal slept
+        slept += 1
+        if slept == pauses:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr("chkobba.tui.session.time.sleep", sleep)
+    play, out = session(tmp_path, itertools.repeat("1"), seed=seed)
+    play.pause = 0.7
+    assert play.run().ending is Ending.INTERRUPTED
+    assert slept == pauses
+    shown = shown_plays(out.getvalue())
+    assert shown == recorded_plays(play)
+    # Every pause but the interrupted one was followed by its computer move.
+    assert sum(not line.startswith("Alice") for line in shown) == pauses - 1
+
+
+@pytest.mark.parametrize(("seats", "moves"), [(2, 1), (2, 2), (2, 3), (2, 8), (4, 5), (4, 6)])
+def test_ctrl_c_just_as_a_move_is_made_saves_exactly_what_was_shown(
+    tmp_path: Path, seats: int, moves: int
+) -> None:
+    # A real SIGINT right after the engine took the move, before the screen showed
+    # it: the move and its line go together, and the record holds what was shown.
+    play, out = session(tmp_path, itertools.repeat("1"), seats=seats, seed=5)
+    apply = play.match.apply
+    applied = 0
+
+    def apply_then_ctrl_c(move: Move, seat: int | None = None) -> None:
+        nonlocal applied
+        apply(move, seat)
+        applied += 1
+        if applied == moves:
+            signal.raise_signal(signal.SIGINT)
+
+    play.match.apply = apply_then_ctrl_c  # type: ignore[method-assign]
+    assert play.run().ending is Ending.INTERRUPTED
+    shown = shown_plays(out.getvalue())
+    assert shown == recorded_plays(play)
+    assert len(shown) == moves
+
+
+def test_ctrl_c_while_the_record_is_written_still_writes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chkobba.tui import session as session_module
+
+    real = session_module.save_record
+
+    def ctrl_c_then_save(*args: object) -> Path | None:
+        signal.raise_signal(signal.SIGINT)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(session_module, "save_record", ctrl_c_then_save)
+    play, out = session(tmp_path, ["1", "1", "q", "y"], seed=5)
+    result = play.run()
+    assert result.ending is Ending.QUIT and result.saved == play.save_path
+    assert shown_plays(out.getvalue()) == recorded_plays(play)
 
 
 def test_a_crash_still_saves_the_record(tmp_path: Path) -> None:

@@ -6,15 +6,20 @@ the human is asked through an injectable ``ask`` function and everything is
 drawn on an injectable :class:`rich.console.Console`, so a test can script the
 answers and read the screen. Whatever way the session ends (the match won,
 ``quit``, end of input, Ctrl-C, even a crash) the record of the game so far is
-saved, and it always replays with :func:`chkobba.record.replay`.
+saved, and it always replays with :func:`chkobba.record.replay`. A move is taken
+by the match and shown on the screen together (Ctrl-C waits for both), so the
+record holds exactly the moves the player was shown.
 """
 
 from __future__ import annotations
 
+import contextlib
 import enum
+import signal
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
@@ -101,6 +106,41 @@ class Quit(Exception):
     """The player asked to stop."""
 
 
+@dataclass
+class Held:
+    """What :func:`interrupts_held` held back."""
+
+    signals: list[int] = field(default_factory=list)
+    """The SIGINTs that arrived during the block."""
+
+
+@contextlib.contextmanager
+def interrupts_held(*, deliver: bool = True) -> Iterator[Held]:
+    """Hold Ctrl-C back while the block runs, then deliver it (unless ``deliver`` is False).
+
+    What must not be cut in two (a move taken by the match and shown on the
+    screen, the writing of the record) runs inside. Only the main thread receives
+    signals, so elsewhere the block simply runs.
+    """
+    held = Held()
+    if threading.current_thread() is not threading.main_thread():
+        yield held
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is None:
+        # A handler installed outside Python cannot be put back: leave it alone.
+        yield held
+        return
+    signal.signal(signal.SIGINT, lambda signum, frame: held.signals.append(signum))
+    try:
+        yield held
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held.signals and deliver:
+        # Delivered to the handler in place (KeyboardInterrupt by default), now.
+        signal.raise_signal(signal.SIGINT)
+
+
 def play_out(
     console: Console,
     step: Callable[[], None],
@@ -176,9 +216,12 @@ class PlaySession:
             self._announce_winner()
         elif self.match.finished or self.match.round.history:
             self.console.print(score_line(self.match.totals, self.match.side_of, self.names))
-        saved = self.save()
-        if self.coach is not None:
-            show_summary(self.console, self.match, self.names, saved, self.human)
+        # A Ctrl-C while the record is written waits for it, then skips the summary.
+        with interrupts_held(deliver=False) as held:
+            saved = self.save()
+        if self.coach is not None and not held.signals:
+            with contextlib.suppress(KeyboardInterrupt):
+                show_summary(self.console, self.match, self.names, saved, self.human)
         return SessionResult(ending, self.match.winner, saved)
 
     def save(self) -> Path | None:
@@ -187,7 +230,8 @@ class PlaySession:
         if self.coach is not None:
             meta = {**(meta or {}), "coach": self.coach.meta()}
         record = record_of(self.match, self.names, meta=meta)
-        return save_record(self.console, record, self.save_path)
+        with interrupts_held():
+            return save_record(self.console, record, self.save_path)
 
     # -- one move ----------------------------------------------------------------
 
@@ -198,29 +242,37 @@ class PlaySession:
         self._tell_declarations(r)
         seat = self.match.turn
         stock_before = r.stock
-        if seat == self.human:
-            self._human_turn()
-        else:
-            self._computer_turn(seat)
+        move = self._human_turn() if seat == self.human else self._computer_turn(seat)
+        # The record saved on Ctrl-C must hold exactly the moves the player saw.
+        with interrupts_held():
+            try:
+                self.match.apply(move, seat)
+            except IllegalMove as e:
+                raise RuntimeError(
+                    f"the {self._player(seat)!r} player at seat {seat} chose an illegal move "
+                    f"{move}: {e}"
+                ) from None
+            self._show_play(r)
         self._after_move(r, stock_before)
 
-    def _computer_turn(self, seat: int) -> None:
-        agent = self.agents[seat]
-        move = agent.choose(observe(self.match, seat))
-        try:
-            self.match.apply(move, seat)
-        except IllegalMove as e:
-            raise RuntimeError(
-                f"the {agent.name!r} player at seat {seat} chose an illegal move {move}: {e}"
-            ) from None
+    def _player(self, seat: int) -> str:
+        agent = self.agents.get(seat)
+        return agent.name if agent is not None else "human"
+
+    def _computer_turn(self, seat: int) -> Move:
+        move = self.agents[seat].choose(observe(self.match, seat))
+        # The pause comes before the move is taken: stopping in it loses nothing shown.
         if self.pause > 0:
             time.sleep(self.pause)
+        return move
+
+    def _show_play(self, r: Round) -> None:
+        turn = r.history[-1]
+        line = describe_turn(turn, self.names, sweep_word(r.rules))
+        self.console.print(play_line(line, turn.seat == self.human, turn.chkobba))
 
     def _after_move(self, r: Round, stock_before: int) -> None:
         turn = r.history[-1]
-        mine = turn.seat == self.human
-        line = describe_turn(turn, self.names, sweep_word(r.rules))
-        self.console.print(play_line(line, mine, turn.chkobba))
         if self.match.void_deals != self._void_deals:
             self._void_deals = self.match.void_deals
             self._tell_void(r)
@@ -309,7 +361,8 @@ class PlaySession:
     def _ask_line(self, prompt: str) -> str:
         return self.ask(prompt).strip()
 
-    def _human_turn(self) -> None:
+    def _human_turn(self) -> Move:
+        """The legal move the player chooses (not yet taken by the match)."""
         obs = observe(self.match, self.human)
         moves = list(obs.legal_moves)
         self._show_turn(obs, moves)
@@ -324,12 +377,10 @@ class PlaySession:
             move = self._read(text, obs, moves)
             if move is None:
                 continue
-            try:
-                self.match.apply(move, self.human)
-            except IllegalMove as e:
-                self._complain(str(e))
+            if move not in moves:
+                self._complain(self.match.round.explain_illegal(move))
                 continue
-            return
+            return move
 
     def _show_turn(self, obs: Observation, moves: Sequence[Move]) -> None:
         self.console.print(board(obs, self.names))
