@@ -179,7 +179,7 @@ def test_bad_input_is_explained_and_the_game_goes_on(tmp_path: Path) -> None:
     assert result.ending is Ending.FINISHED
     text = out.getvalue()
     for reason in [
-        "Jd is not in seat 0's hand",
+        "Jd is not in your hand",
         "malformed play 'zz'",
         "there is no play number 99: choose 1 to",
         "there is no play number 0",
@@ -187,18 +187,46 @@ def test_bad_input_is_explained_and_the_game_goes_on(tmp_path: Path) -> None:
         "7c cannot be laid on the table: it captures",
         "7c cannot capture 2d+3s: 3+2 = 5, not 7",
         "Ks cannot capture 3s: it is worth 3, not 10",
-        "there is no cut to decide now",
+        "there is no cut to decide now: it is your play",
         "malformed play '7c:'",
         "5♥ can be played 2 ways",
         "answer a number from 1 to 2",
     ]:
         assert reason in text, reason
+    # Issue 18 §5.3: the player is "you", never a seat number.
+    assert "seat 0" not in text and "seat 1" not in text
     # The play chosen in the end is the second of the two captures offered.
     m = Match(RULES_11, first_dealer=1, first_deck=SPLIT_DECK)
     m.apply(Cut.KEEP)
     offered = [mv for mv in m.legal_moves() if isinstance(mv, Play) and mv.card == Card.parse("5h")]
     record = check_record(play)
     assert record.rounds[0].plays[0] == str(offered[1])
+
+
+def test_illegal_moves_name_the_player_you_and_the_others_as_the_board_does(
+    tmp_path: Path,
+) -> None:
+    # Issue 18 §5.3: the engine says "seat N"; the terminal game names the seats.
+    play, _ = session(tmp_path, [], seats=4, first_deck=SPLIT_DECK, first_dealer=3)
+    r = play.match.round
+    assert r.turn == 0 and r.cutter == 0
+    assert r.explain_illegal(Play(Card.parse("7c"), 0)) == (
+        "seat 0 must first decide the cut: keep or table"
+    )
+    assert r.explain_illegal(Play(Card.parse("7c"), 0), play.who) == (
+        "you must first decide the cut: keep or table"
+    )
+    play.match.apply(Cut.KEEP)
+    play.match.apply(r.legal_moves()[0])
+    other = r.turn
+    assert other != 0
+    king = next(c for c in range(40) if not r.hands[other] >> c & 1 and c % 10 == 9)
+    assert r.explain_illegal(Play(king, 0), play.who) == (
+        f"{Card(king)} is not in cpu{other}'s hand"
+    )
+    assert r.explain_illegal(Cut.TABLE, play.who) == (
+        f"there is no cut to decide now: it is cpu{other}'s play"
+    )
 
 
 def test_a_bare_card_with_one_play_and_a_written_capture_are_played(tmp_path: Path) -> None:

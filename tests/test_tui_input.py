@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from chkobba.cli import main
+from chkobba.record import GameRecord
 
 
 def test_non_ascii_digits_are_explained_not_a_crash(tmp_path: Path) -> None:
@@ -18,3 +20,24 @@ def test_non_ascii_digits_are_explained_not_a_crash(tmp_path: Path) -> None:
     )
     assert r.exit_code == 0, r.output
     assert "malformed" in r.output and path.exists()
+
+
+@pytest.mark.parametrize(("answer", "cut"), [("keep", "keep"), ("k", "keep"), ("TABLE", "table")])
+def test_the_cut_is_answered_keep_or_table(tmp_path: Path, answer: str, cut: str) -> None:
+    # Issue 18 §5.2: at the cut (seed 5: the player cuts first) a card, a capture or
+    # a word is no answer; the player is told to answer keep or table, not that a
+    # card is malformed.
+    path = tmp_path / "g.json"
+    wrong = ["foo", "7c", "Qh:7d", "lay 5s"]
+    r = CliRunner().invoke(
+        main,
+        ["play", "--seed", "5", "--opponent", "random", "--save", str(path)],
+        input="\n".join([*wrong, answer, "q", "y", ""]),
+    )
+    assert r.exit_code == 0, r.output
+    text = " ".join(r.output.split())
+    assert "You cut and are shown" in text
+    for w in wrong:
+        assert f"✗ {w!r} does not decide the cut: answer keep or table (or 1 to 2)" in text
+    assert "malformed" not in text
+    assert GameRecord.load(path).rounds[0].cut == cut

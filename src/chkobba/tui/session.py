@@ -378,9 +378,16 @@ class PlaySession:
             if move is None:
                 continue
             if move not in moves:
-                self._complain(self.match.round.explain_illegal(move))
+                self._complain(self.match.round.explain_illegal(move, self.who))
                 continue
             return move
+
+    def who(self, seat: int, possessive: bool) -> str:
+        """A seat as the player reads it: ``you``/``your``, else as the board names it."""
+        if seat == self.human:
+            return "your" if possessive else "you"
+        name = seat_name(seat, self.names)
+        return f"{name}'s" if possessive else name
 
     def _show_turn(self, obs: Observation, moves: Sequence[Move]) -> None:
         self.console.print(board(obs, self.names))
@@ -421,8 +428,15 @@ class PlaySession:
                 return moves[n - 1]
             self._complain(f"there is no play number {n}: choose 1 to {len(moves)}")
             return None
-        if obs.cut_card is not None and low in ("k", "t"):
-            return Cut.KEEP if low == "k" else Cut.TABLE
+        if obs.cut_card is not None:
+            # At the cut only the cut can be decided: a card or a capture is no answer.
+            if low in ("k", "keep", "t", "table"):
+                return Cut.KEEP if low.startswith("k") else Cut.TABLE
+            self._complain(
+                f"{text!r} does not decide the cut: answer keep or table "
+                f"(or 1 to {len(moves)}), ? for help"
+            )
+            return None
         lay = low.startswith("lay ")
         try:
             move = parse_move(text[4:] if lay else text)
