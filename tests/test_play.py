@@ -245,11 +245,29 @@ def test_quit_saves_a_record_that_replays_unfinished(tmp_path: Path) -> None:
     result = play.run()
     assert result.ending is Ending.QUIT
     assert result.winner is None and result.saved == play.save_path
-    assert "Let's play on." in out.getvalue()
-    assert "Quit now? The game so far is saved. [y/N]" in out.getvalue()
+    text = out.getvalue()
+    assert "Let's play on." in text
+    # Issue 18 §5.4: the prompt promises the save; only the save itself says it is done.
+    assert "Quit now? The game so far will be saved. [y/N]" in text
+    assert " is saved" not in text
+    assert text.rstrip().endswith(
+        f"Game record saved to {play.save_path}\n  replay it with: chkobba replay {play.save_path}"
+    )
     record = check_record(play)
     assert replay(record).winner is None
     assert sum(1 for r in record.rounds for p in r.plays) >= 4
+
+
+def test_quit_says_truthfully_that_the_record_could_not_be_saved(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    play, out = session(tmp_path, ["1", "q", "y"], seed=5)
+    play.save_path = blocker / "game.json"
+    result = play.run()
+    assert result.ending is Ending.QUIT and result.saved is None
+    text = out.getvalue()
+    assert f"Could not save the game record to {play.save_path}" in text
+    assert " saved" not in text.replace("will be saved", "")
 
 
 def test_quit_at_the_cut_saves_a_record_stopped_at_the_cut(tmp_path: Path) -> None:

@@ -72,7 +72,7 @@ HELP: Final = """\
   [cyan]keep[/cyan] / [cyan]table[/cyan]  at the cut: keep the card shown, or put it on the table
   [cyan]board[/cyan]        show the board again
   [cyan]?[/cyan]            this help
-  [cyan]q[/cyan]            quit (the game is saved; Ctrl-C and end of input save it too)
+  [cyan]q[/cyan]            quit; the game so far is then saved (on Ctrl-C and end of input too)
 Suits: s ♠ spades, h ♥ hearts, d ♦ diamonds (dīnārī), c ♣ clubs.
 Ranks: A 2 3 4 5 6 7 Q J K, worth 1 to 10.
 A card that matches a table card's value must take it; otherwise it may take
@@ -474,7 +474,8 @@ class PlaySession:
             self._complain(f"answer a number from 1 to {len(options)}, or Enter to go back")
 
     def _confirm_quit(self) -> None:
-        answer = self._ask_line("Quit now? The game so far is saved. \\[y/N] ").lower()
+        # Said as a promise: only the save itself tells where it went, or that it failed.
+        answer = self._ask_line("Quit now? The game so far will be saved. \\[y/N] ").lower()
         if answer in ("y", "yes"):
             raise Quit
         self.console.print("Let's play on.")
