@@ -41,3 +41,53 @@ def test_the_cut_is_answered_keep_or_table(tmp_path: Path, answer: str, cut: str
         assert f"✗ {w!r} does not decide the cut: answer keep or table (or 1 to 2)" in text
     assert "malformed" not in text
     assert GameRecord.load(path).rounds[0].cut == cut
+
+
+@pytest.mark.parametrize(
+    ("rules", "said", "unsaid"),
+    [
+        (
+            "chkobba",
+            [
+                "A card may take a table card of its own value or table cards adding up to its "
+                "value.",
+                "A card that matches a table card's value takes one such card, not a sum.",
+                "A card that can capture must capture.",
+            ],
+            ["15", "An ace"],
+        ),
+        (
+            "escoba",
+            ["A card may take table cards that make 15 with its value."],
+            ["its own value", "adding up", "matches"],
+        ),
+        (
+            "cirulla",
+            [
+                "A card may take a table card of its own value, table cards adding up to its "
+                "value or table cards that make 15 with its value."
+            ],
+            [],
+        ),
+        ("scopa-strict", ["adding up to its value (at most 2 of them)."], []),
+        ("asso-piglia-tutto", ["An ace takes the whole table."], []),
+        ("scopa-frac", ["may be laid on the table instead."], ["must capture"]),
+    ],
+)
+def test_the_help_gives_the_capture_rules_of_the_game_played(
+    tmp_path: Path, rules: str, said: list[str], unsaid: list[str]
+) -> None:
+    # The help said Chkobba's rule (matching, then sums; capturing is compulsory)
+    # whatever the game: false for Escoba's fifteens (RULES.md §3) or Frac's
+    # optional captures.
+    args = ["--rules", rules, "--seed", "1", "--opponent", "random"]
+    r = CliRunner().invoke(
+        main, ["play", *args, "--save", str(tmp_path / "g.json")], input="?\nq\ny\n"
+    )
+    assert r.exit_code == 0, r.output
+    text = " ".join(r.output[r.output.index("How to answer") :].split())
+    help_text = text[: text.index("Coach")]
+    for sentence in said:
+        assert sentence in help_text
+    for words in unsaid:
+        assert words not in help_text

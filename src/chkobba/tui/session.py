@@ -43,6 +43,7 @@ from chkobba.narrate import (
 )
 from chkobba.observe import Observation, observe
 from chkobba.record import record_of
+from chkobba.rules import RuleSet
 from chkobba.tui.coach import TerminalCoach, show_summary
 from chkobba.tui.render import (
     board,
@@ -74,9 +75,32 @@ HELP: Final = """\
   [cyan]?[/cyan]            this help
   [cyan]q[/cyan]            quit; the game so far is then saved (on Ctrl-C and end of input too)
 Suits: s ♠ spades, h ♥ hearts, d ♦ diamonds (dīnārī), c ♣ clubs.
-Ranks: A 2 3 4 5 6 7 Q J K, worth 1 to 10.
-A card that matches a table card's value must take it; otherwise it may take
-table cards that add up to its value; a card that can capture must capture."""
+Ranks: A 2 3 4 5 6 7 Q J K, worth 1 to 10."""
+"""The help's commands; :func:`capture_help` adds the game's capture rules."""
+
+
+def capture_help(rules: RuleSet) -> str:
+    """The capture rules of ``rules`` in a few sentences, from its options."""
+    limit = rules.max_capture_cards
+    most = f" (at most {limit} of them)" if limit else ""
+    kinds = []
+    if rules.capture_match:
+        kinds.append("a table card of its own value")
+    if rules.capture_sum:
+        kinds.append(f"table cards adding up to its value{most}")
+    if rules.capture_total:
+        kinds.append(f"table cards that make {rules.capture_total} with its value{most}")
+    ways = " or ".join([", ".join(kinds[:-1]), kinds[-1]] if len(kinds) > 2 else kinds)
+    lines = [f"A card may take {ways}." if ways else "No card captures."]
+    if rules.capture_match and rules.capture_sum and rules.matching_priority:
+        lines.append("A card that matches a table card's value takes one such card, not a sum.")
+    if rules.ace_takes_all:
+        lines.append("An ace takes the whole table.")
+    if rules.may_drop_capturing_card:
+        lines.append("A card that can capture may be laid on the table instead.")
+    else:
+        lines.append("A card that can capture must capture.")
+    return "\n".join(lines)
 
 
 class Ending(enum.Enum):
@@ -410,7 +434,7 @@ class PlaySession:
             self._complain(f"type the number of a play (1 to {len(moves)}), or ? for help")
             return None
         if low in ("?", "h", "help"):
-            self.console.print(HELP)
+            self._help()
             if self.coach is not None:
                 self.console.print(self.coach.help())
             return None
@@ -484,11 +508,15 @@ class PlaySession:
         while True:
             text = self._ask_line(prompt).lower()
             if text in ("?", "h", "help"):
-                self.console.print(HELP)
+                self._help()
             elif text in ("q", "quit", "exit"):
                 self._confirm_quit()
             else:
                 return
+
+    def _help(self) -> None:
+        self.console.print(HELP)
+        self.console.print(capture_help(self.match.rules), markup=False)
 
     def _complain(self, reason: str) -> None:
         self.console.print(Text.assemble(("✗ ", "bold red"), reason))
