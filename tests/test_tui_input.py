@@ -91,3 +91,20 @@ def test_the_help_gives_the_capture_rules_of_the_game_played(
         assert sentence in help_text
     for words in unsaid:
         assert words not in help_text
+
+
+@pytest.mark.parametrize(
+    ("rules", "goal"),
+    [
+        ("chkobba", "first to 21, seed 1."),
+        ("scopa-a-perdere", "to 21, the fewest points win, seed 1."),
+    ],
+)
+def test_the_opening_line_states_the_goal(tmp_path: Path, rules: str, goal: str) -> None:
+    # It said "to 21, the fewest points win points" for Scopa a perdere.
+    args = ["--rules", rules, "--seed", "1", "--opponent", "random"]
+    r = CliRunner().invoke(
+        main, ["play", *args, "--save", str(tmp_path / "g.json")], input="q\ny\n"
+    )
+    assert r.exit_code == 0, r.output
+    assert goal in " ".join(r.output.split()[:20])
