@@ -133,6 +133,10 @@ def test_a_whole_match_by_always_answering_1(tmp_path: Path, seats: int, seed: i
     assert "dīnārī" in text and "barmīla" in text and "sabʿa l-ḥayya" in text
     # Between rounds the game waits for Enter, never after the last one.
     assert text.count("Press Enter for round") == len(play.match.finished) - 1
+    # The last capturer takes what is left on the table: "takes", or a team "take".
+    swept = sum(1 for r in play.match.finished if r.swept)
+    verb = "take" if seats == 4 else "takes"
+    assert text.count(f" {verb} the rest of the table: ") == swept > 0
 
 
 def test_the_human_sees_the_board_before_each_play(tmp_path: Path) -> None:

@@ -347,8 +347,11 @@ class PlaySession:
         number = len(self.match.finished)
         if r.swept:
             taker = side_name(r.last_capturer or 0, r.side_of, self.names)
+            takes = "take" if self.match.teams else "takes"
             self.console.print(
-                coloured(f"{taker} takes the rest of the table: ").append_text(cards_words(r.swept))
+                coloured(f"{taker} {takes} the rest of the table: ").append_text(
+                    cards_words(r.swept)
+                )
             )
         if r.leftover:
             self.console.print(
