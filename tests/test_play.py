@@ -406,6 +406,38 @@ def test_ctrl_c_while_the_record_is_written_still_writes_it(
     assert shown_plays(out.getvalue()) == recorded_plays(play)
 
 
+@pytest.mark.parametrize("stopping", ["Interrupted", "Final score"])
+def test_ctrl_c_again_while_the_game_stops_still_saves_it(tmp_path: Path, stopping: str) -> None:
+    # A second Ctrl-C as the session says it stops (or as it shows the final score)
+    # escaped before the record was written.
+    class Impatient(io.StringIO):
+        pressed = False
+
+        def write(self, s: str) -> int:
+            if stopping in s and not self.pressed:
+                self.pressed = True
+                raise KeyboardInterrupt
+            return super().write(s)
+
+    answers = itertools.repeat("1") if stopping == "Final score" else ["1", "1", "1"]
+    play, _ = session(tmp_path, [], seed=7)
+    play.console = Console(file=Impatient(), width=100, highlight=False)
+    script = Script(play.console, answers)
+
+    def ask(prompt: str) -> str:
+        try:
+            return script(prompt)
+        except EOFError:
+            raise KeyboardInterrupt from None
+
+    play.ask = ask
+    result = play.run()
+    assert result.ending is Ending.INTERRUPTED
+    assert result.saved == play.save_path
+    check_record(play)
+    assert (replay(check_record(play)).winner is None) is (stopping == "Interrupted")
+
+
 def test_a_crash_still_saves_the_record(tmp_path: Path) -> None:
     class Broken:
         name = "broken"

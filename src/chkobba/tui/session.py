@@ -188,7 +188,9 @@ def play_out(
         console.print("\n[yellow]Interrupted: the game stops here.[/yellow]")
         return Ending.INTERRUPTED
     except BaseException:
-        save()
+        # The error goes on, not a Ctrl-C pressed while the record is written.
+        with interrupts_held(deliver=False):
+            save()
         raise
     return Ending.FINISHED
 
@@ -235,11 +237,15 @@ class PlaySession:
 
     def run(self) -> SessionResult:
         """Play until the match is decided or the player stops; save the record."""
-        ending = play_out(self.console, self._step, lambda: self.match.is_over, self.save)
-        if ending is Ending.FINISHED:
-            self._announce_winner()
-        elif self.match.finished or self.match.round.history:
-            self.console.print(score_line(self.match.totals, self.match.side_of, self.names))
+        try:
+            ending = play_out(self.console, self._step, lambda: self.match.is_over, self.save)
+            if ending is Ending.FINISHED:
+                self._announce_winner()
+            elif self.match.finished or self.match.round.history:
+                self.console.print(score_line(self.match.totals, self.match.side_of, self.names))
+        except KeyboardInterrupt:
+            # Ctrl-C again while the session was stopping: it stops, and is saved all the same.
+            ending = Ending.INTERRUPTED
         # A Ctrl-C while the record is written waits for it, then skips the summary.
         with interrupts_held(deliver=False) as held:
             saved = self.save()
