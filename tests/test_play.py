@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import re
+import signal
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -16,7 +18,8 @@ from chkobba.agents import make_agent
 from chkobba.cards import Card
 from chkobba.cli import main
 from chkobba.match import Match
-from chkobba.moves import Cut, Play
+from chkobba.moves import Cut, Move, Play
+from chkobba.narrate import describe_turn, sweep_word
 from chkobba.observe import Observation
 from chkobba.record import GameRecord, replay
 from chkobba.rules import preset
@@ -130,6 +133,10 @@ def test_a_whole_match_by_always_answering_1(tmp_path: Path, seats: int, seed: i
     assert "dīnārī" in text and "barmīla" in text and "sabʿa l-ḥayya" in text
     # Between rounds the game waits for Enter, never after the last one.
     assert text.count("Press Enter for round") == len(play.match.finished) - 1
+    # The last capturer takes what is left on the table: "takes", or a team "take".
+    swept = sum(1 for r in play.match.finished if r.swept)
+    verb = "take" if seats == 4 else "takes"
+    assert text.count(f" {verb} the rest of the table: ") == swept > 0
 
 
 def test_the_human_sees_the_board_before_each_play(tmp_path: Path) -> None:
@@ -176,7 +183,7 @@ def test_bad_input_is_explained_and_the_game_goes_on(tmp_path: Path) -> None:
     assert result.ending is Ending.FINISHED
     text = out.getvalue()
     for reason in [
-        "Jd is not in seat 0's hand",
+        "Jd is not in your hand",
         "malformed play 'zz'",
         "there is no play number 99: choose 1 to",
         "there is no play number 0",
@@ -184,18 +191,46 @@ def test_bad_input_is_explained_and_the_game_goes_on(tmp_path: Path) -> None:
         "7c cannot be laid on the table: it captures",
         "7c cannot capture 2d+3s: 3+2 = 5, not 7",
         "Ks cannot capture 3s: it is worth 3, not 10",
-        "there is no cut to decide now",
+        "there is no cut to decide now: it is your play",
         "malformed play '7c:'",
         "5♥ can be played 2 ways",
         "answer a number from 1 to 2",
     ]:
         assert reason in text, reason
+    # Issue 18 §5.3: the player is "you", never a seat number.
+    assert "seat 0" not in text and "seat 1" not in text
     # The play chosen in the end is the second of the two captures offered.
     m = Match(RULES_11, first_dealer=1, first_deck=SPLIT_DECK)
     m.apply(Cut.KEEP)
     offered = [mv for mv in m.legal_moves() if isinstance(mv, Play) and mv.card == Card.parse("5h")]
     record = check_record(play)
     assert record.rounds[0].plays[0] == str(offered[1])
+
+
+def test_illegal_moves_name_the_player_you_and_the_others_as_the_board_does(
+    tmp_path: Path,
+) -> None:
+    # Issue 18 §5.3: the engine says "seat N"; the terminal game names the seats.
+    play, _ = session(tmp_path, [], seats=4, first_deck=SPLIT_DECK, first_dealer=3)
+    r = play.match.round
+    assert r.turn == 0 and r.cutter == 0
+    assert r.explain_illegal(Play(Card.parse("7c"), 0)) == (
+        "seat 0 must first decide the cut: keep or table"
+    )
+    assert r.explain_illegal(Play(Card.parse("7c"), 0), play.who) == (
+        "you must first decide the cut: keep or table"
+    )
+    play.match.apply(Cut.KEEP)
+    play.match.apply(r.legal_moves()[0])
+    other = r.turn
+    assert other != 0
+    king = next(c for c in range(40) if not r.hands[other] >> c & 1 and c % 10 == 9)
+    assert r.explain_illegal(Play(king, 0), play.who) == (
+        f"{Card(king)} is not in cpu{other}'s hand"
+    )
+    assert r.explain_illegal(Cut.TABLE, play.who) == (
+        f"there is no cut to decide now: it is cpu{other}'s play"
+    )
 
 
 def test_a_bare_card_with_one_play_and_a_written_capture_are_played(tmp_path: Path) -> None:
@@ -214,11 +249,29 @@ def test_quit_saves_a_record_that_replays_unfinished(tmp_path: Path) -> None:
     result = play.run()
     assert result.ending is Ending.QUIT
     assert result.winner is None and result.saved == play.save_path
-    assert "Let's play on." in out.getvalue()
-    assert "Quit now? The game so far is saved. [y/N]" in out.getvalue()
+    text = out.getvalue()
+    assert "Let's play on." in text
+    # Issue 18 §5.4: the prompt promises the save; only the save itself says it is done.
+    assert "Quit now? The game so far will be saved. [y/N]" in text
+    assert " is saved" not in text
+    assert text.rstrip().endswith(
+        f"Game record saved to {play.save_path}\n  replay it with: chkobba replay {play.save_path}"
+    )
     record = check_record(play)
     assert replay(record).winner is None
     assert sum(1 for r in record.rounds for p in r.plays) >= 4
+
+
+def test_quit_says_truthfully_that_the_record_could_not_be_saved(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    play, out = session(tmp_path, ["1", "q", "y"], seed=5)
+    play.save_path = blocker / "game.json"
+    result = play.run()
+    assert result.ending is Ending.QUIT and result.saved is None
+    text = out.getvalue()
+    assert f"Could not save the game record to {play.save_path}" in text
+    assert " saved" not in text.replace("will be saved", "")
 
 
 def test_quit_at_the_cut_saves_a_record_stopped_at_the_cut(tmp_path: Path) -> None:
@@ -268,6 +321,121 @@ def test_ctrl_c_saves_the_record(tmp_path: Path) -> None:
     assert result.ending is Ending.INTERRUPTED
     assert "Interrupted" in out.getvalue()
     check_record(play)
+
+
+PLAY_LINE = re.compile(r"^  (?:Alice|cpu\d) (?:keeps|tables|lays|plays) ")
+"""A play as the session prints it when it happens (the board's recalled plays are framed)."""
+
+
+def shown_plays(text: str) -> list[str]:
+    """The plays the output showed as they happened, in order."""
+    return [line.strip() for line in text.splitlines() if PLAY_LINE.match(line)]
+
+
+def recorded_plays(play: PlaySession) -> list[str]:
+    """The moves of the saved record, cut decisions included, as the session words them."""
+    rep = replay(check_record(play))
+    sweep = sweep_word(RULES_11)
+    return [describe_turn(t, play.names, sweep) for r in rep.rounds for t in r.history]
+
+
+@pytest.mark.parametrize(("seed", "pauses"), [(5, 1), (5, 3), (6, 2), (7, 4)])
+def test_ctrl_c_while_the_computer_pauses_saves_only_what_was_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int, pauses: int
+) -> None:
+    # Issue 18 §5.1: the computer's move was applied, then the pause ran, then it
+    # was printed, so a Ctrl-C in the pause saved a move the player never saw.
+    slept = 0
+
+    def sleep(seconds: float) -> None:
+        nonlocal slept
+        slept += 1
+        if slept == pauses:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr("chkobba.tui.session.time.sleep", sleep)
+    play, out = session(tmp_path, itertools.repeat("1"), seed=seed)
+    play.pause = 0.7
+    assert play.run().ending is Ending.INTERRUPTED
+    assert slept == pauses
+    shown = shown_plays(out.getvalue())
+    assert shown == recorded_plays(play)
+    # Every pause but the interrupted one was followed by its computer move.
+    assert sum(not line.startswith("Alice") for line in shown) == pauses - 1
+
+
+@pytest.mark.parametrize(("seats", "moves"), [(2, 1), (2, 2), (2, 3), (2, 8), (4, 5), (4, 6)])
+def test_ctrl_c_just_as_a_move_is_made_saves_exactly_what_was_shown(
+    tmp_path: Path, seats: int, moves: int
+) -> None:
+    # A real SIGINT right after the engine took the move, before the screen showed
+    # it: the move and its line go together, and the record holds what was shown.
+    play, out = session(tmp_path, itertools.repeat("1"), seats=seats, seed=5)
+    apply = play.match.apply
+    applied = 0
+
+    def apply_then_ctrl_c(move: Move, seat: int | None = None) -> None:
+        nonlocal applied
+        apply(move, seat)
+        applied += 1
+        if applied == moves:
+            signal.raise_signal(signal.SIGINT)
+
+    play.match.apply = apply_then_ctrl_c  # type: ignore[method-assign]
+    assert play.run().ending is Ending.INTERRUPTED
+    shown = shown_plays(out.getvalue())
+    assert shown == recorded_plays(play)
+    assert len(shown) == moves
+
+
+def test_ctrl_c_while_the_record_is_written_still_writes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chkobba.tui import session as session_module
+
+    real = session_module.save_record
+
+    def ctrl_c_then_save(*args: object) -> Path | None:
+        signal.raise_signal(signal.SIGINT)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(session_module, "save_record", ctrl_c_then_save)
+    play, out = session(tmp_path, ["1", "1", "q", "y"], seed=5)
+    result = play.run()
+    assert result.ending is Ending.QUIT and result.saved == play.save_path
+    assert shown_plays(out.getvalue()) == recorded_plays(play)
+
+
+@pytest.mark.parametrize("stopping", ["Interrupted", "Final score"])
+def test_ctrl_c_again_while_the_game_stops_still_saves_it(tmp_path: Path, stopping: str) -> None:
+    # A second Ctrl-C as the session says it stops (or as it shows the final score)
+    # escaped before the record was written.
+    class Impatient(io.StringIO):
+        pressed = False
+
+        def write(self, s: str) -> int:
+            if stopping in s and not self.pressed:
+                self.pressed = True
+                raise KeyboardInterrupt
+            return super().write(s)
+
+    answers = itertools.repeat("1") if stopping == "Final score" else ["1", "1", "1"]
+    play, _ = session(tmp_path, [], seed=7)
+    play.console = Console(file=Impatient(), width=100, highlight=False)
+    script = Script(play.console, answers)
+
+    def ask(prompt: str) -> str:
+        try:
+            return script(prompt)
+        except EOFError:
+            raise KeyboardInterrupt from None
+
+    play.ask = ask
+    result = play.run()
+    assert result.ending is Ending.INTERRUPTED
+    assert result.saved == play.save_path
+    check_record(play)
+    assert (replay(check_record(play)).winner is None) is (stopping == "Interrupted")
 
 
 def test_a_crash_still_saves_the_record(tmp_path: Path) -> None:

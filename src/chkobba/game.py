@@ -18,7 +18,7 @@ skips the check for search, which only plays moves from :meth:`Round.legal_moves
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from chkobba.captures import captures
@@ -35,6 +35,11 @@ TABLE_SIZE = 4
 
 class IllegalMove(ValueError):
     """A move that the rules do not allow now; the message says why."""
+
+
+def seat_words(seat: int, possessive: bool) -> str:
+    """A seat in a message: ``seat 2``, or ``seat 2's`` where it owns something."""
+    return f"seat {seat}'s" if possessive else f"seat {seat}"
 
 
 class DealError(ValueError):
@@ -416,22 +421,26 @@ class Round:
                 m |= d.cards
         return m & self.hands[seat]
 
-    def explain_illegal(self, move: Move) -> str:
-        """Why ``move`` is not legal now (for an illegal move)."""
+    def explain_illegal(self, move: Move, who: Callable[[int, bool], str] = seat_words) -> str:
+        """Why ``move`` is not legal now (for an illegal move).
+
+        ``who(seat, possessive)`` names the seats, as :func:`seat_words` does by
+        default (a terminal game says ``you`` and ``your``).
+        """
         if self.phase is Phase.OVER:
             return "the round is over"
         if self.phase is Phase.CUT:
             if isinstance(move, Cut):
                 return f"{move} is legal"
-            return f"seat {self.cutter} must first decide the cut: keep or table"
+            return f"{who(self.cutter, False)} must first decide the cut: keep or table"
         if isinstance(move, Cut):
-            return f"there is no cut to decide now: it is seat {self.turn}'s play"
+            return f"there is no cut to decide now: it is {who(self.turn, True)} play"
         card, cap = move
         if not 0 <= card < 40 or not 0 <= cap < 1 << 40:
             return f"Play({card}, {cap}) names no card: cards are numbered 0 to 39"
         name = CARDS[card]
         if not self.hands[self.turn] >> card & 1:
-            return f"{name} is not in seat {self.turn}'s hand"
+            return f"{name} is not in {who(self.turn, True)} hand"
         legal = captures(VALUE_OF[card], self.table, self.rules) if self.table else []
         if not cap:
             if legal:

@@ -220,7 +220,7 @@ def play(
             f"you and your partner ({roles[2]}, opposite you) against Right and Left ({roles[1]})"
         )
     console.print(
-        f"[bold]{title(rules_name)}[/bold]: {escape(sides)}, {goal(rules)} points, "
+        f"[bold]{title(rules_name)}[/bold]: {escape(sides)}, {goal(rules)}, "
         f"seed {seed}. "
         "Type ? for help.",
         soft_wrap=True,

@@ -8,6 +8,7 @@ Renderables are Rich objects; the caller decides which console they go to.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Final
 
@@ -36,6 +37,24 @@ RECENT_PLAYS: Final = 4
 
 _RED: Final = (HEARTS, DIAMONDS)
 _RED_CARD: Final = re.compile(r"[A2-7QJK][♥♦]")
+
+
+def framed(text: str) -> str:
+    """``text`` as it can go inside a frame: its accents composed (NFC), its Arabic
+    vowel marks (harakat, shadda) left out.
+
+    Rich gives a combining mark no cell, as Unicode does, but some terminals draw it
+    in a cell of its own and push the frame's right edge. Composing removes most
+    marks; Arabic's have no composed form and are optional, so they are left out as
+    everyday writing leaves them out (شكبّة reads شكبة). Other scripts' marks are
+    kept: leaving them out would misspell a name.
+    """
+    composed = unicodedata.normalize("NFC", text)
+    return "".join(c for c in composed if not _arabic_mark(c))
+
+
+def _arabic_mark(c: str) -> bool:
+    return unicodedata.category(c) == "Mn" and unicodedata.name(c, "").startswith("ARABIC")
 
 
 def card_style(card: int) -> str:
@@ -106,6 +125,7 @@ def board(obs: Observation, names: Sequence[str]) -> Panel:
 
     While the cut is being decided nothing is dealt yet, so only the score shows.
     """
+    names = [framed(n) for n in names]
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column()
@@ -153,7 +173,7 @@ def board(obs: Observation, names: Sequence[str]) -> Panel:
 
 def breakdown_panel(lines: Sequence[str], title: str) -> Panel:
     """A finished round's points, one line each (from :func:`~chkobba.narrate.breakdown_lines`)."""
-    return Panel(Group(*(coloured(line) for line in lines)), title=title, expand=False)
+    return Panel(Group(*(coloured(framed(line)) for line in lines)), title=title, expand=False)
 
 
 def play_line(line: str, mine: bool, chkobba: bool) -> Text:

@@ -22,9 +22,14 @@ def save_record(console: Console, record: Savable, path: Path) -> Path | None:
         path.parent.mkdir(parents=True, exist_ok=True)
         record.save(path)
     except OSError as e:
+        reason = e.strerror or str(e)
+        if e.filename is not None and str(e.filename) != str(path):
+            # The fault is on the way there (a folder that is a file, say): name it.
+            reason = f"{reason}: {e.filename}"
         console.print(
             f"[bold red]Could not save the game record to {escape(str(path))}: "
-            f"{escape(e.strerror or str(e))}[/bold red]"
+            f"{escape(reason)}[/bold red]",
+            soft_wrap=True,
         )
         return None
     # Soft wrap keeps a long path on one line, so it can be copied whole.

@@ -6,15 +6,20 @@ the human is asked through an injectable ``ask`` function and everything is
 drawn on an injectable :class:`rich.console.Console`, so a test can script the
 answers and read the screen. Whatever way the session ends (the match won,
 ``quit``, end of input, Ctrl-C, even a crash) the record of the game so far is
-saved, and it always replays with :func:`chkobba.record.replay`.
+saved, and it always replays with :func:`chkobba.record.replay`. A move is taken
+by the match and shown on the screen together (Ctrl-C waits for both), so the
+record holds exactly the moves the player was shown.
 """
 
 from __future__ import annotations
 
+import contextlib
 import enum
+import signal
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
@@ -38,6 +43,7 @@ from chkobba.narrate import (
 )
 from chkobba.observe import Observation, observe
 from chkobba.record import record_of
+from chkobba.rules import RuleSet
 from chkobba.tui.coach import TerminalCoach, show_summary
 from chkobba.tui.render import (
     board,
@@ -67,11 +73,34 @@ HELP: Final = """\
   [cyan]keep[/cyan] / [cyan]table[/cyan]  at the cut: keep the card shown, or put it on the table
   [cyan]board[/cyan]        show the board again
   [cyan]?[/cyan]            this help
-  [cyan]q[/cyan]            quit (the game is saved; Ctrl-C and end of input save it too)
+  [cyan]q[/cyan]            quit; the game so far is then saved (on Ctrl-C and end of input too)
 Suits: s ♠ spades, h ♥ hearts, d ♦ diamonds (dīnārī), c ♣ clubs.
-Ranks: A 2 3 4 5 6 7 Q J K, worth 1 to 10.
-A card that matches a table card's value must take it; otherwise it may take
-table cards that add up to its value; a card that can capture must capture."""
+Ranks: A 2 3 4 5 6 7 Q J K, worth 1 to 10."""
+"""The help's commands; :func:`capture_help` adds the game's capture rules."""
+
+
+def capture_help(rules: RuleSet) -> str:
+    """The capture rules of ``rules`` in a few sentences, from its options."""
+    limit = rules.max_capture_cards
+    most = f" (at most {limit} of them)" if limit else ""
+    kinds = []
+    if rules.capture_match:
+        kinds.append("a table card of its own value")
+    if rules.capture_sum:
+        kinds.append(f"table cards adding up to its value{most}")
+    if rules.capture_total:
+        kinds.append(f"table cards that make {rules.capture_total} with its value{most}")
+    ways = " or ".join([", ".join(kinds[:-1]), kinds[-1]] if len(kinds) > 2 else kinds)
+    lines = [f"A card may take {ways}." if ways else "No card captures."]
+    if rules.capture_match and rules.capture_sum and rules.matching_priority:
+        lines.append("A card that matches a table card's value takes one such card, not a sum.")
+    if rules.ace_takes_all:
+        lines.append("An ace takes the whole table.")
+    if rules.may_drop_capturing_card:
+        lines.append("A card that can capture may be laid on the table instead.")
+    else:
+        lines.append("A card that can capture must capture.")
+    return "\n".join(lines)
 
 
 class Ending(enum.Enum):
@@ -101,6 +130,41 @@ class Quit(Exception):
     """The player asked to stop."""
 
 
+@dataclass
+class Held:
+    """What :func:`interrupts_held` held back."""
+
+    signals: list[int] = field(default_factory=list)
+    """The SIGINTs that arrived during the block."""
+
+
+@contextlib.contextmanager
+def interrupts_held(*, deliver: bool = True) -> Iterator[Held]:
+    """Hold Ctrl-C back while the block runs, then deliver it (unless ``deliver`` is False).
+
+    What must not be cut in two (a move taken by the match and shown on the
+    screen, the writing of the record) runs inside. Only the main thread receives
+    signals, so elsewhere the block simply runs.
+    """
+    held = Held()
+    if threading.current_thread() is not threading.main_thread():
+        yield held
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is None:
+        # A handler installed outside Python cannot be put back: leave it alone.
+        yield held
+        return
+    signal.signal(signal.SIGINT, lambda signum, frame: held.signals.append(signum))
+    try:
+        yield held
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held.signals and deliver:
+        # Delivered to the handler in place (KeyboardInterrupt by default), now.
+        signal.raise_signal(signal.SIGINT)
+
+
 def play_out(
     console: Console,
     step: Callable[[], None],
@@ -124,7 +188,9 @@ def play_out(
         console.print("\n[yellow]Interrupted: the game stops here.[/yellow]")
         return Ending.INTERRUPTED
     except BaseException:
-        save()
+        # The error goes on, not a Ctrl-C pressed while the record is written.
+        with interrupts_held(deliver=False):
+            save()
         raise
     return Ending.FINISHED
 
@@ -171,14 +237,21 @@ class PlaySession:
 
     def run(self) -> SessionResult:
         """Play until the match is decided or the player stops; save the record."""
-        ending = play_out(self.console, self._step, lambda: self.match.is_over, self.save)
-        if ending is Ending.FINISHED:
-            self._announce_winner()
-        elif self.match.finished or self.match.round.history:
-            self.console.print(score_line(self.match.totals, self.match.side_of, self.names))
-        saved = self.save()
-        if self.coach is not None:
-            show_summary(self.console, self.match, self.names, saved, self.human)
+        try:
+            ending = play_out(self.console, self._step, lambda: self.match.is_over, self.save)
+            if ending is Ending.FINISHED:
+                self._announce_winner()
+            elif self.match.finished or self.match.round.history:
+                self.console.print(score_line(self.match.totals, self.match.side_of, self.names))
+        except KeyboardInterrupt:
+            # Ctrl-C again while the session was stopping: it stops, and is saved all the same.
+            ending = Ending.INTERRUPTED
+        # A Ctrl-C while the record is written waits for it, then skips the summary.
+        with interrupts_held(deliver=False) as held:
+            saved = self.save()
+        if self.coach is not None and not held.signals:
+            with contextlib.suppress(KeyboardInterrupt):
+                show_summary(self.console, self.match, self.names, saved, self.human)
         return SessionResult(ending, self.match.winner, saved)
 
     def save(self) -> Path | None:
@@ -187,7 +260,8 @@ class PlaySession:
         if self.coach is not None:
             meta = {**(meta or {}), "coach": self.coach.meta()}
         record = record_of(self.match, self.names, meta=meta)
-        return save_record(self.console, record, self.save_path)
+        with interrupts_held():
+            return save_record(self.console, record, self.save_path)
 
     # -- one move ----------------------------------------------------------------
 
@@ -198,29 +272,37 @@ class PlaySession:
         self._tell_declarations(r)
         seat = self.match.turn
         stock_before = r.stock
-        if seat == self.human:
-            self._human_turn()
-        else:
-            self._computer_turn(seat)
+        move = self._human_turn() if seat == self.human else self._computer_turn(seat)
+        # The record saved on Ctrl-C must hold exactly the moves the player saw.
+        with interrupts_held():
+            try:
+                self.match.apply(move, seat)
+            except IllegalMove as e:
+                raise RuntimeError(
+                    f"the {self._player(seat)!r} player at seat {seat} chose an illegal move "
+                    f"{move}: {e}"
+                ) from None
+            self._show_play(r)
         self._after_move(r, stock_before)
 
-    def _computer_turn(self, seat: int) -> None:
-        agent = self.agents[seat]
-        move = agent.choose(observe(self.match, seat))
-        try:
-            self.match.apply(move, seat)
-        except IllegalMove as e:
-            raise RuntimeError(
-                f"the {agent.name!r} player at seat {seat} chose an illegal move {move}: {e}"
-            ) from None
+    def _player(self, seat: int) -> str:
+        agent = self.agents.get(seat)
+        return agent.name if agent is not None else "human"
+
+    def _computer_turn(self, seat: int) -> Move:
+        move = self.agents[seat].choose(observe(self.match, seat))
+        # The pause comes before the move is taken: stopping in it loses nothing shown.
         if self.pause > 0:
             time.sleep(self.pause)
+        return move
+
+    def _show_play(self, r: Round) -> None:
+        turn = r.history[-1]
+        line = describe_turn(turn, self.names, sweep_word(r.rules))
+        self.console.print(play_line(line, turn.seat == self.human, turn.chkobba))
 
     def _after_move(self, r: Round, stock_before: int) -> None:
         turn = r.history[-1]
-        mine = turn.seat == self.human
-        line = describe_turn(turn, self.names, sweep_word(r.rules))
-        self.console.print(play_line(line, mine, turn.chkobba))
         if self.match.void_deals != self._void_deals:
             self._void_deals = self.match.void_deals
             self._tell_void(r)
@@ -271,8 +353,11 @@ class PlaySession:
         number = len(self.match.finished)
         if r.swept:
             taker = side_name(r.last_capturer or 0, r.side_of, self.names)
+            takes = "take" if self.match.teams else "takes"
             self.console.print(
-                coloured(f"{taker} takes the rest of the table: ").append_text(cards_words(r.swept))
+                coloured(f"{taker} {takes} the rest of the table: ").append_text(
+                    cards_words(r.swept)
+                )
             )
         if r.leftover:
             self.console.print(
@@ -309,7 +394,8 @@ class PlaySession:
     def _ask_line(self, prompt: str) -> str:
         return self.ask(prompt).strip()
 
-    def _human_turn(self) -> None:
+    def _human_turn(self) -> Move:
+        """The legal move the player chooses (not yet taken by the match)."""
         obs = observe(self.match, self.human)
         moves = list(obs.legal_moves)
         self._show_turn(obs, moves)
@@ -324,12 +410,17 @@ class PlaySession:
             move = self._read(text, obs, moves)
             if move is None:
                 continue
-            try:
-                self.match.apply(move, self.human)
-            except IllegalMove as e:
-                self._complain(str(e))
+            if move not in moves:
+                self._complain(self.match.round.explain_illegal(move, self.who))
                 continue
-            return
+            return move
+
+    def who(self, seat: int, possessive: bool) -> str:
+        """A seat as the player reads it: ``you``/``your``, else as the board names it."""
+        if seat == self.human:
+            return "your" if possessive else "you"
+        name = seat_name(seat, self.names)
+        return f"{name}'s" if possessive else name
 
     def _show_turn(self, obs: Observation, moves: Sequence[Move]) -> None:
         self.console.print(board(obs, self.names))
@@ -352,7 +443,7 @@ class PlaySession:
             self._complain(f"type the number of a play (1 to {len(moves)}), or ? for help")
             return None
         if low in ("?", "h", "help"):
-            self.console.print(HELP)
+            self._help()
             if self.coach is not None:
                 self.console.print(self.coach.help())
             return None
@@ -370,8 +461,15 @@ class PlaySession:
                 return moves[n - 1]
             self._complain(f"there is no play number {n}: choose 1 to {len(moves)}")
             return None
-        if obs.cut_card is not None and low in ("k", "t"):
-            return Cut.KEEP if low == "k" else Cut.TABLE
+        if obs.cut_card is not None:
+            # At the cut only the cut can be decided: a card or a capture is no answer.
+            if low in ("k", "keep", "t", "table"):
+                return Cut.KEEP if low.startswith("k") else Cut.TABLE
+            self._complain(
+                f"{text!r} does not decide the cut: answer keep or table "
+                f"(or 1 to {len(moves)}), ? for help"
+            )
+            return None
         lay = low.startswith("lay ")
         try:
             move = parse_move(text[4:] if lay else text)
@@ -409,7 +507,8 @@ class PlaySession:
             self._complain(f"answer a number from 1 to {len(options)}, or Enter to go back")
 
     def _confirm_quit(self) -> None:
-        answer = self._ask_line("Quit now? The game so far is saved. \\[y/N] ").lower()
+        # Said as a promise: only the save itself tells where it went, or that it failed.
+        answer = self._ask_line("Quit now? The game so far will be saved. \\[y/N] ").lower()
         if answer in ("y", "yes"):
             raise Quit
         self.console.print("Let's play on.")
@@ -418,11 +517,15 @@ class PlaySession:
         while True:
             text = self._ask_line(prompt).lower()
             if text in ("?", "h", "help"):
-                self.console.print(HELP)
+                self._help()
             elif text in ("q", "quit", "exit"):
                 self._confirm_quit()
             else:
                 return
+
+    def _help(self) -> None:
+        self.console.print(HELP)
+        self.console.print(capture_help(self.match.rules), markup=False)
 
     def _complain(self, reason: str) -> None:
         self.console.print(Text.assemble(("✗ ", "bold red"), reason))
