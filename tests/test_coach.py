@@ -576,6 +576,7 @@ def test_estimates_and_words_hold_anywhere(seed: int, stop: int, rules: str) -> 
     assert all(p.loss >= 0 and p.se >= 0 and p.loss_se >= 0 for p in est.plays)
     for move in obs.legal_moves:
         assert sentence(obs, move)
+        assert difference(obs, move, obs.legal_moves[0])
 
 
 def test_terminal_trainer_asks_now_and_then_and_scores() -> None:

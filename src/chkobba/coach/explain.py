@@ -162,9 +162,11 @@ class _Outcome:
     haya: int
     """1 if the play puts the 7♦ in the side's pile and the 7♦ scores a point."""
     cards: int
+    """The cards it puts in the pile (0 for a lay, or if the rules do not count cards)."""
     sevens: int
     """The 7s it puts in the pile (the 7♦ not among them when it is a point of its own)."""
     coins: int
+    """The diamonds (the game's coins) it puts in the pile."""
     offered: list[Threat]
     """The unseen cards that would score a sweep of the table it leaves."""
     haya_reach: list[Threat]
