@@ -118,6 +118,7 @@ class GameRecord:
             teams = data.get("teams", False)
             if not isinstance(teams, bool):
                 raise RecordError(0, 0, "teams must be true or false")
+            _check_seating(seats, teams)
             options, names, meta = options_names_meta(data, seats)
         except HeaderError as e:
             raise RecordError(0, 0, str(e)) from None
@@ -144,6 +145,15 @@ class GameRecord:
         except HeaderError as e:
             raise RecordError(0, 0, str(e)) from None
         return GameRecord.loads(text)
+
+
+def _check_seating(seats: int, teams: bool) -> None:
+    # Before the names, which are counted against the seats: a wrong seat count is
+    # the fault to name, not the names that follow from it.
+    try:
+        check_seating(seats, teams)
+    except ValueError as e:
+        raise RecordError(0, 0, str(e)) from None
 
 
 def _typed(data: dict[str, Any], key: str, kind: type, round_no: int) -> Any:

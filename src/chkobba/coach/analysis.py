@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from chkobba.cards import Card, cards_of, sort_for_display
 from chkobba.coach.estimate import DEFAULT_BATCHES, DEFAULT_SAMPLES, Estimates, estimate
-from chkobba.coach.explain import facts, kinds, sentence
+from chkobba.coach.explain import difference, sentence
 from chkobba.game import Round
 from chkobba.moves import Cut, Move, Play
 from chkobba.observe import Observation, observe_round
@@ -50,9 +50,9 @@ class Decision:
     """The play made, in words."""
     best_words: str
     """The best play, in words (the same as :attr:`played` when it was the best)."""
-    alike: bool = False
-    """Whether the best play has no kind of fact that the play made lacks: what makes it
-    better then comes later in the round, as the expert's search sees it."""
+    why: str = ""
+    """Why the best play is better, as far as it shows at once
+    (:func:`~chkobba.coach.explain.difference`); empty when the play made was the best."""
 
     @property
     def loss(self) -> float:
@@ -90,8 +90,8 @@ class Decision:
             return f"{self.played} (as good as the best)"
         exact = self.estimates is not None and self.estimates.exact
         err = "exact" if exact else f"± {self.loss_se:.2f}"
-        later = "; no difference shows at once: it comes later in the round" if self.alike else ""
-        return f"{self.played}. Better: {self.best_words} (+{self.loss:.2f} points, {err}){later}"
+        why = f"; {self.why}" if self.why else ""
+        return f"{self.played}. Better: {self.best_words} (+{self.loss:.2f} points, {err}){why}"
 
     def to_json(self) -> dict[str, Any]:
         """The decision as JSON."""
@@ -231,7 +231,7 @@ def analyze(
                 estimates=est,
                 played=sentence(obs, move),
                 best_words=sentence(obs, best),
-                alike=move != best and kinds(facts(obs, best)) <= kinds(facts(obs, move)),
+                why=difference(obs, move, best) if move != best else "",
             )
         )
         if progress is not None:

@@ -16,7 +16,9 @@ from chkobba import fast
 from chkobba.coach.analysis import Analysis, Decision, analyze, default_seat
 from chkobba.coach.estimate import DEFAULT_BATCHES, DEFAULT_SAMPLES
 from chkobba.narrate import seat_name
-from chkobba.record import GameRecord, RecordError
+from chkobba.record import FORMAT, GameRecord, RecordError, replay
+from chkobba.touti.cli import is_touti_record
+from chkobba.touti.record import FORMAT as TOUTI_FORMAT
 
 FIGURE_NOTE = (
     "Figures: expected round margin in points (your side's points for the round minus the "
@@ -94,8 +96,21 @@ def analyze_cmd(
     legal play, the play made, its loss against the best, and the biggest mistakes
     in words.
     """
+    if is_touti_record(file):
+        # A usage error like a bad option (exit 2): the file is of another game.
+        click.echo(
+            f"{file}: a Touti record ({TOUTI_FORMAT}); the analysis reads records of "
+            f"Chkobba and the Scopa family ({FORMAT}), not Touti's",
+            err=True,
+        )
+        sys.exit(2)
     try:
         record = GameRecord.load(file)
+        replay(record)
+        if not record.rounds:
+            # Bad input, like an invalid record (exit 1), rather than "0 decisions".
+            click.echo(f"{file}: the record holds no round: there is nothing to analyse", err=True)
+            sys.exit(1)
         seats = _seats(seat, record)
         if round_no is not None and round_no > len(record.rounds):
             raise click.BadParameter(

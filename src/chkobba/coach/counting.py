@@ -25,8 +25,9 @@ from chkobba.cards import (
     parse_cards,
     rank_mask,
 )
-from chkobba.coach.explain import sweepers
+from chkobba.coach.explain import a_sweep, sweep_can_follow, sweep_threats
 from chkobba.moves import Play
+from chkobba.narrate import sweep_word
 from chkobba.observe import Observation
 
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
@@ -83,7 +84,8 @@ def ask(obs: Observation, rng: random.Random) -> Question:
     """A question about ``obs``: a rank or suit count, or a lay's safety when the
     observer is to move and may lay a card."""
     lays = [m for m in obs.legal_moves if isinstance(m, Play) and not m.capture]
-    kinds = ["rank", "suit"] + (["safe", "safe"] if lays and obs.plays_left > 1 else [])
+    # A lay is only asked about when the next play may score a sweep at all.
+    kinds = ["rank", "suit"] + (["safe", "safe"] if lays and sweep_can_follow(obs) else [])
     kind = rng.choice(kinds)
     if kind == "safe":
         lay = rng.choice(lays)
@@ -124,11 +126,19 @@ def suit_question(obs: Observation, suit: int) -> Question:
 
 
 def safe_question(obs: Observation, card: int) -> Question:
-    """Would laying ``card`` be safe from a sweep by a card the player has not seen?"""
+    """Would laying ``card`` be safe from a sweep by a card the player has not seen?
+
+    The same answer as the plays in words (:func:`~chkobba.coach.explain.sweep_threats`):
+    a sweep on the round's last play scores nothing (RULES.md §2.4).
+    """
     left = obs.table | 1 << card
-    danger = [t for t in sweepers(obs, left) if t.unseen]
+    danger = sweep_threats(obs, left)
     if danger:
         why = "no: " + ", ".join(f"any {t.rank} sweeps it ({t.unseen} of 4 unseen)" for t in danger)
+    elif not sweep_can_follow(obs):
+        why = f"yes: the next play is the round's last, and it scores no {sweep_word(obs.rules)}"
+    elif obs.rules.no_sweep:
+        why = f"yes: no unseen card would score {a_sweep(obs.rules)} on the table"
     else:
         why = "yes: no unseen card takes the whole table"
     return Question(
