@@ -20,7 +20,8 @@ import random
 from typing import Final
 
 from chkobba.touti.agents import register
-from chkobba.touti.deal import PAIRS, SEATS, Deal, Phase, team_of
+from chkobba.touti.cards import PAIRS
+from chkobba.touti.deal import SEATS, Deal, Phase, team_of
 from chkobba.touti.moves import BID_STEP, MIN_BID, Bid, Call, Canto, CardPlay, ToutiMove, Trump
 from chkobba.touti.observe import ToutiObservation
 from chkobba.touti.technique import choose_card, technique_move
@@ -106,6 +107,11 @@ def world(obs: ToutiObservation, hands: list[int]) -> Deal:
     d.out = d.mute = d.spoken = 0b1111
     d.alla = [0] * SEATS
     d.macharich = [0] * SEATS
+    d.bids_made = [0] * SEATS
+    d.zadtak = None
+    d.asked = [0] * SEATS
+    d.question = None
+    d.asked_now = False
     d.redeal = False
     d.current = list(obs.current)
     d.leader = obs.leader

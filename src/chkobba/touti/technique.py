@@ -23,8 +23,8 @@ from typing import Final
 
 from chkobba.cards import FULL_DECK
 from chkobba.touti.agents import register
-from chkobba.touti.cards import BEATS, CARD_POINTS, STRENGTH, SUIT_MASKS
-from chkobba.touti.deal import ACE_MASK, PAIRS, SEATS, Phase, trick_winner_index
+from chkobba.touti.cards import ACE_MASK, BEATS, CARD_POINTS, PAIRS, STRENGTH, SUIT_MASKS
+from chkobba.touti.deal import SEATS, Phase, trick_winner_index
 from chkobba.touti.moves import MAX_BID, MIN_BID, Bid, Call, Canto, CardPlay, ToutiMove, Trump
 from chkobba.touti.observe import ToutiObservation
 
