@@ -112,6 +112,21 @@ def test_unfinished_record_verifies(tmp_path: Path) -> None:
     assert r.exit_code == 0 and json.loads(r.output)["winner"] is None
 
 
+def test_verify_text_and_json_count_the_same_deals(tmp_path: Path) -> None:
+    """An unfinished game: the text and --json both count every deal of the record, the
+    unfinished one listed last and marked (it used to be left out of --json only)."""
+    m = ToutiMatch(seed=9)
+    while len(m.finished) < 3 or len(m.deal.history) < 12:
+        m.apply(technique_move(observe(m, m.turn)))
+    path = tmp_path / "u.json"
+    record_of(m).save(path)
+    text = CliRunner().invoke(main, ["verify", str(path)]).output
+    deals = json.loads(CliRunner().invoke(main, ["verify", "--json", str(path)]).output)["deals"]
+    assert len(deals) == 4 and "4 deal(s), the last unfinished" in text
+    assert deals[-1] == {"unfinished": True, "moves": len(m.deal.history), "points": [0, 0]}
+    assert not any("unfinished" in d for d in deals[:-1])
+
+
 def test_replay_command_tells_the_game(tmp_path: Path, record: ToutiRecord) -> None:
     path = tmp_path / "g.json"
     record.save(path)

@@ -38,8 +38,7 @@ def verify_touti(file: Path, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(rep.to_json()))
     else:
-        state = "unfinished" if rep.winner is None else f"won by team {rep.winner}"
-        click.echo(f"valid Touti record: {len(rep.deals)} deal(s), totals {rep.totals}, {state}")
+        click.echo(rep.summary())
 
 
 def replay_touti(file: Path) -> None:
