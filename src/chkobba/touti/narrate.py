@@ -22,11 +22,11 @@ def team_label(team: int, names: Sequence[str] | None) -> str:
     return f"{seat_label(team, names)} & {seat_label(team + 2, names)}"
 
 
-def _verb(who: str, verb: str) -> str:
-    # "You play", "Left plays": the third person unless the seat is named "You".
+def verb(who: str, word: str) -> str:
+    """``word``, a verb in the third person, as ``who`` says it: ``Left plays``, ``You play``."""
     if who != "You":
-        return verb
-    return verb[:-2] if verb.endswith("sses") else verb[:-1]
+        return word
+    return word[:-2] if word.endswith("sses") else word[:-1]
 
 
 def describe_move(
@@ -44,25 +44,25 @@ def describe_move(
     """
     who = seat_label(seat, names)
     if isinstance(move, Bid):
-        return f"{who} {_verb(who, 'bids')} {move.amount}"
+        return f"{who} {verb(who, 'bids')} {move.amount}"
     if isinstance(move, Trump):
-        return f"{who} {_verb(who, 'names')} trumps: {suit_name(move.suit)}"
+        return f"{who} {verb(who, 'names')} trumps: {suit_name(move.suit)}"
     if isinstance(move, CardPlay):
-        return f"{who} {_verb(who, 'plays')} {CARDS[move.card].pretty()}"
+        return f"{who} {verb(who, 'plays')} {CARDS[move.card].pretty()}"
     if isinstance(move, Canto):
         worth = f": {canto_value(move.suit, trump)}" if trump is not None else ""
         return (
-            f"{who} {_verb(who, 'announces')} the 11 and 12 of {suit_name(move.suit)}{worth}"
+            f"{who} {verb(who, 'announces')} the 11 and 12 of {suit_name(move.suit)}{worth}"
         )
     if isinstance(move, Ask):
         partner = seat_label((seat + 2) % SEATS, names)
-        return f"{who} {_verb(who, 'asks')} {partner}: {question_words(move.topic)}"
+        return f"{who} {verb(who, 'asks')} {partner}: {question_words(move.topic)}"
     if isinstance(move, Tell):
-        return f"{who} {_verb(who, 'answers')}: {answer_words(move.topic, move.answer)}"
+        return f"{who} {verb(who, 'answers')}: {answer_words(move.topic, move.answer)}"
     if move is Call.ZADTAK:
         partner = seat_label((seat + 2) % SEATS, names)
         amount = f" ({bid}): {partner} must bid at least {bid + BID_STEP}" if bid else ""
-        return f"{who} {_verb(who, 'says')} zadtak âachra, 10 more{amount}"
+        return f"{who} {verb(who, 'says')} zadtak âachra, 10 more{amount}"
     words = {
         Call.PASS: ("passes", ""),
         Call.ALLA: ("says", " alla (a pass, holding an ace)"),
@@ -71,8 +71,8 @@ def describe_move(
         Call.NO_CANTO: ("announces", " nothing"),
         Call.CLAIM: ("claims", " the remaining tricks"),
     }
-    verb, rest = words[move]
-    return f"{who} {_verb(who, verb)}{rest}"
+    word, rest = words[move]
+    return f"{who} {verb(who, word)}{rest}"
 
 
 def describe_trick(t: Trick, number: int, names: Sequence[str] | None) -> str:
@@ -119,7 +119,7 @@ def claim_words(d: Deal) -> str:
 def narrate_deal(d: Deal, number: int, names: Sequence[str] | None) -> list[str]:
     """A whole deal in words, move by move, with its score."""
     dealer = seat_label(d.dealer, names)
-    lines = [f"Deal {number}: {dealer} {_verb(dealer, 'deals')}"]
+    lines = [f"Deal {number}: {dealer} {verb(dealer, 'deals')}"]
     cards = 0
     bid = 0
     trump: int | None = None

@@ -193,10 +193,12 @@ def answer_words(topic: str, value: Answer) -> str:
             kind = (
                 "matayhach (declarable without help)" if value[i + 1] else "tayha (needs help)"
             )
-            parts.append(f"one with {value[i]} more card(s) of its suit, {kind}")
+            more = "no other card" if not value[i] else f"{value[i]} more card(s)"
+            parts.append(f"with {more} of its suit, {kind}")
         n = len(value) // 2
-        head = "one announcement" if n == 1 else f"{n} announcements"
-        return f"{head}: " + "; ".join(parts)
+        if n == 1:
+            return f"one announcement, {parts[0]}"
+        return f"{n} announcements: " + "; ".join(f"one {p}" for p in parts)
     n = value[0]
     one, many = _NAMES[topic]
     words = "no " + one.split(" (")[0] if n == 0 else f"one {one}" if n == 1 else f"{n} {many}"

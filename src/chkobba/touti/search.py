@@ -354,6 +354,14 @@ class SearchAgent:
         cards = [m for m in obs.legal_moves if isinstance(m, CardPlay)]
         if obs.phase is not Phase.PLAY or len(cards) <= 1:
             return technique_move(obs)
+        values = self.card_values(obs)
+        return max(values, key=lambda mv: mv[1])[0]
+
+    def card_values(self, obs: ToutiObservation) -> list[tuple[CardPlay, float]]:
+        """Each legal card with its mean worth over the sampled deals (:func:`evaluate`:
+        the deal's match points for the observer's team minus the opponents', plus a
+        quarter of the card-point difference), in the order of the legal moves."""
+        cards = [m for m in obs.legal_moves if isinstance(m, CardPlay)]
         team = team_of(obs.seat)
         totals = [0.0] * len(cards)
         for _ in range(self.samples):
@@ -363,8 +371,7 @@ class SearchAgent:
                 d.apply_unchecked(m)
                 playout(d)
                 totals[i] += evaluate(d, team)
-        best = max(range(len(cards)), key=lambda i: totals[i])
-        return cards[best]
+        return [(m, t / self.samples) for m, t in zip(cards, totals, strict=True)]
 
     def _sampled_contract(self, obs: ToutiObservation) -> ToutiMove:
         legal = obs.legal_moves
