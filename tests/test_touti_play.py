@@ -223,3 +223,48 @@ def test_hints_and_unseen_cards(tmp_path: Path) -> None:
     }
     _, text = session(tmp_path, ["hint", "q", "y"], limit=4, match=ToutiMatch(seed=2))
     assert "Hints are off: start the game with --hints." in text
+
+
+# -- every Touti option from the command line -----------------------------------------------
+
+
+def test_every_touti_option_from_the_command_line(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    r = CliRunner().invoke(
+        main,
+        ["play", "--game", "touti", "--seed", "4", "--opponent", "technique", "--partner",
+         "technique", "--save", str(path), "--target", "800", "--kaddour", "--talk", "parle",
+         "--all-pass", "next-dealer", "--failure", "declarer-loses", "--min-trump-length", "2",
+         "--zero-point-redeal", "--claim", "opponents-take-best-three", "--hints", "--unseen"],
+        input="q\ny\n",
+    )
+    assert r.exit_code == 0, r.output
+    assert "to 800 points; kaddour on, all-pass next-dealer" in r.output
+    assert "Unseen (" in r.output
+    rec = ToutiRecord.load(path)
+    assert rec.options == {
+        "target": 800, "kaddour": True, "talk": "parle", "all_pass": "next-dealer",
+        "failure": "declarer-loses", "min_trump_length": 2, "zero_point_redeal": True,
+        "claim": "opponents-take-best-three",
+    }
+    assert rec.meta is not None and rec.meta["coach"]["hints_enabled"] is True
+    replay(rec)
+
+
+def test_play_options_that_do_not_apply_are_refused() -> None:
+    """No option is silently ignored: each one that does not apply says so in one line."""
+    cases = [
+        (["--game", "touti", "--rules", "scopa"], "--rules names a Chkobba or Scopa preset"),
+        (["--game", "touti", "--rules", "chkobba"], "--rules names a Chkobba or Scopa preset"),
+        (["--game", "touti", "--trainer"], "--trainer asks Chkobba's card-counting questions"),
+        (["--game", "touti", "--players", "2"], "Touti is played by 4 players"),
+        (["--game", "touti", "--target", "21"], "Touti is played to 600, 800 or 1000"),
+        (["--talk", "semi"], "--talk is a Touti option: play Touti with --game touti"),
+        (["--kaddour"], "--kaddour is a Touti option"),
+        (["--game", "touti", "--talk", "loud"], "'loud' is not one of"),
+        (["--game", "touti", "--min-trump-length", "4"], "0<=x<=3"),
+    ]
+    for args, message in cases:
+        r = CliRunner().invoke(main, ["play", *args])
+        assert r.exit_code == 2, (args, r.output)
+        assert message in " ".join(r.output.split()), (args, r.output)

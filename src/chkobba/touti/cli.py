@@ -1,4 +1,5 @@
-"""``chkobba verify`` and ``chkobba replay`` for Touti records (``touti-record/1``).
+"""Touti in the ``chkobba`` command: ``verify`` and ``replay`` of Touti records
+(``touti-record/1``), and the Touti rule options of ``chkobba play``.
 
 The shared commands look at a record's ``format`` field and hand Touti records
 to these functions, which print in the same way as for Chkobba records.
@@ -8,12 +9,45 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, Final, TypeVar
 
 import click
 
 from chkobba.touti.narrate import narrate_deal, team_label
 from chkobba.touti.record import FORMAT, ToutiRecord, ToutiRecordError, replay
+from chkobba.touti.rules import CHOICES, OPTION_HELP
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+PLAY_OPTIONS: Final = (
+    "kaddour",
+    "talk",
+    "all_pass",
+    "failure",
+    "min_trump_length",
+    "zero_point_redeal",
+    "claim",
+)
+"""The Touti rule options ``chkobba play`` takes (``--all-pass`` for ``all_pass``; the
+target is ``--target``)."""
+
+
+def play_options(f: F) -> F:
+    """Add the Touti rule options (:data:`PLAY_OPTIONS`) to ``chkobba play``; each is
+    None unless given."""
+    for name in reversed(PLAY_OPTIONS):
+        _, section, words = OPTION_HELP[name]
+        flag = "--" + name.replace("_", "-")
+        help_text = f"Touti ({section}): {words}."
+        if name in ("kaddour", "zero_point_redeal"):
+            f = click.option(flag, is_flag=True, default=None, help=help_text)(f)
+        elif name == "min_trump_length":
+            f = click.option(flag, type=click.IntRange(0, 3), help=help_text)(f)
+        else:
+            f = click.option(flag, type=click.Choice(CHOICES[name]), help=help_text)(f)
+    return f
 
 
 def is_touti_record(file: Path) -> bool:

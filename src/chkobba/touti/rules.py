@@ -111,7 +111,8 @@ OPTION_HELP: Final[dict[str, tuple[str, str, str]]] = {
     "kaddour": (
         "false, true",
         "§2.2.2",
-        "true: a player void in the suit led who cannot over-trump may discard",
+        "a player void in the suit led who cannot over-trump may discard instead of "
+        "under-trumping",
     ),
     "all_pass": (
         ", ".join(ALL_PASS_CHOICES),
@@ -135,7 +136,7 @@ OPTION_HELP: Final[dict[str, tuple[str, str, str]]] = {
     "zero_point_redeal": (
         "false, true",
         "§2.5.4",
-        "true: a hand with no card point may call redeal at its first turn",
+        "a hand with no card point may call redeal at its first turn to speak",
     ),
     "claim": (
         ", ".join(CLAIM_CHOICES),
