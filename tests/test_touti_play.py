@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from chkobba.touti.match import ToutiMatch
 from chkobba.touti.moves import Canto
 from chkobba.touti.narrate import describe_move, score_lines
 from chkobba.touti.record import ToutiRecord, replay
-from chkobba.touti.rules import ToutiRules
+from chkobba.touti.rules import OPTION_HELP, ToutiRules
 from chkobba.touti.scoring import DealScore
 from chkobba.touti.session import ToutiSession
 from chkobba.tui.session import Ending
@@ -268,3 +269,20 @@ def test_play_options_that_do_not_apply_are_refused() -> None:
         r = CliRunner().invoke(main, ["play", *args])
         assert r.exit_code == 2, (args, r.output)
         assert message in " ".join(r.output.split()), (args, r.output)
+
+
+def test_rules_touti_lists_every_option_with_its_default_values_and_section() -> None:
+    r = CliRunner().invoke(main, ["rules", "touti"])
+    assert r.exit_code == 0, r.output
+    for key, value in ToutiRules().options().items():
+        line = next(x for x in r.output.splitlines() if x.split()[:1] == [key])
+        default = str(value).lower() if isinstance(value, bool) else str(value)
+        assert f" = {default} " in line and OPTION_HELP[key][1] in line
+        assert OPTION_HELP[key][0] in r.output
+    assert "values: off, forgive, opponents-take-rest, opponents-take-best-three" in r.output
+    assert "values: kalyado, semi, parle" in r.output
+    data = json.loads(CliRunner().invoke(main, ["rules", "touti", "--json"]).output)
+    assert ToutiRules.from_options(data["options"]) == ToutiRules()
+    assert data["help"]["talk"]["section"] == "§2.1"
+    r = CliRunner().invoke(main, ["rules", "tresette"])
+    assert r.exit_code == 1 and "touti" in r.output

@@ -17,7 +17,7 @@ import click
 
 from chkobba.touti.narrate import narrate_deal, team_label
 from chkobba.touti.record import FORMAT, ToutiRecord, ToutiRecordError, replay
-from chkobba.touti.rules import CHOICES, OPTION_HELP
+from chkobba.touti.rules import CHOICES, DEFAULT, OPTION_HELP
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -48,6 +48,49 @@ def play_options(f: F) -> F:
         else:
             f = click.option(flag, type=click.Choice(CHOICES[name]), help=help_text)(f)
     return f
+
+
+def rules_lines() -> list[str]:
+    """``chkobba rules touti``: every Touti option with its default, its values, the
+    book's section (Falaki, *Jeux de cartes au Maroc*, ch. Touti) and what it does."""
+    defaults = {k: _text(v) for k, v in DEFAULT.options().items()}
+    width = max(len(k) for k in defaults)
+    dwidth = max(len(v) for v in defaults.values())
+    lines = [
+        "touti",
+        "  Touti, the Moroccan bidding and trick-taking game: 4 players, 2 against 2 "
+        "(docs/touti.md)",
+        "",
+        "options (default, the book's section, what it does; then its values):",
+    ]
+    for key, default in defaults.items():
+        values, section, words = OPTION_HELP[key]
+        lines.append(f"  {key:<{width}} = {default:<{dwidth}}  {section:<9} {words}")
+        lines.append(f"  {'':<{width}}   values: {values}")
+    lines += [
+        "",
+        "play it: chkobba play --game touti, an option as a flag (--talk parle, --all-pass "
+        "next-dealer, --kaddour, --target 800)",
+    ]
+    return lines
+
+
+def rules_json() -> dict[str, Any]:
+    """``chkobba rules touti --json``: the defaults, and per option its values and section."""
+    return {
+        "name": "touti",
+        "options": DEFAULT.options(),
+        "help": {
+            k: {"values": values, "section": section, "help": words}
+            for k, (values, section, words) in OPTION_HELP.items()
+        },
+    }
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def is_touti_record(file: Path) -> bool:
