@@ -46,6 +46,8 @@ GAMES = [
     Game("kaddour-semi", seed=2, choices=2, deals=2, options={"kaddour": True, "talk": "semi"}),
     Game("claims-next-dealer", seed=3, choices=3, deals=3,
          options={"claim": "opponents-take-rest", "all_pass": "next-dealer"}),
+    Game("parle-best-three", seed=4, choices=4, deals=3,
+         options={"talk": "parle", "claim": "opponents-take-best-three"}),
 ]
 
 

@@ -5,13 +5,20 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chkobba.touti.agents import ToutiAgentError, make_touti_agent, touti_players
-from chkobba.touti.deal import Deal
+from chkobba.touti.cards import ACE_MASK, PAIRS
+from chkobba.touti.deal import Deal, Phase
 from chkobba.touti.duplicate import play_deal, play_pair
+from chkobba.touti.moves import Ask, Bid, Call, Tell
 from chkobba.touti.observe import observe_deal
-from chkobba.touti.search import SearchAgent, sample_hands
+from chkobba.touti.parle import answer
+from chkobba.touti.rules import ToutiRules
+from chkobba.touti.search import SearchAgent, played_by, sample_hands, statements
 from chkobba.touti.technique import hand_value, technique_move
+from touti_helpers import make_deal, play
 
 
 def test_registry() -> None:
@@ -87,3 +94,93 @@ def test_hand_value_prefers_long_strong_trumps() -> None:
 
     hand = parse_cards("Ad+3d+Kd+Jd+Qd+7d+As+2c+4h+5h")
     assert hand_value(hand, 2) > hand_value(hand, 0) + 50
+
+
+def _talking_deal(seed: int, talk: str) -> Deal:
+    """A deal whose seats talk as much as they may (parlé questions, semi-parlé calls),
+    bidding while under a random ceiling, then played on at random for a few tricks."""
+    rng = random.Random(seed)
+    deck = list(range(40))
+    rng.shuffle(deck)
+    d = Deal(rng.randrange(4), deck, ToutiRules(talk=talk))
+    caps = [rng.choice([70, 120, 180, 230]) for _ in range(4)]
+    while d.phase in (Phase.BID, Phase.ANSWER):
+        legal = d.legal_moves()
+        talk_moves = [m for m in legal if isinstance(m, Ask | Tell) or m in SIGNALS]
+        bids = [m for m in legal if isinstance(m, Bid)]
+        if d.phase is Phase.ANSWER or (talk_moves and rng.random() < 0.9):
+            d.apply(rng.choice(talk_moves))
+        elif bids and (bids[0].amount <= caps[d.turn] or Call.PASS not in legal):
+            d.apply(bids[0])
+        else:
+            d.apply(Call.PASS)
+    tricks = rng.randrange(0, 9)
+    while not d.is_over and len(d.tricks) < tricks:
+        d.apply(rng.choice(d.legal_moves()))
+    return d
+
+
+SIGNALS = (Call.ALLA, Call.MACHARICH, Call.ZADTAK)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["parle", "semi"]), st.integers(0, 3))
+def test_sampled_hands_agree_with_what_was_said(seed: int, talk: str, seat: int) -> None:
+    """Seed §2.1.3 (parlé): a determinization agrees with every answer heard (of the hand
+    as dealt: the hand plus the cards its seat has played); §2.1.2 (semi-parlé): with every
+    alla and macharich (so many aces, so many announcements at least)."""
+    d = _talking_deal(seed, talk)
+    if d.is_over:
+        return
+    obs = observe_deal(d, seat)
+    gone = played_by(obs)
+    rng = random.Random(seed)
+    for _ in range(4):
+        hands = sample_hands(obs, rng)
+        assert hands[seat] == d.hands[seat]
+        assert all(hands[s] & obs.excluded[s] == 0 for s in range(4) if s != seat)
+        for s, move in d.history:
+            dealt = hands[s] | gone[s]
+            if isinstance(move, Tell):
+                assert answer(dealt, move.topic) == move.answer
+            elif move is Call.ALLA:
+                assert (dealt & ACE_MASK).bit_count() >= d.alla[s]
+            elif move is Call.MACHARICH:
+                assert sum(dealt & p == p for p in PAIRS) >= d.macharich[s]
+
+
+def test_statements_are_those_heard() -> None:
+    d = _talking_deal(11, "parle")
+    obs = observe_deal(d, 0)
+    said = statements(obs)
+    tells = [s for s, m in d.history if isinstance(m, Tell)]
+    assert tells and sorted(said) == sorted(set(tells))
+    assert all(len(said[s]) == tells.count(s) for s in said)
+    # every statement is true of the real hands as dealt
+    dealt = d.initial_hands
+    assert all(f(dealt[s]) == 0 for s in said for f in said[s])
+
+
+def test_the_technique_asks_answers_and_obeys_a_zadtak() -> None:
+    """Parlé: near a bid it asks its partner (aces, then announcements) and answers truly;
+    semi-parlé: it raises its partner's first bid with zadtak, and bids when forced."""
+    hands = [
+        "Ad+3d+Kd+Jd+Qd+7d+As+2c+4h+5h",  # seat 0: strong in oros
+        "2s+3s+4s+5s+6s+7s+Qs+2h+3h+6h",
+        "Ah+Ac+3c+Kc+Jc+Qc+7c+Kh+Jh+Ks",  # seat 2: aces and pairs
+        "Js+7h+Qh+2d+4d+5d+6d+4c+5c+6c",
+    ]
+    d = make_deal(hands, dealer=3, rules=ToutiRules(talk="parle"))
+    tech = make_touti_agent("technique")
+    assert tech.choose(observe_deal(d, 0)) == Ask("aces")
+    d.apply(Ask("aces"))
+    d.apply(tech.choose(observe_deal(d, 2)))
+    assert d.history[-1] == (2, Tell("aces", (2,)))
+    d.apply(tech.choose(observe_deal(d, 0)))
+    assert isinstance(d.history[-1][1], Bid)
+    d = make_deal(hands, dealer=3, rules=ToutiRules(talk="semi"))
+    play(d, "80", "pass")
+    assert tech.choose(observe_deal(d, 2)) is Call.ZADTAK
+    play(d, "zadtak", "pass")
+    forced = tech.choose(observe_deal(d, 0))
+    assert forced == Bid(100)

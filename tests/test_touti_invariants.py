@@ -27,10 +27,10 @@ from touti_helpers import deck_for
 RULES = st.builds(
     ToutiRules,
     kaddour=st.booleans(),
-    talk=st.sampled_from(["kalyado", "semi"]),
+    talk=st.sampled_from(["kalyado", "semi", "parle"]),
     all_pass=st.sampled_from(["same-dealer", "next-dealer", "third-next"]),
     min_trump_length=st.integers(0, 3),
-    claim=st.sampled_from(["off", "forgive", "opponents-take-rest"]),
+    claim=st.sampled_from(["off", "forgive", "opponents-take-rest", "opponents-take-best-three"]),
     zero_point_redeal=st.booleans(),
 )
 

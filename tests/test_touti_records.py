@@ -16,6 +16,7 @@ from chkobba.cli import main
 from chkobba.touti.match import ToutiMatch
 from chkobba.touti.observe import observe
 from chkobba.touti.record import ToutiRecord, ToutiRecordError, record_of, replay
+from chkobba.touti.rules import ToutiRules
 from chkobba.touti.technique import technique_move
 
 
@@ -112,6 +113,21 @@ def test_unfinished_record_verifies(tmp_path: Path) -> None:
     assert r.exit_code == 0 and json.loads(r.output)["winner"] is None
 
 
+def test_verify_text_and_json_count_the_same_deals(tmp_path: Path) -> None:
+    """An unfinished game: the text and --json both count every deal of the record, the
+    unfinished one listed last and marked (it used to be left out of --json only)."""
+    m = ToutiMatch(seed=9)
+    while len(m.finished) < 3 or len(m.deal.history) < 12:
+        m.apply(technique_move(observe(m, m.turn)))
+    path = tmp_path / "u.json"
+    record_of(m).save(path)
+    text = CliRunner().invoke(main, ["verify", str(path)]).output
+    deals = json.loads(CliRunner().invoke(main, ["verify", "--json", str(path)]).output)["deals"]
+    assert len(deals) == 4 and "4 deal(s), the last unfinished" in text
+    assert deals[-1] == {"unfinished": True, "moves": len(m.deal.history), "points": [0, 0]}
+    assert not any("unfinished" in d for d in deals[:-1])
+
+
 def test_replay_command_tells_the_game(tmp_path: Path, record: ToutiRecord) -> None:
     path = tmp_path / "g.json"
     record.save(path)
@@ -163,3 +179,30 @@ def test_fuzzed_records_fail_cleanly(data: st.DataObject) -> None:
         rec[data.draw(st.sampled_from(["format", "names", "deals", "meta"]))] = value
     with contextlib.suppress(ToutiRecordError):
         replay(ToutiRecord.from_json(rec))
+
+
+def test_what_is_said_is_recorded_and_checked(tmp_path: Path) -> None:
+    """Parlé questions and answers, and a zadtak, are moves of the record: it replays, and a
+    false answer or a pass that a zadtak forbids names its deal and move."""
+    m = ToutiMatch(ToutiRules(talk="parle"), seed=5)
+    while len(m.finished) < 2:
+        m.apply(technique_move(observe(m, m.turn)))
+    data = json.loads(record_of(m).dumps())
+    moves = data["deals"][0]["moves"]
+    told = next(i for i, t in enumerate(moves) if t.startswith("tell:"))
+    assert moves[told - 1].startswith("ask:")
+    path = write(tmp_path, data)
+    assert CliRunner().invoke(main, ["verify", str(path)]).exit_code == 0
+    topic, _, value = moves[told].partition("=")
+    if topic == "tell:aces":
+        moves[told] = f"{topic}={(int(value) + 1) % 5}"
+    else:
+        moves[told] = f"{topic}={'0t' if value == 'none' else 'none'}"
+    r = CliRunner().invoke(main, ["verify", str(write(tmp_path, data))])
+    assert r.exit_code == 1
+    assert r.output.startswith(f"deal 1, move {told + 1}: ") and "answer is not true" in r.output
+    semi = {"format": "touti-record/1", "options": {"talk": "semi"},
+            "deals": [{"dealer": 3, "deck": data["deals"][0]["deck"],
+                       "moves": ["100", "pass", "zadtak", "pass", "pass"]}]}
+    r = CliRunner().invoke(main, ["verify", str(write(tmp_path, semi))])
+    assert r.exit_code == 1 and r.output.startswith("deal 1, move 5: seat 0 must bid at least 120")

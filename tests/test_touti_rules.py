@@ -450,3 +450,40 @@ def test_claims() -> None:
     play(d, "70", "pass", "pass", "pass", "trump:h")
     with pytest.raises(IllegalMove, match="claim is off"):
         play(d, "claim")
+
+
+def test_wrong_claim_variant_b_gives_the_last_trick_with_the_three_best_cards() -> None:
+    """Book §2.5.6 b (seed line 410): the opponents may "prendre le dernier pli (en marquant
+    le 10 de der) avec les 3 meilleures cartes (en valeur) restantes en jeu"; the claimer's
+    team keeps the other remaining cards."""
+    d = make_deal(MIXED, dealer=3, rules=ToutiRules(claim="opponents-take-best-three"))
+    play(d, "70", "pass", "pass", "pass", "trump:h")
+    _five_tricks(d)
+    leader = d.turn
+    assert not claim_holds(d, leader)
+    rest = [c for h in d.hands for c in range(40) if h >> c & 1]
+    ours, theirs = d.won[leader % 2], d.won[1 - leader % 2]
+    play(d, "claim")
+    assert d.is_over and d.claimed == (leader, False)
+    gained = [c for c in rest if d.won[1 - leader % 2] >> c & 1 and not theirs >> c & 1]
+    kept = [c for c in rest if d.won[leader % 2] >> c & 1 and not ours >> c & 1]
+    assert len(gained) == 3 and sorted(gained + kept) == sorted(rest)
+    # "les 3 meilleures cartes (en valeur)": no card left to the claimer is worth more.
+    assert min(CARD_POINTS[c] for c in gained) >= max(CARD_POINTS[c] for c in kept)
+    sc = d.score
+    assert sc is not None and sc.last_trick == 1 - leader % 2
+    assert sum(sc.card_points) == 130
+
+
+def test_a_move_of_another_kind_is_not_taken_for_a_legal_one() -> None:
+    """Moves are small tuples: trump:s has the number of the card As, yet during the play it
+    is refused, not read as a card (nor as a claim)."""
+    d = make_deal([H0, H1, H2, H3], dealer=3, rules=ToutiRules(claim="forgive"))
+    play(d, "70", "pass", "pass", "pass", "trump:s")
+    assert "As" in texts(d)
+    before = len(d.history)
+    with pytest.raises(IllegalMove, match="must play a card"):
+        play(d, "trump:s")
+    with pytest.raises(IllegalMove, match="must play a card"):
+        play(d, "canto:s")
+    assert len(d.history) == before and d.claims == 0

@@ -48,7 +48,8 @@ def rules(name: str | None, as_json: bool) -> None:
     """List the rule presets, or show preset NAME: its options and its points.
 
     Every game of the Scopa family is a preset of options on the same engine;
-    records name a preset and override any of its options.
+    records name a preset and override any of its options. NAME touti shows
+    Touti's own options instead.
     """
     if name is None:
         if as_json:
@@ -57,8 +58,15 @@ def rules(name: str | None, as_json: bool) -> None:
         for line in preset_lines():
             click.echo(line)
         return
+    if name == "touti":
+        # Touti is not a preset of the Chkobba engine: it has its own options.
+        from chkobba.touti.cli import rules_json, rules_lines
+
+        lines = [json.dumps(rules_json(), ensure_ascii=False)] if as_json else rules_lines()
+        click.echo("\n".join(lines))
+        return
     if name not in PRESETS:
-        click.echo(f"unknown rules {name!r} (known: {', '.join(PRESETS)})", err=True)
+        click.echo(f"unknown rules {name!r} (known: {', '.join(PRESETS)}, touti)", err=True)
         sys.exit(1)
     if as_json:
         click.echo(

@@ -18,15 +18,18 @@ from typing import Final
 from chkobba.cards import CARDS, SUIT_SYMBOLS, SUITS, Card, CardError
 
 __all__ = [
+    "ACE_MASK",
     "BEATS",
     "CARD_POINTS",
     "LAST_TRICK_BONUS",
+    "PAIRS",
     "POINTS_IN_DECK",
     "STRENGTH",
     "SUIT_MASKS",
     "Card",
     "CardError",
     "card_points",
+    "pair_mask",
     "parse_suit",
     "spanish_name",
     "suit_name",
@@ -53,6 +56,20 @@ BEATS: Final[tuple[int, ...]] = tuple(
     for c in range(40)
 )
 """For each card, the set of cards of its suit that beat it in a trick."""
+
+ACE_MASK: Final = sum(1 << (10 * s) for s in range(4))
+"""The four aces."""
+_ELEVEN: Final = 8
+_TWELVE: Final = 9
+
+
+def pair_mask(suit: int) -> int:
+    """The 11 (caballo, ``J``) and 12 (rey, ``K``) of a suit: an announcement's two cards."""
+    return (1 << (10 * suit + _ELEVEN)) | (1 << (10 * suit + _TWELVE))
+
+
+PAIRS: Final[tuple[int, ...]] = tuple(pair_mask(s) for s in range(4))
+"""Each suit's announcement pair, by suit index."""
 
 SUIT_NAMES: Final = ("espadas", "copas", "oros", "bastos")
 """The Spanish suits in suit-index order (swords, cups, coins, clubs)."""

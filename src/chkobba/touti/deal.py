@@ -19,25 +19,31 @@ from typing import NamedTuple
 
 from chkobba.cards import CARDS, SUITS, cards_of, format_cards
 from chkobba.touti.cards import (
+    ACE_MASK,
     BEATS,
     CARD_POINTS,
     LAST_TRICK_BONUS,
+    PAIRS,
     STRENGTH,
     SUIT_MASKS,
     card_points,
+    pair_mask,
     suit_name,
 )
 from chkobba.touti.moves import (
     BID_STEP,
     MAX_BID,
     MIN_BID,
+    Ask,
     Bid,
     Call,
     Canto,
     CardPlay,
+    Tell,
     ToutiMove,
     Trump,
 )
+from chkobba.touti.parle import TOPICS, answer, format_answer
 from chkobba.touti.rules import DEFAULT, ToutiRules
 from chkobba.touti.scoring import DealScore, score_deal
 
@@ -45,22 +51,9 @@ SEATS = 4
 HAND_SIZE = 10
 TRICKS = 10
 PACKET = 5
+"""The deal goes round twice, five cards at a time (RULES.md §4)."""
 CLAIM_TRICKS = 5
 """A claim (book §2.5.6: "en fin de partie") may be made when at most this many tricks remain."""
-"""The deal goes round twice, five cards at a time (RULES.md §4)."""
-
-ACE_MASK = sum(1 << (10 * s) for s in range(4))
-_ELEVEN = 8
-_TWELVE = 9
-
-
-def pair_mask(suit: int) -> int:
-    """The 11 (caballo, ``J``) and 12 (rey, ``K``) of a suit: an announcement's two cards."""
-    return (1 << (10 * suit + _ELEVEN)) | (1 << (10 * suit + _TWELVE))
-
-
-PAIRS = tuple(pair_mask(s) for s in range(4))
-
 
 def team_of(seat: int) -> int:
     """The team of a seat: partners sit opposite."""
@@ -84,6 +77,8 @@ class Phase(enum.Enum):
     """Where a deal stands."""
 
     BID = "bid"
+    ANSWER = "answer"
+    """Parlé: the partner of the seat that asked answers its question."""
     TRUMP = "trump"
     """The declarer names trumps."""
     PLAY = "play"
@@ -144,7 +139,10 @@ class Deal:
     __slots__ = (
         "alla",
         "announcements",
+        "asked",
+        "asked_now",
         "bid",
+        "bids_made",
         "canto_stage",
         "claimed",
         "claims",
@@ -161,6 +159,7 @@ class Deal:
         "out",
         "phase",
         "played",
+        "question",
         "redeal",
         "rules",
         "score",
@@ -169,6 +168,7 @@ class Deal:
         "trump",
         "turn",
         "won",
+        "zadtak",
     )
 
     rules: ToutiRules
@@ -194,6 +194,17 @@ class Deal:
     """Seats that have spoken at least once."""
     alla: list[int]
     macharich: list[int]
+    bids_made: list[int]
+    """How many bids each seat has made (a zadtak counts as one)."""
+    zadtak: tuple[int, int] | None
+    """Semi-parlé, after a *zadtak* until it is met or lifted: the partner obliged to
+    bid, and the least it must bid (its first bid plus 20)."""
+    asked: list[int]
+    """Parlé: per seat, the topics (bit per index in ``TOPICS``) it has asked about."""
+    question: tuple[int, str] | None
+    """Parlé, in the answer phase: the seat that asked and its topic."""
+    asked_now: bool
+    """Parlé: the seat to speak has asked its question this turn (it now bids or passes)."""
     redeal: bool
     """The bidding ended without a contract: four passes, or a redeal call."""
     current: list[int]
@@ -234,6 +245,11 @@ class Deal:
         self.spoken = 0
         self.alla = [0] * SEATS
         self.macharich = [0] * SEATS
+        self.bids_made = [0] * SEATS
+        self.zadtak = None
+        self.asked = [0] * SEATS
+        self.question = None
+        self.asked_now = False
         self.redeal = False
         self.current = []
         self.leader = (dealer + 1) % SEATS
@@ -255,6 +271,8 @@ class Deal:
         d.history = list(self.history)
         d.alla = list(self.alla)
         d.macharich = list(self.macharich)
+        d.bids_made = list(self.bids_made)
+        d.asked = list(self.asked)
         d.current = list(self.current)
         d.tricks = list(self.tricks)
         d.won = list(self.won)
@@ -303,6 +321,8 @@ class Deal:
             return moves
         if phase is Phase.BID:
             return self._bid_moves()
+        if phase is Phase.ANSWER:
+            return [self._true_answer()]
         if phase is Phase.TRUMP:
             return [Trump(s) for s in range(4) if self._trump_ok(s)]
         if phase is Phase.CANTO:
@@ -323,20 +343,55 @@ class Deal:
 
     def _bid_moves(self) -> list[ToutiMove]:
         seat = self.turn
+        z = self.zadtak
+        if z is not None and z[0] == seat:
+            # Forced by the partner's zadtak: a bid of at least z[1], nothing else.
+            return [Bid(a) for a in range(z[1], MAX_BID + 1, BID_STEP)]
         moves: list[ToutiMove] = []
         if not self.out >> seat & 1:
-            low = max(MIN_BID, self.bid + BID_STEP)
+            low = self._lowest_bid()
             moves.extend(Bid(a) for a in range(low, MAX_BID + 1, BID_STEP))
         moves.append(Call.PASS)
-        if self.rules.talk == "semi":
+        talk = self.rules.talk
+        if talk == "semi":
             hand = self.hands[seat]
             if (hand & ACE_MASK).bit_count() > self.alla[seat]:
                 moves.append(Call.ALLA)
             if _pairs_in(hand) > self.macharich[seat]:
                 moves.append(Call.MACHARICH)
+            if self._may_zadtak(seat):
+                moves.append(Call.ZADTAK)
+        elif talk == "parle" and not self.asked_now:
+            moves.extend(
+                Ask(t) for i, t in enumerate(TOPICS) if not self.asked[seat] >> i & 1
+            )
         if self._may_redeal(seat):
             moves.append(Call.REDEAL)
         return moves
+
+    def _lowest_bid(self) -> int:
+        low = max(MIN_BID, self.bid + BID_STEP)
+        if self.zadtak is not None:
+            # Book §2.1.2a NB: after a zadtak on 100, the opponent may only bid above 120.
+            low = max(low, self.zadtak[1] + BID_STEP)
+        return low
+
+    def _may_zadtak(self, seat: int) -> bool:
+        # Zadtak raises the partner's first bid while it is the highest, by 10, and
+        # obliges the partner to bid 20 more than it: possible up to 210.
+        partner = (seat + 2) % SEATS
+        return (
+            not self.out >> seat & 1
+            and self.zadtak is None
+            and self.high_bidder == partner
+            and self.bids_made[partner] == 1
+            and self.bid + 2 * BID_STEP <= MAX_BID
+        )
+
+    def _true_answer(self) -> Tell:
+        assert self.question is not None
+        topic = self.question[1]
+        return Tell(topic, answer(self.hands[self.turn], topic))
 
     def _may_redeal(self, seat: int) -> bool:
         return (
@@ -377,12 +432,17 @@ class Deal:
         """Why ``move`` is illegal now, or None if it is legal."""
         if self.phase is Phase.OVER:
             return "the deal is over"
-        if move in self.legal_moves():
+        # Compared with their types: a move is a small tuple, and Trump(2) == CardPlay(2).
+        if any(type(m) is type(move) and m == move for m in self.legal_moves()):
             return None
         phase = self.phase
         who = f"seat {self.turn}"
         if phase is Phase.BID:
             return self._why_bid(move)
+        if phase is Phase.ANSWER:
+            return self._why_answer(move)
+        if isinstance(move, Ask | Tell) or move is Call.ZADTAK:
+            return f"{move} is a move of the bidding, which is over"
         if phase is Phase.TRUMP:
             if isinstance(move, Trump):
                 n = self.rules.min_trump_length
@@ -414,10 +474,31 @@ class Deal:
 
     def _why_bid(self, move: ToutiMove) -> str:
         seat = self.turn
+        z = self.zadtak
+        if z is not None and z[0] == seat:
+            return (
+                f"seat {seat} must bid at least {z[1]}: its partner's zadtak is forcing "
+                "(no pass, no other call)"
+            )
         if isinstance(move, Bid):
             if self.out >> seat & 1:
                 return f"seat {seat} has passed and may not bid again"
+            if z is not None and move.amount > self.bid:
+                return (
+                    f"after a zadtak, the opponents may only bid above {z[1]}, "
+                    f"not {move.amount}"
+                )
             return f"a bid must be above {max(self.bid, MIN_BID - BID_STEP)}, not {move.amount}"
+        if move is Call.ZADTAK:
+            return self._why_zadtak(seat)
+        if isinstance(move, Ask):
+            if self.rules.talk != "parle":
+                return "questions to the partner belong to the parlé game (option talk=parle)"
+            if self.asked_now:
+                return f"seat {seat} has asked its question this turn: now bid or pass"
+            return f"seat {seat} has already asked its partner about {move.topic}"
+        if isinstance(move, Tell):
+            return "there is no question to answer now"
         if move in (Call.ALLA, Call.MACHARICH):
             if self.rules.talk != "semi":
                 return f"{move} is a call of the semi-parlé game (option talk=semi)"
@@ -433,6 +514,30 @@ class Deal:
                 return "a redeal can be asked only at the first turn to speak"
             return f"seat {seat} holds card points, so it may not ask for a redeal"
         return "the bidding is on: bid (70 to 230) or pass"
+
+    def _why_zadtak(self, seat: int) -> str:
+        if self.rules.talk != "semi":
+            return "zadtak is a call of the semi-parlé game (option talk=semi)"
+        if self.out >> seat & 1:
+            return f"seat {seat} has passed and may not bid again"
+        partner = (seat + 2) % SEATS
+        if self.high_bidder != partner or self.bids_made[partner] != 1 or self.zadtak:
+            return "zadtak raises the partner's first bid, which must be the highest bid"
+        return (
+            f"zadtak on {self.bid} would oblige the partner to bid {self.bid + 2 * BID_STEP}, "
+            f"above {MAX_BID}"
+        )
+
+    def _why_answer(self, move: ToutiMove) -> str:
+        assert self.question is not None
+        asker, topic = self.question
+        true = self._true_answer()
+        if isinstance(move, Tell) and move.topic == topic:
+            return (
+                f"seat {self.turn}'s answer is not true: it must answer "
+                f"{format_answer(topic, true.answer)}, not {format_answer(topic, move.answer)}"
+            )
+        return f"seat {self.turn} must answer seat {asker}'s question first ({true.topic}): {true}"
 
     def _why_card(self, card: int) -> str:
         seat = self.turn
@@ -472,7 +577,19 @@ class Deal:
             else:
                 self._claim(seat)
         elif phase is Phase.BID:
-            self._bid(seat, move)
+            if isinstance(move, Ask):
+                self.asked[seat] |= 1 << TOPICS.index(move.topic)
+                self.question = (seat, move.topic)
+                self.phase = Phase.ANSWER
+                self.turn = (seat + 2) % SEATS
+            else:
+                self._bid(seat, move)
+        elif phase is Phase.ANSWER:
+            assert self.question is not None
+            self.turn = self.question[0]
+            self.question = None
+            self.phase = Phase.BID
+            self.asked_now = True
         elif phase is Phase.TRUMP:
             assert isinstance(move, Trump)
             self.trump = move.suit
@@ -483,9 +600,16 @@ class Deal:
 
     def _bid(self, seat: int, move: ToutiMove) -> None:
         self.spoken |= 1 << seat
-        if isinstance(move, Bid):
-            self.bid = move.amount
+        self.asked_now = False
+        if isinstance(move, Bid) or move is Call.ZADTAK:
+            amount = move.amount if isinstance(move, Bid) else self.bid + BID_STEP
+            self.bid = amount
             self.high_bidder = seat
+            self.bids_made[seat] += 1
+            # Met by the partner, or lifted by the next opponent's higher bid (§2.1.2a).
+            self.zadtak = None
+            if move is Call.ZADTAK:
+                self.zadtak = ((seat + 2) % SEATS, amount + BID_STEP)
         elif move is Call.REDEAL:
             self.redeal = True
             self.phase = Phase.OVER
@@ -564,7 +688,14 @@ class Deal:
         rest = 0
         for h in self.hands:
             rest |= h
-        self.won[taker] |= rest
+        if not right and self.rules.claim == "opponents-take-best-three":
+            # Book §2.5.6 b: the opponents take the last trick, and its 10, "with the
+            # 3 best cards (in value) remaining"; the claimer's team keeps the others.
+            best = best_three(rest)
+            self.won[taker] |= best
+            self.won[1 - taker] |= rest & ~best
+        else:
+            self.won[taker] |= rest
         self.hands = [0] * SEATS
         self.claimed = (seat, right)
         self._finish(last_trick_team=taker)
@@ -669,6 +800,16 @@ def claim_holds(deal: Deal, claimer: int) -> bool:
     return wins_all(list(deal.hands), list(deal.current), deal.leader)
 
 
+def best_three(cards: int) -> int:
+    """The three cards of ``cards`` worth most: card points first, then trick order
+    (an ace before a three, a 7 before a 2), then the suit order s, h, d, c."""
+    ranked = sorted(_bits(cards), key=lambda c: (-CARD_POINTS[c], -STRENGTH[c], c))
+    out = 0
+    for c in ranked[:3]:
+        out |= 1 << c
+    return out
+
+
 def _bits(mask: int) -> list[int]:
     out = []
     while mask:
@@ -703,6 +844,7 @@ __all__ = [
     "IllegalMove",
     "Phase",
     "Trick",
+    "best_three",
     "canto_value",
     "claim_holds",
     "deal_hands",

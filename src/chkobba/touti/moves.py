@@ -7,7 +7,11 @@ move               text             when
 :class:`Call`      ``pass``         bidding: a pass (final)
                    ``alla``         bidding, semi-parlé: a pass that says "I hold an ace"
                    ``macharich``    bidding, semi-parlé: a pass that says "I hold an announcement"
+                   ``zadtak``       bidding, semi-parlé: the partner's bid plus 10, forcing it
+                                    to bid 20 more (*zadtak âachra*)
                    ``redeal``       bidding, option: a hand worth no card point asks for a redeal
+:class:`Ask`       ``ask:aces``     bidding, parlé: a question to the partner about its hand
+:class:`Tell`      ``tell:aces=2``  the partner's true answer, at once
 :class:`Trump`     ``trump:d``      the declarer names trumps
 :class:`CardPlay`  ``Ah``           a card played to the trick
 :class:`Canto`     ``canto:h``      after a trick its team won: announce the 11 and 12 of a suit
@@ -28,6 +32,7 @@ from typing import Final, NamedTuple
 
 from chkobba.cards import CARDS, SUITS, Card, CardError
 from chkobba.touti.cards import parse_suit
+from chkobba.touti.parle import TOPICS, Answer, format_answer, parse_answer
 
 MIN_BID: Final = 70
 MAX_BID: Final = 230
@@ -56,6 +61,7 @@ class Call(enum.Enum):
     PASS = "pass"
     ALLA = "alla"
     MACHARICH = "macharich"
+    ZADTAK = "zadtak"
     REDEAL = "redeal"
     NO_CANTO = "nocanto"
     CLAIM = "claim"
@@ -121,7 +127,59 @@ class CardPlay(NamedTuple):
             raise NotationError(str(e)) from None
 
 
-ToutiMove = Bid | Call | Trump | CardPlay | Canto
+class Ask(NamedTuple):
+    """Parlé: a question to the partner about its hand (a topic of :mod:`chkobba.touti.parle`)."""
+
+    topic: str
+
+    @staticmethod
+    def parse(text: str) -> Ask:
+        """Read ``ask:aces``."""
+        head, sep, tail = text.strip().lower().partition(":")
+        topic = tail.strip()
+        if head.strip() != "ask" or not sep or topic not in TOPICS:
+            raise NotationError(
+                f"malformed question {text!r}: expected ask:TOPIC, TOPIC one of "
+                f"{', '.join(TOPICS)}"
+            )
+        return Ask(topic)
+
+    def __str__(self) -> str:
+        return f"ask:{self.topic}"
+
+    def __repr__(self) -> str:
+        return f"Ask.parse('{self}')"
+
+
+class Tell(NamedTuple):
+    """Parlé: the answer to the partner's question, which the engine checks is true."""
+
+    topic: str
+    answer: Answer
+
+    @staticmethod
+    def parse(text: str) -> Tell:
+        """Read ``tell:aces=2``, ``tell:shape=4-3-2-1``, ``tell:cantos=3m+0t``."""
+        head, sep, tail = text.strip().lower().partition(":")
+        topic, eq, value = tail.partition("=")
+        topic = topic.strip()
+        if head.strip() != "tell" or not sep or not eq or topic not in TOPICS:
+            raise NotationError(
+                f"malformed answer {text!r}: expected tell:TOPIC=ANSWER, like tell:aces=2"
+            )
+        try:
+            return Tell(topic, parse_answer(topic, value))
+        except ValueError as e:
+            raise NotationError(f"malformed answer {text!r}: {e}") from None
+
+    def __str__(self) -> str:
+        return f"tell:{self.topic}={format_answer(self.topic, self.answer)}"
+
+    def __repr__(self) -> str:
+        return f"Tell.parse('{self}')"
+
+
+ToutiMove = Bid | Call | Trump | CardPlay | Canto | Ask | Tell
 """Any move of a deal of Touti."""
 
 
@@ -152,9 +210,13 @@ def parse_move(text: str) -> ToutiMove:
         return Trump.parse(t)
     if t.startswith("canto"):
         return Canto.parse(t)
+    if t.startswith("ask"):
+        return Ask.parse(t)
+    if t.startswith("tell"):
+        return Tell.parse(t)
     if len(t) == 2:
         return CardPlay.parse(text)
     raise NotationError(
         f"malformed move {text!r}: expected a bid (70 to 230), pass, trump:SUIT, "
-        "a card (Ah), canto:SUIT or nocanto"
+        "a card (Ah), canto:SUIT or nocanto, ask:TOPIC or tell:TOPIC=ANSWER"
     )

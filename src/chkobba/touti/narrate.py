@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chkobba.cards import CARDS
-from chkobba.touti.cards import suit_name
-from chkobba.touti.deal import Deal, Trick
-from chkobba.touti.moves import Bid, Call, Canto, CardPlay, ToutiMove, Trump
+from chkobba.touti.cards import LAST_TRICK_BONUS, suit_name
+from chkobba.touti.deal import SEATS, Deal, Trick, canto_value
+from chkobba.touti.moves import BID_STEP, Ask, Bid, Call, Canto, CardPlay, Tell, ToutiMove, Trump
+from chkobba.touti.parle import answer_words, question_words
 from chkobba.touti.scoring import DealScore
 
 
@@ -21,24 +22,47 @@ def team_label(team: int, names: Sequence[str] | None) -> str:
     return f"{seat_label(team, names)} & {seat_label(team + 2, names)}"
 
 
-def _verb(who: str, verb: str) -> str:
-    # "You play", "Left plays": the third person unless the seat is named "You".
+def verb(who: str, word: str) -> str:
+    """``word``, a verb in the third person, as ``who`` says it: ``Left plays``, ``You play``."""
     if who != "You":
-        return verb
-    return verb[:-2] if verb.endswith("sses") else verb[:-1]
+        return word
+    return word[:-2] if word.endswith("sses") else word[:-1]
 
 
-def describe_move(seat: int, move: ToutiMove, names: Sequence[str] | None) -> str:
-    """One move in words: ``Right bids 90``, ``Left plays A♦``."""
+def describe_move(
+    seat: int,
+    move: ToutiMove,
+    names: Sequence[str] | None,
+    *,
+    trump: int | None = None,
+    bid: int | None = None,
+) -> str:
+    """One move in words: ``Right bids 90``, ``Left plays A♦``.
+
+    ``trump`` (the trumps, once named) gives an announcement its value; ``bid``
+    (the highest bid once the move is made) gives a zadtak its amount.
+    """
     who = seat_label(seat, names)
     if isinstance(move, Bid):
-        return f"{who} {_verb(who, 'bids')} {move.amount}"
+        return f"{who} {verb(who, 'bids')} {move.amount}"
     if isinstance(move, Trump):
-        return f"{who} {_verb(who, 'names')} trumps: {suit_name(move.suit)}"
+        return f"{who} {verb(who, 'names')} trumps: {suit_name(move.suit)}"
     if isinstance(move, CardPlay):
-        return f"{who} {_verb(who, 'plays')} {CARDS[move.card].pretty()}"
+        return f"{who} {verb(who, 'plays')} {CARDS[move.card].pretty()}"
     if isinstance(move, Canto):
-        return f"{who} {_verb(who, 'announces')} the 11 and 12 of {suit_name(move.suit)}"
+        worth = f": {canto_value(move.suit, trump)}" if trump is not None else ""
+        return (
+            f"{who} {verb(who, 'announces')} the 11 and 12 of {suit_name(move.suit)}{worth}"
+        )
+    if isinstance(move, Ask):
+        partner = seat_label((seat + 2) % SEATS, names)
+        return f"{who} {verb(who, 'asks')} {partner}: {question_words(move.topic)}"
+    if isinstance(move, Tell):
+        return f"{who} {verb(who, 'answers')}: {answer_words(move.topic, move.answer)}"
+    if move is Call.ZADTAK:
+        partner = seat_label((seat + 2) % SEATS, names)
+        amount = f" ({bid}): {partner} must bid at least {bid + BID_STEP}" if bid else ""
+        return f"{who} {verb(who, 'says')} zadtak âachra, 10 more{amount}"
     words = {
         Call.PASS: ("passes", ""),
         Call.ALLA: ("says", " alla (a pass, holding an ace)"),
@@ -47,8 +71,8 @@ def describe_move(seat: int, move: ToutiMove, names: Sequence[str] | None) -> st
         Call.NO_CANTO: ("announces", " nothing"),
         Call.CLAIM: ("claims", " the remaining tricks"),
     }
-    verb, rest = words[move]
-    return f"{who} {_verb(who, verb)}{rest}"
+    word, rest = words[move]
+    return f"{who} {verb(who, word)}{rest}"
 
 
 def describe_trick(t: Trick, number: int, names: Sequence[str] | None) -> str:
@@ -66,7 +90,9 @@ def score_lines(sc: DealScore, names: Sequence[str] | None) -> list[str]:
         + (f" in {suit_name(sc.trump)}" if sc.trump is not None else ""),
     ]
     for t in (0, 1):
-        extra = " (+10 for the last trick)" if sc.last_trick == t else ""
+        extra = (
+            f" ({LAST_TRICK_BONUS} of them for the last trick)" if sc.last_trick == t else ""
+        )
         cantos = f", announcements {sc.cantos[t]}" if sc.cantos[t] else ""
         lines.append(f"  {team_label(t, names)}: card points {sc.card_points[t]}{extra}{cantos}")
     verdict = "made" if sc.made else "failed"
@@ -77,22 +103,41 @@ def score_lines(sc: DealScore, names: Sequence[str] | None) -> list[str]:
     return lines
 
 
+def claim_words(d: Deal) -> str:
+    """What a claim that ended ``d`` gave: ``right: …`` or ``wrong: …``."""
+    assert d.claimed is not None
+    if d.claimed[1]:
+        return "right: the team takes the rest"
+    if d.rules.claim == "opponents-take-best-three":
+        return (
+            "wrong: the opponents take the last trick with the three best cards left, "
+            "and its 10; the claimer's team the other cards"
+        )
+    return "wrong: the opponents take the rest"
+
+
 def narrate_deal(d: Deal, number: int, names: Sequence[str] | None) -> list[str]:
     """A whole deal in words, move by move, with its score."""
-    lines = [f"Deal {number}: {seat_label(d.dealer, names)} deals"]
+    dealer = seat_label(d.dealer, names)
+    lines = [f"Deal {number}: {dealer} {verb(dealer, 'deals')}"]
     cards = 0
+    bid = 0
+    trump: int | None = None
     for seat, move in d.history:
-        lines.append("  " + describe_move(seat, move, names))
+        if isinstance(move, Bid):
+            bid = move.amount
+        elif move is Call.ZADTAK:
+            bid += BID_STEP
+        elif isinstance(move, Trump):
+            trump = move.suit
+        lines.append("  " + describe_move(seat, move, names, trump=trump, bid=bid))
         if isinstance(move, CardPlay):
             cards += 1
             if cards % 4 == 0 and cards // 4 <= len(d.tricks):
                 lines.append("  " + describe_trick(d.tricks[cards // 4 - 1], cards // 4, names))
     if d.claimed is not None:
-        who, right = d.claimed
-        lines.append(
-            f"  The claim by {seat_label(who, names)} is "
-            + ("right: the team takes the rest" if right else "wrong: the opponents take the rest")
-        )
+        who = d.claimed[0]
+        lines.append(f"  The claim by {seat_label(who, names)} is " + claim_words(d))
     if d.redeal:
         lines.append("  No contract: the deal is dealt again.")
     if d.score is not None:

@@ -1,6 +1,7 @@
 """What one seat may know in a game of Touti, built by one function: :func:`observe`.
 
-Public: every bid and call, the declarer and trumps, every card played to every
+Public: every bid and call (parlé: every question and its answer, said aloud
+at the table), the declarer and trumps, every card played to every
 trick and who won it, the announcements (the two cards of an announced pair are
 shown, so they are known to be in the announcer's hand until played), how many
 cards each hand holds, the score. Hidden: the other three hands. Agents, the
@@ -17,9 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chkobba.cards import FULL_DECK, format_cards
-from chkobba.touti.cards import BEATS, SUIT_MASKS
+from chkobba.touti.cards import BEATS, PAIRS, SUIT_MASKS
 from chkobba.touti.deal import (
-    PAIRS,
     SEATS,
     Announcement,
     Deal,
@@ -29,7 +29,7 @@ from chkobba.touti.deal import (
     trick_winner_index,
 )
 from chkobba.touti.match import ToutiMatch
-from chkobba.touti.moves import ToutiMove
+from chkobba.touti.moves import Tell, ToutiMove
 from chkobba.touti.rules import ToutiRules
 
 
@@ -74,6 +74,11 @@ class ToutiObservation:
     def unseen(self) -> int:
         """Cards the observer has not seen: the other hands."""
         return FULL_DECK & ~self.hand & ~self.played
+
+    @property
+    def answers(self) -> tuple[tuple[int, Tell], ...]:
+        """Parlé: every answer given aloud this deal, with the seat that gave it."""
+        return tuple((s, m) for s, m in self.history if isinstance(m, Tell))
 
     @property
     def team(self) -> int:

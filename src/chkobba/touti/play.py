@@ -5,14 +5,14 @@ from __future__ import annotations
 import secrets
 import sys
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import click
 from rich.console import Console
 
 from chkobba.touti.agents import ToutiAgent, ToutiAgentError, make_touti_agent, touti_players
 from chkobba.touti.match import ToutiMatch
-from chkobba.touti.rules import TARGETS, ToutiRules
+from chkobba.touti.rules import TARGETS, RulesError, ToutiRules
 from chkobba.touti.session import ToutiSession
 from chkobba.tui.session import Ask, Ending
 
@@ -39,8 +39,14 @@ def play_touti(
     seed: int | None,
     human: str,
     save: Path,
+    options: dict[str, Any] | None = None,
+    hints: bool = False,
+    unseen: bool = False,
 ) -> None:
-    """Set up and run a Touti match in the terminal; exit 1 if the record could not be saved."""
+    """Set up and run a Touti match in the terminal; exit 1 if the record could not be saved.
+
+    ``options`` are Touti rule options (:class:`ToutiRules` field names) besides the target.
+    """
     if target is not None and target not in TARGETS:
         raise click.BadParameter(
             f"Touti is played to {', '.join(map(str, TARGETS))}, not {target}",
@@ -55,14 +61,23 @@ def play_touti(
         2: _agent(part, seed + 2, "--partner"),
         3: _agent(opp, seed + 3, "--opponent"),
     }
-    rules = ToutiRules(target=target) if target is not None else ToutiRules()
+    chosen = dict(options or {})
+    if target is not None:
+        chosen["target"] = target
+    try:
+        rules = ToutiRules.from_options(chosen)
+    except RulesError as e:
+        raise click.UsageError(str(e)) from None
     match = ToutiMatch(rules, seed=seed)
     console = Console(highlight=False)
     interactive = console.is_terminal and sys.stdin.isatty()
     names = [human, "Right", "Partner", "Left"]
+    differ = {k: v for k, v in rules.json_options().items() if k != "target"}
+    shown = ", ".join(f"{k.replace('_', '-')} {_word(v)}" for k, v in differ.items())
     console.print(
         f"[bold]Touti[/bold]: you and your partner ({part}, opposite you) against Right and "
-        f"Left ({opp}), to {rules.target} points, seed {seed}. Type ? for help.",
+        f"Left ({opp}), to {rules.target} points{'; ' + shown if shown else ''}, seed {seed}. "
+        "Type ? for help.",
         soft_wrap=True,
     )
     session = ToutiSession(
@@ -79,12 +94,21 @@ def play_touti(
             "human_seat": 0,
             "players": {"1": opp, "2": part, "3": opp},
         },
+        hints=hints,
+        show_unseen=unseen,
+        seed=seed,
     )
     result = session.run()
     if result.saved is None:
         sys.exit(1)
     if result.ending is Ending.INTERRUPTED:
         sys.exit(130)
+
+
+def _word(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
 
 
 def _echoing(console: Console) -> Ask:

@@ -171,14 +171,25 @@ class ToutiReplay:
     winner: int | None
 
     def to_json(self) -> dict[str, Any]:
-        """The summary ``chkobba verify --json`` prints for a Touti record."""
+        """The summary ``chkobba verify --json`` prints for a Touti record: one entry per
+        deal of the record, an unfinished last deal included (marked, with its moves)."""
         out: list[dict[str, Any]] = []
         for d in self.deals:
             if d.score is not None:
                 out.append(d.score.to_json())
             elif d.redeal:
                 out.append({"redeal": True, "points": [0, 0]})
+            else:
+                out.append({"unfinished": True, "moves": len(d.history), "points": [0, 0]})
         return {"deals": out, "totals": list(self.totals), "winner": self.winner}
+
+    def summary(self) -> str:
+        """The line ``chkobba verify`` prints: the deals (as many as ``--json`` lists),
+        the totals and the state of the match."""
+        unfinished = bool(self.deals) and not self.deals[-1].is_over
+        deals = f"{len(self.deals)} deal(s)" + (", the last unfinished" if unfinished else "")
+        state = "unfinished" if self.winner is None else f"won by team {self.winner}"
+        return f"valid Touti record: {deals}, totals {self.totals}, {state}"
 
 
 def replay(record: ToutiRecord) -> ToutiReplay:

@@ -2,9 +2,12 @@
 
 At each card to play, the player samples deals consistent with what it has
 seen: its own hand, every card played, the announced pairs still in hand, how
-many cards each hand holds, and what the plays prove (a player who did not
+many cards each hand holds, what the plays prove (a player who did not
 follow suit is void in it, one who did not beat the trick or did not
-over-trump held nothing higher, one who did not trump held no trump). In each
+over-trump held nothing higher, one who did not trump held no trump), and
+what was said in the bidding: every parlé answer (``tell:aces=2``: that hand as
+dealt held exactly two aces) and every semi-parlé *alla* and *macharich* (so
+many aces, so many announcements at least). In each
 sampled deal it plays every legal card and finishes the deal with the
 rule-based technique for all four seats (announcements made as soon as
 allowed), and it picks the card with the best total over the samples: the
@@ -17,12 +20,26 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
+from functools import partial
 from typing import Final
 
 from chkobba.touti.agents import register
-from chkobba.touti.deal import PAIRS, SEATS, Deal, Phase, team_of
-from chkobba.touti.moves import BID_STEP, MIN_BID, Bid, Call, Canto, CardPlay, ToutiMove, Trump
+from chkobba.touti.cards import ACE_MASK, PAIRS
+from chkobba.touti.deal import SEATS, Deal, Phase, team_of
+from chkobba.touti.moves import (
+    BID_STEP,
+    MIN_BID,
+    Bid,
+    Call,
+    Canto,
+    CardPlay,
+    Tell,
+    ToutiMove,
+    Trump,
+)
 from chkobba.touti.observe import ToutiObservation
+from chkobba.touti.parle import Answer, answer_distance
 from chkobba.touti.technique import choose_card, technique_move
 
 DEFAULT_SAMPLES: Final = 24
@@ -30,6 +47,9 @@ DEFAULT_SAMPLES: Final = 24
 POINTS_WEIGHT: Final = 0.25
 """Weight of the card-point difference beside the contract's match points."""
 _TRIES: Final = 40
+REPAIR_STEPS: Final = 600
+"""Card swaps tried per draw to make a draw agree with what was said in the bidding."""
+_REPAIR_HEAT: Final = 0.5
 BID_CONFIDENCE: Final = 0.6
 """Sampled bidding: bid up to what the team makes in this share of the sampled deals."""
 PARTNER_MARGIN: Final = 30
@@ -39,14 +59,68 @@ class SamplingError(RuntimeError):
     """No deal consistent with the observation could be drawn (a bug if it happens)."""
 
 
+Statement = Callable[[int], int]
+"""Something said about a hand as dealt: how far a hand is from making it true (0: true)."""
+
+
+def statements(obs: ToutiObservation) -> dict[int, list[Statement]]:
+    """Per seat, what it said about its hand in the bidding (parlé answers, semi-parlé
+    alla and macharich), as measures of how far a hand as dealt is from it."""
+    out: dict[int, list[Statement]] = {}
+    alla = [0] * SEATS
+    macharich = [0] * SEATS
+    for seat, move in obs.history:
+        if isinstance(move, Tell):
+            out.setdefault(seat, []).append(partial(_answer_gap, move.topic, move.answer))
+        elif move is Call.ALLA:
+            alla[seat] += 1
+        elif move is Call.MACHARICH:
+            macharich[seat] += 1
+    for seat in range(SEATS):
+        # The k-th alla says "I hold k aces" at least; the k-th macharich, k pairs.
+        if alla[seat]:
+            out.setdefault(seat, []).append(partial(_aces_gap, alla[seat]))
+        if macharich[seat]:
+            out.setdefault(seat, []).append(partial(_pairs_gap, macharich[seat]))
+    return out
+
+
+def _answer_gap(topic: str, value: Answer, hand: int) -> int:
+    return answer_distance(hand, topic, value)
+
+
+def _aces_gap(least: int, hand: int) -> int:
+    return max(0, least - (hand & ACE_MASK).bit_count())
+
+
+def _pairs_gap(least: int, hand: int) -> int:
+    return max(0, least - sum(hand & p == p for p in PAIRS))
+
+
+def played_by(obs: ToutiObservation) -> list[int]:
+    """The cards each seat has played to tricks (the trick in progress included)."""
+    out = [0] * SEATS
+    for t in obs.tricks:
+        for i, c in enumerate(t.cards):
+            out[t.seat_of(i)] |= 1 << c
+    for i, c in enumerate(obs.current):
+        out[(obs.leader + i) % SEATS] |= 1 << c
+    return out
+
+
 def sample_hands(obs: ToutiObservation, rng: random.Random) -> list[int]:
     """Four hands consistent with ``obs``: the observer's own, the others drawn at random.
 
     Cards go out most-constrained first, each to a seat that may hold it with
     room left, weighted by the room; after a few failed draws the inferred
-    exclusions other than voids are dropped rather than fail.
+    exclusions are dropped rather than fail. When seats have said something
+    about their hands (:func:`statements`), cards are then swapped between the
+    hidden hands until all of it is true of the hands as dealt (each hand plus
+    the cards its seat has played); a draw that cannot be repaired is drawn again.
     """
     me = obs.seat
+    said = {s: f for s, f in statements(obs).items() if s != me}
+    gone = played_by(obs) if said else [0] * SEATS
     hands = [0] * SEATS
     hands[me] = obs.hand
     pool = obs.unseen
@@ -82,11 +156,70 @@ def sample_hands(obs: ToutiObservation, rng: random.Random) -> list[int]:
             s = rng.choices(choices, weights)[0]
             out[s] |= 1 << c
             room[s] -= 1
+        if ok and said and not _repair(out, obs, said, gone, strict, rng):
+            ok = False
         if ok:
             for s in others:
                 hands[s] = out[s]
             return hands
     raise SamplingError("no deal agrees with the observation")
+
+
+def _repair(
+    out: dict[int, int],
+    obs: ToutiObservation,
+    said: dict[int, list[Statement]],
+    gone: list[int],
+    strict: bool,
+    rng: random.Random,
+) -> bool:
+    """Swap cards between the hidden hands in ``out`` until every statement is true.
+
+    A local search: swaps that do not take the hands further from the statements
+    are kept, worse ones now and then (less often the worse they are), so that
+    the search does not stick; False if ``REPAIR_STEPS`` swaps were not enough.
+    """
+    seats = list(out)
+
+    def far(s: int) -> int:
+        h = out[s] | gone[s]
+        return sum(f(h) for f in said.get(s, ()))
+
+    dist = {s: far(s) for s in seats}
+    for _ in range(REPAIR_STEPS):
+        wrong = [s for s in seats if dist[s]]
+        if not wrong:
+            return True
+        a = rng.choice(wrong)
+        b = rng.choice([s for s in seats if s != a])
+        give = out[a] & ~obs.known[a]
+        take = out[b] & ~obs.known[b]
+        if strict:
+            give &= ~obs.excluded[b]
+            take &= ~obs.excluded[a]
+        if not give or not take:
+            continue
+        x = 1 << rng.choice(_bits(give))
+        y = 1 << rng.choice(_bits(take))
+        out[a] ^= x | y
+        out[b] ^= x | y
+        da, db = far(a), far(b)
+        worse = da + db - dist[a] - dist[b]
+        if worse <= 0 or rng.random() < math.exp(-worse / _REPAIR_HEAT):
+            dist[a], dist[b] = da, db
+        else:
+            out[a] ^= x | y
+            out[b] ^= x | y
+    return not any(dist.values())
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def world(obs: ToutiObservation, hands: list[int]) -> Deal:
@@ -106,6 +239,11 @@ def world(obs: ToutiObservation, hands: list[int]) -> Deal:
     d.out = d.mute = d.spoken = 0b1111
     d.alla = [0] * SEATS
     d.macharich = [0] * SEATS
+    d.bids_made = [0] * SEATS
+    d.zadtak = None
+    d.asked = [0] * SEATS
+    d.question = None
+    d.asked_now = False
     d.redeal = False
     d.current = list(obs.current)
     d.leader = obs.leader
@@ -216,6 +354,14 @@ class SearchAgent:
         cards = [m for m in obs.legal_moves if isinstance(m, CardPlay)]
         if obs.phase is not Phase.PLAY or len(cards) <= 1:
             return technique_move(obs)
+        values = self.card_values(obs)
+        return max(values, key=lambda mv: mv[1])[0]
+
+    def card_values(self, obs: ToutiObservation) -> list[tuple[CardPlay, float]]:
+        """Each legal card with its mean worth over the sampled deals (:func:`evaluate`:
+        the deal's match points for the observer's team minus the opponents', plus a
+        quarter of the card-point difference), in the order of the legal moves."""
+        cards = [m for m in obs.legal_moves if isinstance(m, CardPlay)]
         team = team_of(obs.seat)
         totals = [0.0] * len(cards)
         for _ in range(self.samples):
@@ -225,8 +371,7 @@ class SearchAgent:
                 d.apply_unchecked(m)
                 playout(d)
                 totals[i] += evaluate(d, team)
-        best = max(range(len(cards)), key=lambda i: totals[i])
-        return cards[best]
+        return [(m, t / self.samples) for m, t in zip(cards, totals, strict=True)]
 
     def _sampled_contract(self, obs: ToutiObservation) -> ToutiMove:
         legal = obs.legal_moves

@@ -5,7 +5,12 @@ and threes (guarded or not), its trump length and honours, its announcements
 (40 in trumps, 20 otherwise), its voids and singletons when it holds trumps,
 plus a share for the partner; the player bids while the best estimate beats the
 current bid, does not outbid its partner without a clearly stronger hand, and
-names the suit of the best estimate as trumps.
+names the suit of the best estimate as trumps. Semi-parlé: it signals its aces
+and pairs when it passes, and raises its partner's first bid with *zadtak*
+rather than a plain bid; forced by its partner's zadtak, it bids the least it
+may. Parlé: with a hand near a bid it asks its partner about its aces, then its
+announcements, and counts the answers in the partner's share; it answers its
+partner's questions (truly: the engine allows nothing else).
 
 Play (:func:`choose_card`, shared with the search's playouts): the declarer's
 team draws trumps with master trumps; a leader cashes master cards (aces, threes
@@ -23,13 +28,33 @@ from typing import Final
 
 from chkobba.cards import FULL_DECK
 from chkobba.touti.agents import register
-from chkobba.touti.cards import BEATS, CARD_POINTS, STRENGTH, SUIT_MASKS
-from chkobba.touti.deal import ACE_MASK, PAIRS, SEATS, Phase, trick_winner_index
-from chkobba.touti.moves import MAX_BID, MIN_BID, Bid, Call, Canto, CardPlay, ToutiMove, Trump
+from chkobba.touti.cards import ACE_MASK, BEATS, CARD_POINTS, PAIRS, STRENGTH, SUIT_MASKS
+from chkobba.touti.deal import SEATS, Phase, trick_winner_index
+from chkobba.touti.moves import (
+    MAX_BID,
+    MIN_BID,
+    Ask,
+    Bid,
+    Call,
+    Canto,
+    CardPlay,
+    ToutiMove,
+    Trump,
+)
 from chkobba.touti.observe import ToutiObservation
+from chkobba.touti.parle import answer
 
 PARTNER_SHARE: Final = 32
 """Points a bidder counts on from an unknown partner's hand."""
+ACE_SHARE: Final = 11
+"""Parlé: what each of the partner's aces above the expected number adds to its share."""
+THREE_SHARE: Final = 6
+PAIR_SHARE: Final = {True: 18, False: 10}
+"""Parlé: what a partner's announcement adds, matayhach or tayha."""
+ASK_REACH: Final = 30
+"""Parlé: ask only with a hand worth at least the lowest bid minus this."""
+QUESTIONS: Final = ("aces", "cantos")
+"""Parlé: what the technique asks its partner, in this order."""
 OUTBID_PARTNER_MARGIN: Final = 30
 """How much more than the partner's bid a hand must be worth to outbid the partner."""
 
@@ -42,10 +67,10 @@ def _has(hand: int, suit: int, idx: int) -> bool:
     return bool(hand >> (10 * suit + idx) & 1)
 
 
-def hand_value(hand: int, trump: int) -> int:
+def hand_value(hand: int, trump: int, partner_share: int = PARTNER_SHARE) -> int:
     """The points a hand is estimated to make with ``trump`` as trumps, partner's share included."""
     tl = (hand & SUIT_MASKS[trump]).bit_count()
-    est = PARTNER_SHARE
+    est = partner_share
     for s in range(4):
         n = (hand & SUIT_MASKS[s]).bit_count()
         ace, three = _has(hand, s, _ACE), _has(hand, s, _THREE)
@@ -68,22 +93,58 @@ def hand_value(hand: int, trump: int) -> int:
     return est
 
 
-def best_trump(hand: int, allowed: Sequence[int] = (0, 1, 2, 3)) -> tuple[int, int]:
+def best_trump(
+    hand: int, allowed: Sequence[int] = (0, 1, 2, 3), partner_share: int = PARTNER_SHARE
+) -> tuple[int, int]:
     """The suit worth most as trumps among ``allowed``, and its estimate."""
-    return max(((hand_value(hand, s), s) for s in allowed), key=lambda t: (t[0], -t[1]))[::-1]
+    return max(
+        ((hand_value(hand, s, partner_share), s) for s in allowed),
+        key=lambda t: (t[0], -t[1]),
+    )[::-1]
+
+
+def partner_share(obs: ToutiObservation) -> int:
+    """The points counted on from the partner: :data:`PARTNER_SHARE`, moved by what the
+    partner answered in the parlé game (its aces and threes against the number an
+    unknown hand holds, its announcements)."""
+    share = PARTNER_SHARE
+    partner = (obs.seat + 2) % SEATS
+    for seat, tell in obs.answers:
+        if seat != partner:
+            continue
+        if tell.topic in ("aces", "threes"):
+            mine = answer(obs.hand, tell.topic)[0]
+            worth = ACE_SHARE if tell.topic == "aces" else THREE_SHARE
+            # Against an unknown partner's (4 - mine) / 3 of them.
+            share += worth * (3 * tell.answer[0] - (4 - mine)) // 3
+        elif tell.topic == "cantos":
+            share += sum(PAIR_SHARE[bool(m)] for m in tell.answer[1::2])
+    return share
 
 
 def choose_bid(obs: ToutiObservation) -> ToutiMove:
-    """Bid from the hand's best estimate, or pass (semi-parlé: signal aces and pairs)."""
+    """Bid from the hand's best estimate, or pass (semi-parlé: signal aces and pairs;
+    parlé: first ask the partner)."""
     legal = obs.legal_moves
-    _, value = best_trump(obs.hand)
+    if obs.phase is Phase.ANSWER:
+        return legal[0]  # the true answer, the only one
+    _, value = best_trump(obs.hand, partner_share=partner_share(obs))
     cap = min(MAX_BID, value // 10 * 10)
     low = max(MIN_BID, obs.bid + 10)
+    bids = [m for m in legal if isinstance(m, Bid)]
+    if Call.PASS not in legal and bids:
+        return bids[0]  # forced by the partner's zadtak: the least it may bid
+    if bids and value + ASK_REACH >= bids[0].amount:
+        for topic in QUESTIONS:
+            if Ask(topic) in legal:
+                return Ask(topic)
     partner_high = obs.high_bidder is not None and obs.high_bidder % 2 == obs.seat % 2
     if partner_high:
         cap = min(cap, value - OUTBID_PARTNER_MARGIN) // 10 * 10
     if cap >= low and Bid(low) in legal:
-        return Bid(low)
+        # A raise of the partner's first bid is a zadtak where it may be: the same bid,
+        # and it tells the partner to go 20 higher.
+        return Call.ZADTAK if partner_high and Call.ZADTAK in legal else Bid(low)
     for call in (Call.ALLA, Call.MACHARICH):
         if call in legal:
             return call
@@ -229,7 +290,7 @@ class TechniqueAgent:
 
 def technique_move(obs: ToutiObservation) -> ToutiMove:
     """The technique's move in any phase."""
-    if obs.phase is Phase.BID:
+    if obs.phase in (Phase.BID, Phase.ANSWER):
         return choose_bid(obs)
     if obs.phase is Phase.TRUMP:
         allowed = [m.suit for m in obs.legal_moves if isinstance(m, Trump)]

@@ -7,7 +7,7 @@ import secrets
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import click
 import platformdirs
@@ -19,6 +19,7 @@ from chkobba.agents.base import check_playable
 from chkobba.match import Match
 from chkobba.narrate import goal
 from chkobba.rules import PRESETS, preset
+from chkobba.touti.cli import play_options as touti_play_options
 from chkobba.tui.coach import TerminalCoach
 from chkobba.tui.session import Ask, Ending, PlaySession
 
@@ -150,6 +151,7 @@ def seat_names(human: str, computers: dict[int, str], seats: int) -> list[str]:
     is_flag=True,
     help="Show the cards you have not seen yet (type 'unseen' to toggle during the game).",
 )
+@touti_play_options
 def play(
     game: str,
     rules_name: str,
@@ -163,6 +165,7 @@ def play(
     hints: bool,
     trainer: bool,
     unseen: bool,
+    **touti: Any,
 ) -> None:
     """Play Chkobba (or a game of the Scopa family) against the computer in the terminal.
 
@@ -172,8 +175,25 @@ def play(
     With --game touti: bid, name trumps, play cards and announce (docs/touti.md).
     """
     if game == "touti":
-        _play_touti(rules_name, players, opponent, partner, target, seed, name, save)
+        if click.get_current_context().get_parameter_source("rules_name") is not (
+            click.core.ParameterSource.DEFAULT
+        ):
+            raise click.UsageError(
+                "--rules names a Chkobba or Scopa preset; Touti has its own options "
+                "(see `chkobba rules touti`)"
+            )
+        if trainer:
+            raise click.UsageError(
+                "--trainer asks Chkobba's card-counting questions and has none for Touti "
+                "(--unseen shows the cards you have not seen)"
+            )
+        _play_touti(players, opponent, partner, target, seed, name, save, hints, unseen, touti)
         return
+    given = [k for k, v in touti.items() if v is not None]
+    if given:
+        raise click.UsageError(
+            f"--{given[0].replace('_', '-')} is a Touti option: play Touti with --game touti"
+        )
     if target in ("600", "800", "1000"):
         raise click.BadParameter(f"{target} is a Touti target", param_hint="--target")
     rules = preset(rules_name, {"target": int(target)} if target is not None else {})
@@ -251,7 +271,6 @@ def play(
 
 
 def _play_touti(
-    rules_name: str,
     players: str | None,
     opponent: str | None,
     partner: str | None,
@@ -259,12 +278,13 @@ def _play_touti(
     seed: int | None,
     name: str | None,
     save: Path | None,
+    hints: bool,
+    unseen: bool,
+    options: dict[str, Any],
 ) -> None:
-    # Imported here so that Chkobba games do not load the Touti package.
+    # Imported here so that Chkobba games do not load the Touti terminal game.
     from chkobba.touti.play import play_touti
 
-    if rules_name != "chkobba":
-        raise click.UsageError("--rules names a Chkobba or Scopa preset, not a Touti option")
     if players not in (None, "4"):
         raise click.UsageError("Touti is played by 4 players (--players 4)")
     if target in ("11", "21", "31"):
@@ -284,6 +304,9 @@ def _play_touti(
         seed=seed,
         human=human,
         save=save if save is not None else default_save_path(),
+        options={k: v for k, v in options.items() if v is not None},
+        hints=hints,
+        unseen=unseen,
     )
 
 
