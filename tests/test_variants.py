@@ -17,6 +17,7 @@ from chkobba.cards import CARDS, Card, parse_cards
 from chkobba.game import IllegalMove, Phase, Round
 from chkobba.match import Match, match_winner
 from chkobba.moves import Cut, Play
+from chkobba.observe import observe
 from chkobba.record import GameRecord, record_of, replay
 from chkobba.rules import CHKOBBA, PRESETS, RulesError, RuleSet, preset
 from chkobba.scoring import primiera, score_round
@@ -517,6 +518,81 @@ def test_cirulla_declarations_score_at_each_deal_and_show_the_hand() -> None:
     item = r.score.item("cirulla")
     assert item is not None and item.points[0] >= 3 and item.points[1] >= 10
     assert r.score.points == tuple(sum(p.points[s] for p in r.score.items) for s in range(2))
+
+
+def wild_round(rules: RuleSet = CIRULLA) -> Round:
+    """A Cirulla round where seat 0 is dealt 7♠ A♦ A♥: a cirullone, the 7♠ made an ace
+    (scopa-wikipedia-fr.txt:83, the seed's own example)."""
+    deck = no_cut_deck(rules, 2, 1, {0: "7s Ad Ah", 1: "As 3h 6c"}, "2c Kd Qh Jc")
+    r = Round(rules, 2, False, 1, deck)
+    assert [(d.seat, d.name, d.wild) for d in r.declarations] == [(0, "cirullone", 1)]
+    return r
+
+
+def test_cirulla_the_wild_seven_keeps_its_value_when_played() -> None:
+    """scopa-wikipedia-fr.txt:83: "Le 7 d'épées, transformé en as ici, garde sa nouvelle
+    valeur pour la manche !": played later in the round, it captures an ace, not a 7."""
+    r = wild_round()
+    assert r.wild == 1
+    set_up(r, ["7s Ad Ah", "As 3h 6c"], "Ac 7h Kd", turn=0)
+    seven = {m for m in moves_text(r) if m.startswith("7s")}
+    assert seven == {"7s:Ac"}, "worth 1: the ace, not the 7♥ (and 1 + K + … is not 15)"
+    with pytest.raises(IllegalMove, match="7s cannot capture 7h: it is worth 7, not 1"):
+        r.apply(Play.parse("7s:7h"))
+    r.apply(Play.parse("7s:Ac"))
+    assert r.piles[0] == cards("7s Ac")
+
+
+def test_cirulla_the_wild_seven_on_the_table_counts_its_new_value() -> None:
+    """scopa-wikipedia-fr.txt:83: on the table the 7♠ made an ace is taken by an ace and
+    counts 1 in sums and in captures by fifteen."""
+    r = wild_round()
+    set_up(r, ["7s Ad Ah", "As 3h 6c"], "2c Kd Qh", turn=0)
+    assert "7s" in moves_text(r), "worth 1, it captures nothing here: it is laid"
+    r.apply(Play.parse("7s"))
+    moves = moves_text(r)
+    assert "As:7s" in moves, "an ace takes it"
+    assert "3h:2c+7s" in moves, "2 + 1 = 3"
+    assert "6c:7s+Qh" in moves, "6 + 1 + 8 = 15"
+    obs = observe(Match(CIRULLA, 2, seed=1), 0)
+    assert obs.wild == 0
+    from chkobba.observe import observe_round
+
+    seen = observe_round(r, 1, (0, 0), 1, 11)
+    assert seen.wild == 1 and "the 7s counts 1" in seen.describe()
+    score = score_round([cards("7s"), cards("6s")], [0, 0], CIRULLA)
+    assert score.item("primiera").counts[0] == (21, 18), "the points count it as a 7"  # type: ignore[union-attr]
+
+
+def test_cirulla_with_the_option_off_the_seven_is_a_seven_again() -> None:
+    """Option ``wild_seven_keeps_value=false`` (rules version 1): wild in the declaration
+    only, a 7 again in play."""
+    rules = preset("cirulla", {"wild_seven_keeps_value": False})
+    r = wild_round(rules)
+    assert r.wild == 0
+    set_up(r, ["7s Ad Ah", "As 3h 6c"], "Ac 7h Kd", turn=0)
+    assert {m for m in moves_text(r) if m.startswith("7s")} == {"7s:7h"}
+    set_up(r, ["7s Ad Ah", "As 3h 6c"], "2c Kd Qh 7s", turn=1)
+    assert "As:7s" not in moves_text(r), "an ace does not take a 7"
+
+
+def test_cirulla_the_search_plays_the_wild_seven_at_its_value() -> None:
+    """The exact endgame solver, the sampled deals and inference use the 7♠'s value."""
+    from chkobba.observe import observe_round
+    from chkobba.search.determinize import determinize
+    from chkobba.search.endgame import solve
+    from chkobba.search.inference import legal_plays
+
+    r = wild_round()
+    set_up(r, ["7s Ad", "As 3h"], "Ac 7h Kd", stock=False, turn=0)
+    _, results = solve(r)
+    assert {str(p) for p, _ in results} == moves_text(r)
+    assert "7s:Ac" in {str(p) for p, _ in results}
+    obs = observe_round(r, 1, (0, 0), 1, 11)
+    deal = determinize(obs, random.Random(3))
+    assert deal.wild == 1 and {str(m) for m in deal.legal_moves()} >= {"Ad:Ac"}
+    assert (6, cards("Ac")) in legal_plays(cards("7s"), cards("Ac 7h"), CIRULLA, wild=1)
+    assert (6, cards("7h")) in legal_plays(cards("7s"), cards("Ac 7h"), CIRULLA, wild=0)
 
 
 # -- Asso piglia tutto ------------------------------------------------------------------------
