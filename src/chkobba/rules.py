@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from chkobba.cards import RANKS
+from chkobba.cards import FACE_NAMES, RANKS
 from chkobba.scoring import (
     CHKOBBA_SCORING,
     POINT_KEYS,
@@ -46,7 +46,7 @@ SCOPA_SEATINGS: Final = (*CHKOBBA_SEATINGS, "6")
 """Scopa's tables: "à deux joueurs, ou à deux équipes de deux joueurs, mais [...] à trois,
 quatre ou six joueurs indépendants" (scopa-wikipedia-fr.txt:11)."""
 
-DECKS: Final = ("french", "italian", "spanish")
+DECKS: Final = tuple(FACE_NAMES)
 """The decks whose faces the ``deck`` option names (:func:`chkobba.cards.face_name`)."""
 
 RULES_VERSION: Final = 2

@@ -32,12 +32,15 @@ from chkobba.narrate import (
     describe_declaration,
     describe_turn,
     goal,
+    ranks_help,
     seat_name,
     side_name,
+    suits_help,
     sweep_word,
 )
 from chkobba.observe import Observation, observe
 from chkobba.record import record_of
+from chkobba.rules import RuleSet
 from chkobba.tui.coach import TerminalCoach, show_summary
 from chkobba.tui.render import (
     board,
@@ -68,10 +71,15 @@ HELP: Final = """\
   [cyan]board[/cyan]        show the board again
   [cyan]?[/cyan]            this help
   [cyan]q[/cyan]            quit (the game is saved; Ctrl-C and end of input save it too)
-Suits: s ♠ spades, h ♥ hearts, d ♦ diamonds (dīnārī), c ♣ clubs.
-Ranks: A 2 3 4 5 6 7 Q J K, worth 1 to 10.
+{suits}
+{ranks}
 A card that matches a table card's value must take it; otherwise it may take
 table cards that add up to its value; a card that can capture must capture."""
+
+
+def game_help(rules: RuleSet) -> str:
+    """:data:`HELP` for a rule set: the suits and faces named in its deck (``deck``)."""
+    return HELP.format(suits=escape(suits_help(rules)), ranks=escape(ranks_help(rules)))
 
 
 class Ending(enum.Enum):
@@ -352,7 +360,7 @@ class PlaySession:
             self._complain(f"type the number of a play (1 to {len(moves)}), or ? for help")
             return None
         if low in ("?", "h", "help"):
-            self.console.print(HELP)
+            self.console.print(game_help(self.match.rules))
             if self.coach is not None:
                 self.console.print(self.coach.help())
             return None
@@ -418,7 +426,7 @@ class PlaySession:
         while True:
             text = self._ask_line(prompt).lower()
             if text in ("?", "h", "help"):
-                self.console.print(HELP)
+                self.console.print(game_help(self.match.rules))
             elif text in ("q", "quit", "exit"):
                 self._confirm_quit()
             else:
