@@ -115,6 +115,19 @@ def test_rules_name_shows_the_options_and_points(name: str) -> None:
 def test_rules_marks_what_differs_from_chkobba() -> None:
     text = CliRunner().invoke(main, ["rules", "scopa"]).output
     assert "* target" in text and "* cut_choice" in text and "  may_drop_capturing_card" in text
+    assert "* max_capture_cards       = 2" in text and "* fewest_cards            = true" in text
+    assert "2, 3, 4, 2v2, 6" in text
+    text = CliRunner().invoke(main, ["rules", "cirulla"]).output
+    assert "* wild_seven_keeps_value  = true" in text
+
+
+def test_rules_of_version_1_say_what_they_are_now() -> None:
+    """scopa-strict and the sum-to-15 escoba were presets of rules version 1."""
+    result = CliRunner().invoke(main, ["rules", "scopa-strict"])
+    assert result.exit_code == 1
+    assert "in records of rules version 1 it is scopa with fewest_cards=false" in result.output
+    assert "scopa-many" in CliRunner().invoke(main, ["rules"]).output
+    assert "escoba-del-15" in CliRunner().invoke(main, ["rules"]).output
 
 
 def test_rules_unknown_name_is_an_error() -> None:
