@@ -12,7 +12,10 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from chkobba.captures import captures, card_value
 from chkobba.cards import CARDS, Card, parse_cards
 from chkobba.game import IllegalMove, Phase, Round
 from chkobba.match import Match, match_winner
@@ -929,3 +932,33 @@ def test_preset_table(row: tuple[object, ...]) -> None:
 
 def test_the_preset_table_covers_every_preset() -> None:
     assert [r[0] for r in PRESET_TABLE] == list(PRESETS)
+
+
+# -- invariants of the capture options ----------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(sorted(PRESETS)),
+    st.integers(0, 39),
+    st.sets(st.integers(0, 39), max_size=9),
+    st.sampled_from([0, 2, 3]),
+    st.sampled_from([0, 1, 5, 9]),
+)
+def test_fewest_cards_keeps_exactly_the_smallest_captures(
+    name: str, card: int, table: set[int], cap: int, wild: int
+) -> None:
+    """scopa-wikipedia-fr.txt:24-25 as options, in any rule set: ``fewest_cards`` keeps
+    exactly the captures of the fewest cards among those the rule set allows without it,
+    and ``max_capture_cards`` bounds every capture (but the ace that takes the table)."""
+    table.discard(card)
+    mask = sum(1 << c for c in table)
+    base = PRESETS[name].with_options({"max_capture_cards": cap})
+    value = card_value(card, wild)
+    every = captures(value, mask, base.with_options({"fewest_cards": False}), wild)
+    fewest = captures(value, mask, base.with_options({"fewest_cards": True}), wild)
+    least = min((m.bit_count() for m in every), default=0)
+    assert fewest == [m for m in every if m.bit_count() == least]
+    assert all(m & ~mask == 0 and m for m in every)
+    if cap and not (base.ace_takes_all and value == 1):
+        assert all(m.bit_count() <= cap for m in every)

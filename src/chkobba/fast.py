@@ -555,7 +555,7 @@ def likelihoods(
     (:func:`chkobba.search.inference.log_likelihood`); 0 for a temperature of 0.
     """
     inference.check_temperature(temperature)
-    if AVAILABLE:
+    if AVAILABLE and supports(rules):
         return _fastcore.likelihoods(
             _decision_tuples(found),
             rules.max_capture_cards,
