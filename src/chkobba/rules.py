@@ -8,9 +8,13 @@ options, never on a preset's name, so a house rule is one setting away::
     11
 
 Every game of the Scopa family (RULES.md §3) is a preset: Scopa is Chkobba
-without the cut, voided by three kings, scored by ``carte``, ``denari``,
-``settebello``, ``primiera`` and ``scope``, to 11; Scopone deals 9 cards each;
-Escoba captures by fifteen; and so on (:data:`PRESETS`, and ``chkobba rules``).
+without the cut, voided by three kings, capturing one card or two and the fewest it
+can, scored by ``carte``, ``denari``, ``settebello``, ``primiera`` and ``scope``, to
+11; Scopone deals 9 cards each; Escoba del 15 captures by fifteen; and so on
+(:data:`PRESETS`, and ``chkobba rules``).
+
+The presets are those of :data:`RULES_VERSION`; :data:`VERSION_1` keeps what the
+presets that changed were before, for the records and games made then.
 """
 
 from __future__ import annotations
