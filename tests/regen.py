@@ -68,7 +68,9 @@ GAMES: tuple[Game, ...] = (
 
 PRESET_GAMES: tuple[Game, ...] = (
     Game("scopa", 2, False, seed=31, choices=5, rules="scopa"),
-    Game("scopa-strict", 2, False, seed=32, choices=6, options={"target": 6}, rules="scopa-strict"),
+    # The many-card game on the deals and choices of Scopa's: the two files differ where
+    # the standard's captures (one card or two, the fewest) do.
+    Game("scopa-many", 2, False, seed=31, choices=5, rules="scopa-many"),
     Game("scopone", 4, True, seed=33, choices=7, options={"target": 6}, rules="scopone"),
     Game(
         "scopone-scientifico",
@@ -89,6 +91,15 @@ PRESET_GAMES: tuple[Game, ...] = (
         rules="scopa-di-quindici",
     ),
     Game("escoba", 2, False, seed=36, choices=10, options={"target": 6}, rules="escoba"),
+    Game(
+        "escoba-del-15",
+        2,
+        False,
+        seed=36,
+        choices=10,
+        options={"target": 6},
+        rules="escoba-del-15",
+    ),
     Game("cirulla", 2, False, seed=37, choices=11, options={"target": 6}, rules="cirulla"),
     Game(
         "asso-piglia-tutto",

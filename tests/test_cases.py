@@ -86,8 +86,11 @@ def test_scopa_record_verifies_with_expected_points_cards_totals_winner(path: Pa
 @pytest.mark.parametrize("path", SCOPA_LEGAL, ids=lambda p: p.name)
 def test_scopa_record_round_trips_and_a_changed_play_is_refused(path: Path) -> None:
     rec = GameRecord.load(path)
+    # The cases were made under rules version 1 (no rules_version): their scopa took any
+    # number of cards, which is the scopa-many preset now.
+    assert (rec.rules, rec.options) == ("scopa-many", {})
     assert GameRecord.loads(rec.dumps()) == rec
     assert replay(rec).to_json() == replay(GameRecord.loads(rec.dumps())).to_json()
     # The same record read as Chkobba misses its cut decisions: the rules matter.
     with pytest.raises(RecordError, match="cut"):
-        replay(GameRecord.loads(rec.dumps().replace('"rules": "scopa"', '"rules": "chkobba"')))
+        replay(GameRecord.loads(rec.dumps().replace('"rules": "scopa-many"', '"rules": "chkobba"')))

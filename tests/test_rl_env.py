@@ -151,8 +151,9 @@ def test_a_capture_choice_step_by_step() -> None:
 
 
 def test_done_lays_a_capturing_card_where_the_rules_allow() -> None:
-    """Scopa Frac (RULES.md §3): a capturing card may be laid: done with nothing taken."""
-    rules = preset("scopa-frac")
+    """Where a capturing card may be laid (``may_drop_capturing_card``, as in the Scopa Frac
+    of rules version 1): done with nothing taken."""
+    rules = preset("scopa-frac", {"may_drop_capturing_card": True})
     r = Round.in_play(rules, (0, 1), 1, list(range(10, 40)), [1 << 4, 0], 1 << 5 | 1 << 9,
                       [0, 0], [0, 0], None, 0)
     moves = r.legal_moves()  # 5s: take 5? no, the table holds 6s and Ks: lay only

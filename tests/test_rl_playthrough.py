@@ -23,7 +23,9 @@ from chkobba.rl.aec import raw_env
 from chkobba.rl.spaces import VERSION, action_name
 
 DATA = Path(__file__).parent / "data" / "rl"
-EPISODES = [("chkobba", 2, False, 1), ("escoba", 2, False, 4), ("chkobba", 4, True, 2)]
+# The sum-to-15 escoba of rules version 1 is escoba-del-15 now (docs/variants.md): the same
+# episode, and the same spaces.
+EPISODES = [("chkobba", 2, False, 1), ("escoba-del-15", 2, False, 4), ("chkobba", 4, True, 2)]
 
 
 def playthrough(rules: str, seats: int, teams: bool, seed: int) -> str:

@@ -358,6 +358,24 @@ def test_s2_3_4_option_may_drop_capturing_card() -> None:
     assert r.table == cards("7h 5s 7d")
 
 
+def test_s2_3_a_single_card_of_another_value_is_no_addition() -> None:
+    """§2.3.1-2: a 6 trying to take a J is refused for the J's value (9, not 6), whether a
+    6 lies elsewhere on the table or cards add up to 6, never as an addition (issue 18)."""
+    r = set_up(dealt(), ["6h 2c", "Kd"], "6s Jc 4d")
+    with pytest.raises(IllegalMove) as info:
+        r.apply(play("6h:Jc"))
+    assert str(info.value) == "6h cannot capture Jc: it is worth 9, not 6; 6h may take 6s"
+    r = set_up(dealt(), ["6h 2c", "Kd"], "2s Jc 4d")
+    with pytest.raises(IllegalMove) as info:
+        r.apply(play("6h:Jc"))
+    assert str(info.value) == "6h cannot capture Jc: it is worth 9, not 6; 6h may take 2s+4d"
+    with pytest.raises(IllegalMove, match=r"^6h cannot capture 4d\+Jc: 4\+9 = 13, not 6;"):
+        r.apply(play("6h:4d+Jc"))
+    r = set_up(dealt(), ["6h 2c", "Kd"], "6s 2s 4d")
+    with pytest.raises(IllegalMove, match=r"must capture a single 6 \(6s\): matching has"):
+        r.apply(play("6h:2s+4d"))
+
+
 def test_s2_3_play_errors_name_the_reason() -> None:
     """§2.3 / DESIGN.md: a checked apply says why a play is illegal."""
     r = set_up(dealt(), ["7d 2c", "Kd"], "7h 5s")

@@ -70,6 +70,17 @@ def test_results_are_reproducible() -> None:
     assert first != other
 
 
+def test_any_target_and_any_preset() -> None:
+    """scopa-wikipedia-fr.txt:49: Scopa is played to 11, 16 or 21; --target takes any
+    positive number of points, and --rules the game (its own target by default)."""
+    d = run_json("greedy", "random", "--rules", "scopa", "--matches", "2", "--target", "16")
+    assert (d["rules"], d["mode"], d["target"]) == ("scopa", "matches", 16)
+    assert all(p["wins"] + p["losses"] == 2 for p in d["players"])
+    d = run_json("greedy", "random", "--rules", "scopa", "--matches", "1")
+    assert d["target"] == 11
+    assert run_json("greedy", "random", "--rounds", "2")["rules"] == "chkobba"
+
+
 def test_matches_mode() -> None:
     """Whole matches to the target: every match has a winner, no draws."""
     d = run_json("greedy", "random", "--matches", "4", "--target", "11", "--seed", "1")
@@ -152,7 +163,8 @@ def test_seats_alternate_between_games(monkeypatch: pytest.MonkeyPatch) -> None:
         (["greedy", "random", "heuristic", "--seats", "2"], "3 players named for 2 seats"),
         (["greedy", "random", "--rounds", "2", "--matches", "2"], "not both"),
         (["greedy", "random", "--rounds", "0"], "0 is not in the range"),
-        (["greedy", "random", "--target", "15"], "'15' is not one of"),
+        (["greedy", "random", "--target", "0"], "0 is not in the range"),
+        (["greedy", "random", "--seats", "6"], "chkobba is played by 2 players"),
     ],
 )
 def test_bad_input_is_a_usage_error(args: list[str], message: str) -> None:

@@ -12,11 +12,15 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from chkobba.captures import captures, card_value
 from chkobba.cards import CARDS, Card, parse_cards
 from chkobba.game import IllegalMove, Phase, Round
 from chkobba.match import Match, match_winner
-from chkobba.moves import Play
+from chkobba.moves import Cut, Play
+from chkobba.observe import observe
 from chkobba.record import GameRecord, record_of, replay
 from chkobba.rules import CHKOBBA, PRESETS, RulesError, RuleSet, preset
 from chkobba.scoring import primiera, score_round
@@ -139,18 +143,66 @@ def test_scopa_a_void_deal_is_redone_before_anyone_plays() -> None:
 
 
 def test_scopa_the_single_card_before_a_combination() -> None:
-    """§3 Scopa: a card that could take a single card or a combination takes the single."""
+    """scopa-wikipedia-fr.txt:24: a card that could take a single card or a combination
+    must take the fewest cards: the single one."""
     r = set_up(scopa_round(), ["7h", "Ah"], "7s 3c 4c")
     assert moves_text(r) == {"7h:7s"}
     with pytest.raises(IllegalMove, match="matching has priority"):
         r.apply(Play.parse("7h:3c+4c"))
 
 
-def test_scopa_any_number_of_cards_by_addition() -> None:
-    """§3 Scopa: the standard preset takes combinations of any size (the strict preset
-    limits them to two)."""
+def test_scopa_the_seeds_capture_example() -> None:
+    """scopa-wikipedia-fr.txt:20-23: with 2♦ 5♠ 7♣ in hand on A♦ 5♥ 6♠ the player may lay
+    the 2, take the 5 with the 5, or take the ace and the 6 with the 7."""
+    r = set_up(scopa_round(), ["2d 5s 7c", "Ah"], "Ad 5h 6s")
+    assert moves_text(r) == {"2d", "5s:5h", "7c:Ad+6s"}
+
+
+def test_scopa_a_capturing_card_may_not_be_laid() -> None:
+    """scopa-wikipedia-fr.txt:24: a 6 may not be laid on a 2 and a 4."""
+    r = set_up(scopa_round(), ["6h Kc", "Ah"], "2s 4c")
+    assert moves_text(r) == {"6h:2s+4c", "Kc"}
+    with pytest.raises(IllegalMove, match="6h cannot be laid on the table: it captures 2s\\+4c"):
+        r.apply(Play.parse("6h"))
+
+
+def test_scopa_a_capture_takes_one_card_or_two_never_three() -> None:
+    """scopa-wikipedia-fr.txt:25: "un joueur ne peut capturer qu'une ou deux cartes (mais
+    pas trois ni quatre)": a king on A 2 3 4 is laid."""
     r = set_up(scopa_round(), ["Kh", "Ah"], "As 2s 3s 4s")
-    assert moves_text(r) == {"Kh:As+2s+3s+4s"}
+    assert moves_text(r) == {"Kh"}
+    with pytest.raises(IllegalMove, match="a capture takes at most 2 cards"):
+        r.apply(Play.parse("Kh:As+2s+3s+4s"))
+
+
+def test_scopa_takes_the_fewest_cards_and_at_most_two() -> None:
+    """scopa-wikipedia-fr.txt:24-25: on A♦ 2♥ 3♣ 4♠ a 7 takes exactly 3♣ 4♠ (A 2 4 is
+    three cards); with many-card captures (line 25, scopa-many) both are open."""
+    r = set_up(scopa_round(), ["7s", "Ah"], "Ad 2h 3c 4s")
+    assert moves_text(r) == {"7s:3c+4s"}
+    with pytest.raises(IllegalMove, match="a capture takes at most 2 cards; 7s may take 3c\\+4s"):
+        r.apply(Play.parse("7s:Ad+2h+4s"))
+    many = set_up(scopa_round(preset("scopa-many")), ["7s", "Ah"], "Ad 2h 3c 4s")
+    assert moves_text(many) == {"7s:3c+4s", "7s:Ad+2h+4s"}
+
+
+def test_fewest_cards_without_a_cap_in_any_rule_set() -> None:
+    """scopa-wikipedia-fr.txt:24 as the option ``fewest_cards``: among every capture only
+    those taking the fewest cards, with or without a cap, in any rule set."""
+    rules = preset("scopa-many", {"fewest_cards": True})
+    r = set_up(scopa_round(rules), ["Kh", "Ah"], "As 2s 3s 4s 6c")
+    assert moves_text(r) == {"Kh:4s+6c"}
+    with pytest.raises(IllegalMove, match="it must take the fewest cards: Kh:4s\\+6c takes 2"):
+        r.apply(Play.parse("Kh:As+2s+3s+4s"))
+    r = set_up(scopa_round(rules), ["Kh", "Ah"], "As 2s 3s 4s")
+    assert moves_text(r) == {"Kh:As+2s+3s+4s"}, "no cap: four cards when nothing takes fewer"
+    for fewest, moves in [(True, {"Kh:4s+6c"}), (False, {"Kh:4s+6c", "Kh:As+3s+6c", KING_ALL})]:
+        r = Round(preset("chkobba", {"fewest_cards": fewest}), 2, False, 0, list(range(40)))
+        r.apply(Cut.TABLE)
+        assert moves_text(set_up(r, ["Kh", "Ah"], "As 2s 3s 4s 6c")) == moves
+
+
+KING_ALL = "Kh:As+2s+3s+4s"
 
 
 def test_scopa_primiera_example_of_the_seed() -> None:
@@ -263,21 +315,6 @@ def test_every_preset_is_valid_and_named() -> None:
     assert CARDS[0] == card("As")
 
 
-# -- Scopa, strict capture -------------------------------------------------------------
-
-STRICT = preset("scopa-strict")
-
-
-def test_strict_capture_takes_at_most_two_cards_by_addition() -> None:
-    """§3 Scopa, strict capture: a capture by addition takes at most two cards."""
-    r = set_up(scopa_round(STRICT), ["Kh", "Ah"], "6s 4s Ah 3h")
-    assert moves_text(r) == {"Kh:4s+6s"}
-    with pytest.raises(IllegalMove, match="at most 2 cards by addition"):
-        r.apply(Play.parse("Kh:Ah+3h+6s"))
-    r = set_up(scopa_round(STRICT), ["Kh", "Ah"], "As 2s 3s 4s")
-    assert moves_text(r) == {"Kh"}, "no pair adds up to 10: the king is laid"
-
-
 # -- Scopone and Scopone scientifico ---------------------------------------------------
 
 SCOPONE = preset("scopone")
@@ -335,50 +372,80 @@ def test_scopone_rules_refuse_decks_that_do_not_make_whole_deals() -> None:
         preset("scopone-scientifico", {"cut_choice": True})
 
 
-# -- Scopa di quindici / Escoba ----------------------------------------------------------
+# -- Scopa di quindici, Escoba del 15, Escoba ------------------------------------------------
 
 QUINDICI = preset("scopa-di-quindici")
+ESCOBA_15 = preset("escoba-del-15")
 ESCOBA = preset("escoba")
 
 
-@pytest.mark.parametrize("rules", [QUINDICI, ESCOBA], ids=["quindici", "escoba"])
 @pytest.mark.parametrize(
-    ("hand", "table", "moves"),
+    ("hand", "table", "quindici", "escoba_15"),
     [
-        # The seed's examples: 7 takes 8 and 8 takes 7, the J takes a 6, the K a 5, the K
-        # takes 4 and ace, the 7 takes 4 and 4.
-        ("7h", "Qs 5c", {"7h:Qs"}),
-        ("Qh", "7s 5c", {"Qh:7s"}),
-        ("Jh", "6s Qc", {"Jh:6s"}),
-        ("Kh", "5s 4c As Qc", {"Kh:5s", "Kh:As+4c"}),
-        ("7h", "4s 4c Qc", {"7h:4s+4c", "7h:Qc"}),
+        # The seed's examples (scopa-wikipedia-fr.txt:67): 7 takes 8 and 8 takes 7, the J
+        # takes a 6, the K a 5, the K takes 4 and ace, the 7 takes 4 and 4.
+        ("7h", "Qs 5c", {"7h:Qs"}, {"7h:Qs"}),
+        ("Qh", "7s 5c", {"Qh:7s"}, {"Qh:7s"}),
+        ("Jh", "6s Qc", {"Jh:6s"}, {"Jh:6s"}),
+        # "Les règles sont identiques" (line 67): Scopa's fewest cards (line 24) makes the
+        # K take the single 5 before 4 and ace, the 7 the single Q before 4 and 4.
+        ("Kh", "5s 4c As Qc", {"Kh:5s"}, {"Kh:5s", "Kh:As+4c"}),
+        ("7h", "4s 4c Qc", {"7h:Qc"}, {"7h:4s+4c", "7h:Qc"}),
+        ("2h", "Kc As 2s Qd 5c", {"2h:5c+Qd"}, {"2h:5c+Qd", "2h:As+2s+Kc"}),
+        ("5h", "As 2s 3c 4d", {"5h"}, {"5h:As+2s+3c+4d"}),
         # No capture by value or by sum: 7 + 7 is 14, and 3 + 4 is not 15 - 7.
-        ("7h", "7s 3c 4d", {"7h"}),
+        ("7h", "7s 3c 4d", {"7h"}, {"7h"}),
     ],
 )
 def test_fifteen_captures_total_15_with_the_played_card(
-    rules: RuleSet, hand: str, table: str, moves: set[str]
+    hand: str, table: str, quindici: set[str], escoba_15: set[str]
 ) -> None:
-    """§3 Scopa di quindici / Escoba: a capture is any set of table cards whose values plus
-    the played card's value total 15."""
-    r = set_up(scopa_round(rules), [hand, "Ah"], table)
-    assert moves_text(r) == moves
+    """scopa-wikipedia-fr.txt:67: a capture is a set of table cards whose values plus the
+    played card's value total 15; Scopa's other rules hold (at most two cards, the fewest,
+    lines 24-25). Escoba del 15 [decided]: any number of cards, not only the fewest."""
+    r = set_up(scopa_round(QUINDICI), [hand, "Ah"], table)
+    assert moves_text(r) == quindici
+    r = set_up(scopa_round(ESCOBA_15), [hand, "Ah"], table)
+    assert moves_text(r) == escoba_15
 
 
 def test_fifteen_errors_say_what_may_be_taken() -> None:
-    r = set_up(scopa_round(ESCOBA), ["Kh", "Ah"], "5s 4c Qc")
-    with pytest.raises(IllegalMove, match=r"4 = 4; it may take cards making 15 with it \(5\)"):
+    r = set_up(scopa_round(ESCOBA_15), ["Kh", "Ah"], "5s 4c Qc")
+    with pytest.raises(
+        IllegalMove,
+        match=r"Kh cannot capture 4c: it is worth 4, not 5 \(to make 15 with it\); "
+        "Kh may take 5s",
+    ):
         r.apply(Play.parse("Kh:4c"))
     with pytest.raises(IllegalMove, match="cannot be laid"):
         r.apply(Play.parse("Kh"))
 
 
-def test_escoba_is_scored_in_spanish() -> None:
-    """§3 Escoba: the same game with its Spanish names (escobas for the sweeps)."""
-    r = set_up(scopa_round(ESCOBA), ["7h 2c", "5s"], "3c 5d")
-    r.apply(Play.parse("7h:3c+5d"))
+@pytest.mark.parametrize("rules", [ESCOBA, ESCOBA_15], ids=["escoba", "escoba-del-15"])
+def test_escoba_is_scored_in_spanish(rules: RuleSet) -> None:
+    """scopa-wikipedia-fr.txt:80: the Spanish names (escobas for the sweeps)."""
+    sweep = "Qh:3c+5d" if rules is ESCOBA else "7h:3c+5d"  # 8 = 3 + 5; 7 + 3 + 5 = 15
+    r = set_up(scopa_round(rules), [sweep[:2] + " 2c", "5s"], "3c 5d")
+    r.apply(Play.parse(sweep))
     assert r.chkobba == [1, 0]
-    assert ESCOBA.sweep_key == "escobas"
+    assert rules.sweep_key == "escobas" and rules.scoring[:4] == (
+        "cartas",
+        "oros",
+        "velo",
+        "primera",
+    )
+    assert rules.deck == "spanish"
+
+
+def test_escoba_is_the_standard_scopa() -> None:
+    """scopa-wikipedia-fr.txt:80: "Le jeu est identique à son homologue italien": every
+    rule of the standard Scopa but the words (and the deck's face names)."""
+    differs = {k for k, v in ESCOBA.options().items() if SCOPA.options()[k] != v}
+    assert differs == {"scoring", "deck"}
+    r = set_up(scopa_round(ESCOBA), ["7s", "Ah"], "Ad 2h 3c 4s")
+    assert moves_text(r) == {"7s:3c+4s"}, "one card or two, the fewest (lines 24-25)"
+    r = set_up(scopa_round(ESCOBA), ["7h", "Ah"], "Qs 5c")
+    assert moves_text(r) == {"7h"}, "no capture by fifteen"
 
 
 # -- Cirulla ---------------------------------------------------------------------------------
@@ -387,12 +454,21 @@ CIRULLA = preset("cirulla")
 
 
 def test_cirulla_captures_by_equal_value_by_sum_and_by_fifteen() -> None:
-    """§3 Cirulla: captures by equal value, by sum, and by totalling 15."""
+    """scopa-wikipedia-fr.txt:82: captures by equal value, by sum, and by totalling 15 with
+    one table card or more; "elle se joue avec toutes les règles": the fewest cards
+    (line 24) [decided], no cap of two (line 82: "une ou plus")."""
+    r = set_up(scopa_round(CIRULLA), ["7h", "Ah"], "3s 4s 2d 6d")
+    # sum 3+4 = 7; fifteen: 7 + 2 + 6 = 15; both take two cards.
+    assert moves_text(r) == {"7h:3s+4s", "7h:2d+6d"}
     r = set_up(scopa_round(CIRULLA), ["7h", "Ah"], "3s 4s Qc 2d 6d")
-    # sum 3+4 = 7, 2+... ; fifteen: 7 + Q = 15, 7 + 2 + 6 = 15
-    assert moves_text(r) == {"7h:3s+4s", "7h:Qc", "7h:2d+6d"}
+    assert moves_text(r) == {"7h:Qc"}, "7 + Q = 15 takes one card: the fewest"
     r = set_up(scopa_round(CIRULLA), ["7h", "Ah"], "7s 3s 4s Qc")
-    assert moves_text(r) == {"7h:7s", "7h:Qc"}, "the single 7 before the sum; fifteen stays"
+    assert moves_text(r) == {"7h:7s", "7h:Qc"}, "the single 7 and the single Q"
+    r = set_up(scopa_round(CIRULLA), ["7h", "Ah"], "As 2s 4c Kd")
+    assert moves_text(r) == {"7h:As+2s+4c"}, "three cards when nothing takes fewer"
+    many = preset("cirulla", {"fewest_cards": False})
+    r = set_up(scopa_round(many), ["7h", "Ah"], "3s 4s Qc 2d 6d")
+    assert moves_text(r) == {"7h:3s+4s", "7h:Qc", "7h:2d+6d"}
 
 
 @pytest.mark.parametrize(
@@ -445,6 +521,81 @@ def test_cirulla_declarations_score_at_each_deal_and_show_the_hand() -> None:
     item = r.score.item("cirulla")
     assert item is not None and item.points[0] >= 3 and item.points[1] >= 10
     assert r.score.points == tuple(sum(p.points[s] for p in r.score.items) for s in range(2))
+
+
+def wild_round(rules: RuleSet = CIRULLA) -> Round:
+    """A Cirulla round where seat 0 is dealt 7♠ A♦ A♥: a cirullone, the 7♠ made an ace
+    (scopa-wikipedia-fr.txt:83, the seed's own example)."""
+    deck = no_cut_deck(rules, 2, 1, {0: "7s Ad Ah", 1: "As 3h 6c"}, "2c Kd Qh Jc")
+    r = Round(rules, 2, False, 1, deck)
+    assert [(d.seat, d.name, d.wild) for d in r.declarations] == [(0, "cirullone", 1)]
+    return r
+
+
+def test_cirulla_the_wild_seven_keeps_its_value_when_played() -> None:
+    """scopa-wikipedia-fr.txt:83: "Le 7 d'épées, transformé en as ici, garde sa nouvelle
+    valeur pour la manche !": played later in the round, it captures an ace, not a 7."""
+    r = wild_round()
+    assert r.wild == 1
+    set_up(r, ["7s Ad Ah", "As 3h 6c"], "Ac 7h Kd", turn=0)
+    seven = {m for m in moves_text(r) if m.startswith("7s")}
+    assert seven == {"7s:Ac"}, "worth 1: the ace, not the 7♥ (and 1 + K + … is not 15)"
+    with pytest.raises(IllegalMove, match="7s cannot capture 7h: it is worth 7, not 1"):
+        r.apply(Play.parse("7s:7h"))
+    r.apply(Play.parse("7s:Ac"))
+    assert r.piles[0] == cards("7s Ac")
+
+
+def test_cirulla_the_wild_seven_on_the_table_counts_its_new_value() -> None:
+    """scopa-wikipedia-fr.txt:83: on the table the 7♠ made an ace is taken by an ace and
+    counts 1 in sums and in captures by fifteen."""
+    r = wild_round()
+    set_up(r, ["7s Ad Ah", "As 3h 6c"], "2c Kd Qh", turn=0)
+    assert "7s" in moves_text(r), "worth 1, it captures nothing here: it is laid"
+    r.apply(Play.parse("7s"))
+    moves = moves_text(r)
+    assert "As:7s" in moves, "an ace takes it"
+    assert "3h:2c+7s" in moves, "2 + 1 = 3"
+    assert "6c:7s+Qh" in moves, "6 + 1 + 8 = 15"
+    obs = observe(Match(CIRULLA, 2, seed=1), 0)
+    assert obs.wild == 0
+    from chkobba.observe import observe_round
+
+    seen = observe_round(r, 1, (0, 0), 1, 11)
+    assert seen.wild == 1 and "the 7s counts 1" in seen.describe()
+    score = score_round([cards("7s"), cards("6s")], [0, 0], CIRULLA)
+    assert score.item("primiera").counts[0] == (21, 18), "the points count it as a 7"  # type: ignore[union-attr]
+
+
+def test_cirulla_with_the_option_off_the_seven_is_a_seven_again() -> None:
+    """Option ``wild_seven_keeps_value=false`` (rules version 1): wild in the declaration
+    only, a 7 again in play."""
+    rules = preset("cirulla", {"wild_seven_keeps_value": False})
+    r = wild_round(rules)
+    assert r.wild == 0
+    set_up(r, ["7s Ad Ah", "As 3h 6c"], "Ac 7h Kd", turn=0)
+    assert {m for m in moves_text(r) if m.startswith("7s")} == {"7s:7h"}
+    set_up(r, ["7s Ad Ah", "As 3h 6c"], "2c Kd Qh 7s", turn=1)
+    assert "As:7s" not in moves_text(r), "an ace does not take a 7"
+
+
+def test_cirulla_the_search_plays_the_wild_seven_at_its_value() -> None:
+    """The exact endgame solver, the sampled deals and inference use the 7♠'s value."""
+    from chkobba.observe import observe_round
+    from chkobba.search.determinize import determinize
+    from chkobba.search.endgame import solve
+    from chkobba.search.inference import legal_plays
+
+    r = wild_round()
+    set_up(r, ["7s Ad", "As 3h"], "Ac 7h Kd", stock=False, turn=0)
+    _, results = solve(r)
+    assert {str(p) for p, _ in results} == moves_text(r)
+    assert "7s:Ac" in {str(p) for p, _ in results}
+    obs = observe_round(r, 1, (0, 0), 1, 11)
+    deal = determinize(obs, random.Random(3))
+    assert deal.wild == 1 and {str(m) for m in deal.legal_moves()} >= {"Ad:Ac"}
+    assert (6, cards("Ac")) in legal_plays(cards("7s"), cards("Ac 7h"), CIRULLA, wild=1)
+    assert (6, cards("7h")) in legal_plays(cards("7s"), cards("Ac 7h"), CIRULLA, wild=0)
 
 
 # -- Asso piglia tutto ------------------------------------------------------------------------
@@ -661,10 +812,18 @@ def test_frac_an_8_8_tie_is_decided_by_the_king_of_coins() -> None:
     assert s.item("spareggio").side is None and s.points == (9, 7)  # type: ignore[union-attr]
 
 
-def test_frac_captures_are_optional() -> None:
-    """§3 Scopa Frac: captures are optional (a capturing card may be laid)."""
+def test_frac_the_single_card_is_not_compulsory() -> None:
+    """scopa-wikipedia-fr.txt:78: with one card of the same value and two adding up to
+    it on the table, "il n'est pas obligatoire de prendre la carte seule"; a capturing
+    card must still capture (line 24: the seed never makes captures optional)."""
     r = set_up(scopa_round(FRAC), ["7h 2c", "5s"], "3c 4d 7s")
-    assert moves_text(r) == {"7h:7s", "7h", "2c"}
+    assert moves_text(r) == {"7h:7s", "7h:3c+4d", "2c"}
+    with pytest.raises(IllegalMove, match="7h cannot be laid on the table"):
+        r.apply(Play.parse("7h"))
+    r = set_up(scopa_round(FRAC), ["Kh", "5s"], "As 2s 3s 4s")
+    assert moves_text(r) == {"Kh"}, "still one card or two (line 25)"
+    assert (FRAC.max_capture_cards, FRAC.fewest_cards, FRAC.matching_priority) == (2, False, False)
+    assert not FRAC.may_drop_capturing_card and FRAC.target == 1
 
 
 # -- Chkop --------------------------------------------------------------------------------------
@@ -721,47 +880,44 @@ def test_chkop_points_premiere_septebel_denars_cartes_and_scope() -> None:
 
 # -- the preset table ----------------------------------------------------------------------
 
-# name, RULES.md §3 row, target, cut, hand, table, tables played at, points
+ALL = ("2", "3", "4", "2v2")
+SIX = (*ALL, "6")
+ITALIAN = ("carte", "denari", "settebello", "primiera", "scope")
+SPANISH = ("cartas", "oros", "velo", "primera", "escobas")
+
+# name, variant (docs/variants.md), target, cut, hand, table, tables played at,
+# at most this many cards in a capture, the fewest cards, points
 PRESET_TABLE = [
-    ("chkobba", "§2", 21, True, 3, 4, ("2", "3", "4", "2v2"),
+    ("chkobba", "Chkobba (Tunisia)", 21, True, 3, 4, ALL, 0, False,
      ("karta", "dinari", "barmila", "haya", "chkobba")),
-    ("scopa", "Scopa (Italian standard)", 11, False, 3, 4, ("2", "3", "4", "2v2"),
-     ("carte", "denari", "settebello", "primiera", "scope")),
-    ("scopa-strict", "Scopa, strict capture", 11, False, 3, 4, ("2", "3", "4", "2v2"),
-     ("carte", "denari", "settebello", "primiera", "scope")),
-    ("scopone", "Scopone", 11, False, 9, 4, ("2v2",),
-     ("carte", "denari", "settebello", "primiera", "scope")),
-    ("scopone-scientifico", "Scopone scientifico", 11, False, 10, 0, ("2v2",),
-     ("carte", "denari", "settebello", "primiera", "scope")),
-    ("scopa-di-quindici", "Scopa di quindici / Escoba", 11, False, 3, 4, ("2", "3", "4", "2v2"),
-     ("carte", "denari", "settebello", "primiera", "scope")),
-    ("escoba", "Scopa di quindici / Escoba", 11, False, 3, 4, ("2", "3", "4", "2v2"),
-     ("cartas", "oros", "velo", "primera", "escobas")),
-    ("cirulla", "Cirulla", 11, False, 3, 4, ("2", "3", "4", "2v2"),
-     ("carte", "denari", "settebello", "primiera", "scope", "cirulla")),
-    ("asso-piglia-tutto", "Asso piglia tutto", 11, False, 3, 4, ("2", "3", "4", "2v2"),
-     ("carte", "denari", "settebello", "primiera", "scope")),
-    ("re-bello", "Re bello", 11, False, 3, 4, ("2", "3", "4", "2v2"),
-     ("carte", "denari", "settebello", "primiera", "scope", "rebello")),
-    ("napola", "Napola", 11, False, 3, 4, ("2", "3", "4", "2v2"),
-     ("carte", "denari", "settebello", "primiera", "scope", "napola")),
-    ("ponino", "Il ponino", 11, False, 3, 4, ("2", "3", "4", "2v2"),
-     ("carte", "denari", "settebello", "primiera", "scope", "ponino")),
-    ("scopone-de-trente", "Scopone de Trente", 21, False, 9, 4, ("2v2",),
-     ("carte", "denari", "settebello", "primiera", "scope", "trente")),
-    ("scopa-a-perdere", "Scopa a perdere", 21, False, 3, 4, ("2", "3", "4", "2v2"),
-     ("carte", "denari", "settebello", "primiera", "scope")),
-    ("scopa-frac", "Scopa Frac", 1, False, 3, 4, ("2", "3", "4", "2v2"),
-     ("frac", "spareggio")),
-    ("chkop", "Chkop (Algeria, Bône)", 21, False, 3, 4, ("2", "3", "4", "2v2"),
+    ("scopa", "Scopa (Italian standard)", 11, False, 3, 4, SIX, 2, True, ITALIAN),
+    ("scopa-many", "Scopa, many-card captures", 11, False, 3, 4, SIX, 0, False, ITALIAN),
+    ("scopone", "Scopone", 11, False, 9, 4, ("2v2",), 2, True, ITALIAN),
+    ("scopone-scientifico", "Scopone scientifico", 11, False, 10, 0, ("2v2",), 2, True, ITALIAN),
+    ("scopa-di-quindici", "Scopa di quindici", 11, False, 3, 4, SIX, 2, True, ITALIAN),
+    ("escoba", "Escoba", 11, False, 3, 4, SIX, 2, True, SPANISH),
+    ("escoba-del-15", "Escoba del 15", 11, False, 3, 4, SIX, 0, False, SPANISH),
+    ("cirulla", "Cirulla", 11, False, 3, 4, SIX, 0, True, (*ITALIAN, "cirulla")),
+    ("asso-piglia-tutto", "Asso piglia tutto", 11, False, 3, 4, SIX, 2, True, ITALIAN),
+    ("re-bello", "Re bello", 11, False, 3, 4, SIX, 2, True, (*ITALIAN, "rebello")),
+    ("napola", "Napola", 11, False, 3, 4, SIX, 2, True, (*ITALIAN, "napola")),
+    ("ponino", "Il ponino", 11, False, 3, 4, SIX, 2, True, (*ITALIAN, "ponino")),
+    ("scopone-de-trente", "Scopone de Trente", 21, False, 9, 4, ("2v2",), 2, True,
+     (*ITALIAN, "trente")),
+    ("scopa-a-perdere", "Scopa a perdere", 21, False, 3, 4, SIX, 2, True, ITALIAN),
+    ("scopa-frac", "Scopa Frac", 1, False, 3, 4, SIX, 2, False, ("frac", "spareggio")),
+    ("chkop", "Chkop (Algeria, Bône)", 21, False, 3, 4, SIX, 0, True,
      ("cartes", "denar", "premiere", "septebel", "scope")),
 ]  # fmt: skip
+
+VARIANTS_MD = Path(__file__).parent.parent / "docs" / "variants.md"
 
 
 @pytest.mark.parametrize("row", PRESET_TABLE, ids=lambda r: r[0])
 def test_preset_table(row: tuple[object, ...]) -> None:
-    """Every preset, its RULES.md row and its deal, match and points at a glance."""
-    name, section, target, cut, hand, table_size, seatings, scoring = row
+    """Every preset, its row of docs/variants.md and its deal, captures, match and points
+    at a glance."""
+    name, variant, target, cut, hand, table_size, seatings, most, fewest, scoring = row
     rules = PRESETS[str(name)]
     assert (rules.target, rules.cut_choice, rules.hand_size, rules.table_size) == (
         target,
@@ -769,11 +925,40 @@ def test_preset_table(row: tuple[object, ...]) -> None:
         hand,
         table_size,
     )
+    assert (rules.max_capture_cards, rules.fewest_cards) == (most, fewest)
     assert (rules.seatings, rules.scoring) == (seatings, scoring)
-    rules_md = Path(__file__).parent.parent.parent / "shared" / "RULES.md"
-    if rules_md.exists() and section != "§2":
-        assert f"| {section} |" in rules_md.read_text(encoding="utf-8")
+    assert f"| `{name}` | {variant} |" in VARIANTS_MD.read_text(encoding="utf-8")
 
 
 def test_the_preset_table_covers_every_preset() -> None:
     assert [r[0] for r in PRESET_TABLE] == list(PRESETS)
+
+
+# -- invariants of the capture options ----------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(sorted(PRESETS)),
+    st.integers(0, 39),
+    st.sets(st.integers(0, 39), max_size=9),
+    st.sampled_from([0, 2, 3]),
+    st.sampled_from([0, 1, 5, 9]),
+)
+def test_fewest_cards_keeps_exactly_the_smallest_captures(
+    name: str, card: int, table: set[int], cap: int, wild: int
+) -> None:
+    """scopa-wikipedia-fr.txt:24-25 as options, in any rule set: ``fewest_cards`` keeps
+    exactly the captures of the fewest cards among those the rule set allows without it,
+    and ``max_capture_cards`` bounds every capture (but the ace that takes the table)."""
+    table.discard(card)
+    mask = sum(1 << c for c in table)
+    base = PRESETS[name].with_options({"max_capture_cards": cap})
+    value = card_value(card, wild)
+    every = captures(value, mask, base.with_options({"fewest_cards": False}), wild)
+    fewest = captures(value, mask, base.with_options({"fewest_cards": True}), wild)
+    least = min((m.bit_count() for m in every), default=0)
+    assert fewest == [m for m in every if m.bit_count() == least]
+    assert all(m & ~mask == 0 and m for m in every)
+    if cap and not (base.ace_takes_all and value == 1):
+        assert all(m.bit_count() <= cap for m in every)

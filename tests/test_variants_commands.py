@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from chkobba.cards import parse_cards
+from chkobba import fast
+from chkobba.cards import CardError, face_name, parse_cards
 from chkobba.cli import main
 from chkobba.narrate import breakdown_lines, describe_turn, narrate_round
 from chkobba.record import GameRecord, replay
-from chkobba.rules import PRESET_DESCRIPTIONS, PRESETS, preset
+from chkobba.rules import PRESET_DESCRIPTIONS, PRESETS, RulesError, preset
 from chkobba.scoring import score_round
 
 
@@ -114,6 +115,19 @@ def test_rules_name_shows_the_options_and_points(name: str) -> None:
 def test_rules_marks_what_differs_from_chkobba() -> None:
     text = CliRunner().invoke(main, ["rules", "scopa"]).output
     assert "* target" in text and "* cut_choice" in text and "  may_drop_capturing_card" in text
+    assert "* max_capture_cards       = 2" in text and "* fewest_cards            = true" in text
+    assert "2, 3, 4, 2v2, 6" in text
+    text = CliRunner().invoke(main, ["rules", "cirulla"]).output
+    assert "* wild_seven_keeps_value  = true" in text
+
+
+def test_rules_of_version_1_say_what_they_are_now() -> None:
+    """scopa-strict and the sum-to-15 escoba were presets of rules version 1."""
+    result = CliRunner().invoke(main, ["rules", "scopa-strict"])
+    assert result.exit_code == 1
+    assert "in records of rules version 1 it is scopa with fewest_cards=false" in result.output
+    assert "scopa-many" in CliRunner().invoke(main, ["rules"]).output
+    assert "escoba-del-15" in CliRunner().invoke(main, ["rules"]).output
 
 
 def test_rules_unknown_name_is_an_error() -> None:
@@ -157,3 +171,91 @@ def test_play_refuses_a_table_the_rules_do_not_have(tmp_path: Path) -> None:
     )
     assert result.exit_code == 2
     assert "scopone is not played with --players 2" in result.output
+
+
+def test_play_six_players_against_five_computers(tmp_path: Path) -> None:
+    """scopa-wikipedia-fr.txt:11: six players each for themselves; the board lists the
+    six seats, one row each."""
+    path = tmp_path / "six.json"
+    cli = ["play", "--rules", "scopa", "--players", "6", "--opponent", "random", "--seed", "2"]
+    result = CliRunner().invoke(main, [*cli, "--save", str(path)], input="1\n" * 3000)
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "you against five computers (random)" in result.output
+    board = result.output[result.output.index("Players") :]
+    board = board[: board.index("Your hand")]
+    for name in ("(you)", "Right", "Far right", "Opposite", "Far left", "Left"):
+        assert name in board, name
+    rec = GameRecord.load(path)
+    assert rec.seats == 6 and rec.names is not None and len(rec.names) == 6
+    assert replay(rec).winner is not None
+
+
+@pytest.mark.parametrize(("name", "target"), [("scopa", 16), ("chkobba", 15)])
+def test_play_to_any_target(tmp_path: Path, name: str, target: int) -> None:
+    """scopa-wikipedia-fr.txt:49: "onze (ou seize, ou vingt et un)": any positive target."""
+    path = tmp_path / "game.json"
+    cli = ["play", "--rules", name, "--opponent", "random", "--seed", "4", "--save", str(path)]
+    result = CliRunner().invoke(main, [*cli, "--target", str(target)], input="1\n" * 3000)
+    assert result.exit_code == 0, result.output[-2000:]
+    assert f"first to {target}" in result.output
+    rec = GameRecord.load(path)
+    assert rec.options == {"target": target}
+    assert max(replay(rec).totals) >= target
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("chkobba", ["Q the queen (8), J the jack (9), K the king (10)", "diamonds (dīnārī)"]),
+        ("scopa", ["Q the fante (8), J the cavallo (9), K the re (10)", "denari (the coins)"]),
+        ("escoba", ["Q the sota (8), J the caballo (9), K the rey (10)", "oros (the coins)"]),
+    ],
+)
+def test_the_help_names_the_faces_in_the_games_deck(
+    tmp_path: Path, name: str, words: list[str]
+) -> None:
+    """scopa-wikipedia-fr.txt:19: 8 fante, 9 cavallo, 10 re; the notation stays Q J K."""
+    cli = ["play", "--rules", name, "--opponent", "random", "--seed", "4"]
+    result = CliRunner().invoke(
+        main, [*cli, "--save", str(tmp_path / "g.json")], input="?\n" + "1\n" * 3000
+    )
+    assert result.exit_code == 0, result.output[-2000:]
+    text = " ".join(result.output.split())
+    for w in words:
+        assert w in text, w
+
+
+@pytest.mark.parametrize(
+    ("rank", "deck", "name"),
+    [
+        ("Q", "italian", "fante"),
+        ("J", "italian", "cavallo"),
+        ("K", "italian", "re"),
+        ("Q", "spanish", "sota"),
+        ("J", "spanish", "caballo"),
+        ("K", "spanish", "rey"),
+        ("Q", "french", "queen"),
+        ("7", "italian", "7"),
+        ("a", "spanish", "as"),
+    ],
+)
+def test_face_names_by_deck(rank: str, deck: str, name: str) -> None:
+    """scopa-wikipedia-fr.txt:19 and 53; the deck is a display option only."""
+    assert face_name(rank, deck) == name
+
+
+def test_the_deck_option_changes_no_rule() -> None:
+    assert [preset(n).deck for n in ("chkobba", "scopa", "escoba", "escoba-del-15")] == [
+        "french",
+        "italian",
+        "spanish",
+        "spanish",
+    ]
+    italian = preset("chkobba", {"deck": "italian"})
+    assert fast.supports(italian), "a display option: the kernel still plays it"
+    with pytest.raises(RulesError, match="deck must be one of french, italian, spanish"):
+        preset("scopa", {"deck": "tarot"})
+    with pytest.raises(CardError, match="unknown deck"):
+        face_name("Q", "tarot")
+    with pytest.raises(CardError, match="unknown rank"):
+        face_name("8", "italian")

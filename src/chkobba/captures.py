@@ -8,11 +8,18 @@ Captures are returned as card sets (masks), one per choice the player has.
 The Scopa family changes this by options (:class:`~chkobba.rules.RuleSet`):
 captures totalling a number with the played card (``capture_total``: fifteen),
 no matching or no addition, no priority of matching, an ace taking the whole
-table. Those rule sets take :func:`general_captures`; Chkobba's keeps its own
-short path.
+table, at most so many cards (``max_capture_cards``), only the captures taking
+the fewest cards (``fewest_cards``). Those rule sets take
+:func:`general_captures`; Chkobba's keeps its own short path.
+
+Cirulla's wild 7♠ (``wild_seven_keeps_value``) keeps the value a declaration gave
+it for the rest of the round: the caller passes that value as ``wild`` (0: the
+7♠ is a 7), and :func:`card_value` gives the value a played card captures with.
 """
 
 from __future__ import annotations
+
+from typing import Final
 
 from chkobba.cards import VALUE_OF
 from chkobba.rules import RuleSet
@@ -21,11 +28,23 @@ _RANK_MASK = tuple(
     (1 << i) | (1 << (10 + i)) | (1 << (20 + i)) | (1 << (30 + i)) for i in range(10)
 )
 
+WILD_SEVEN: Final = 6
+"""The card number of the 7♠, Cirulla's wild card (``chkobba.scoring.WILD_CARD``)."""
 
-def captures(value: int, table: int, rules: RuleSet) -> list[int]:
-    """Every capture a card of ``value`` may make on ``table``; empty if it must be laid."""
-    if rules.general_captures:
-        return general_captures(value, table, rules)
+
+def card_value(card: int, wild: int = 0) -> int:
+    """The value ``card`` captures and is captured with: its face value, or for the 7♠
+    the value ``wild`` a declaration gave it this round (0: none, a 7)."""
+    return wild if wild and card == WILD_SEVEN else VALUE_OF[card]
+
+
+def captures(value: int, table: int, rules: RuleSet, wild: int = 0) -> list[int]:
+    """Every capture a card of ``value`` may make on ``table``; empty if it must be laid.
+
+    ``wild`` is the value of the 7♠ this round (0: a 7), for the cards on the table.
+    """
+    if rules.general_captures or (wild and table >> WILD_SEVEN & 1):
+        return general_captures(value, table, rules, wild)
     same = table & _RANK_MASK[value - 1]
     if same:
         out = []
@@ -34,25 +53,34 @@ def captures(value: int, table: int, rules: RuleSet) -> list[int]:
             out.append(low)
             same ^= low
         return out
-    return sum_captures(value, table, rules.max_capture_cards)
+    sums = sum_captures(value, table, rules.max_capture_cards)
+    return fewest(sums) if rules.fewest_cards else sums
 
 
-def sum_captures(total: int, table: int, max_cards: int = 0) -> list[int]:
+def fewest(caps: list[int]) -> list[int]:
+    """The captures of ``caps`` that take the fewest cards, in their order."""
+    if len(caps) < 2:
+        return caps
+    least = min(c.bit_count() for c in caps)
+    return [c for c in caps if c.bit_count() == least]
+
+
+def sum_captures(total: int, table: int, max_cards: int = 0, wild: int = 0) -> list[int]:
     """Every set of two or more table cards whose values add up to ``total``.
 
-    ``max_cards`` bounds the set's size (0: no bound).
+    ``max_cards`` bounds the set's size (0: no bound); ``wild`` is the 7♠'s value.
     """
-    return _subsets(total, table, max_cards, least=2)
+    return _subsets(total, table, max_cards, 2, wild)
 
 
-def _subsets(total: int, table: int, max_cards: int, least: int) -> list[int]:
+def _subsets(total: int, table: int, max_cards: int, least: int, wild: int = 0) -> list[int]:
     """Every set of ``least`` or more (and at most ``max_cards``, 0: any) table cards
     adding up to ``total``, in depth-first order over the cards sorted by value."""
     items: list[tuple[int, int]] = []
     m = table
     while m:
         low = m & -m
-        v = VALUE_OF[low.bit_length() - 1]
+        v = wild if wild and low == 1 << WILD_SEVEN else VALUE_OF[low.bit_length() - 1]
         if v <= total:
             items.append((v, low))
         m ^= low
@@ -86,13 +114,25 @@ def _extend(
             _extend(items, i + 1, rest - v, acc | bit, n + 1, limit, least, out)
 
 
-def general_captures(value: int, table: int, rules: RuleSet) -> list[int]:
+def matches(value: int, table: int, wild: int = 0) -> int:
+    """The table cards worth ``value`` (the wild 7♠ counted at ``wild``), as a set."""
+    same = table & _RANK_MASK[value - 1]
+    if wild and table >> WILD_SEVEN & 1:
+        same &= ~(1 << WILD_SEVEN)
+        if value == wild:
+            same |= 1 << WILD_SEVEN
+    return same
+
+
+def general_captures(value: int, table: int, rules: RuleSet, wild: int = 0) -> list[int]:
     """:func:`captures` under any rule set's capture options.
 
     Matches first (one card each), then additions, then captures by total; with
     ``matching_priority`` a card that matches takes no addition, but a capture
     by total stays open [decided: Cirulla lets every kind of capture be played].
-    An ace under ``ace_takes_all`` takes the whole table, its only capture.
+    With ``fewest_cards`` only the captures taking the fewest cards remain
+    (scopa-wikipedia-fr.txt:24). An ace under ``ace_takes_all`` takes the whole
+    table, its only capture.
     """
     if not table:
         return []
@@ -100,23 +140,23 @@ def general_captures(value: int, table: int, rules: RuleSet) -> list[int]:
         return [table]
     out: list[int] = []
     if rules.capture_match:
-        same = table & _RANK_MASK[value - 1]
+        same = matches(value, table, wild)
         while same:
             low = same & -same
             out.append(low)
             same ^= low
     if rules.capture_sum and not (out and rules.matching_priority):
-        out.extend(sum_captures(value, table, rules.max_capture_cards))
+        out.extend(sum_captures(value, table, rules.max_capture_cards, wild))
     if rules.capture_total > value:
-        for m in total_captures(rules.capture_total - value, table, rules.max_capture_cards):
+        for m in total_captures(rules.capture_total - value, table, rules.max_capture_cards, wild):
             if m not in out:
                 out.append(m)
-    return out
+    return fewest(out) if rules.fewest_cards else out
 
 
-def total_captures(total: int, table: int, max_cards: int = 0) -> list[int]:
+def total_captures(total: int, table: int, max_cards: int = 0, wild: int = 0) -> list[int]:
     """Every set of one or more table cards whose values add up to ``total``.
 
-    ``max_cards`` bounds the set's size (0: no bound).
+    ``max_cards`` bounds the set's size (0: no bound); ``wild`` is the 7♠'s value.
     """
-    return _subsets(total, table, max_cards, least=1)
+    return _subsets(total, table, max_cards, 1, wild)

@@ -107,6 +107,37 @@ DIAMONDS_MASK: Final = 0x3FF << (DIAMONDS * 10)
 """The set of the ten dīnārī (diamonds)."""
 
 
+FACE_NAMES: Final[dict[str, dict[str, str]]] = {
+    "french": {"A": "ace", "Q": "queen", "J": "jack", "K": "king"},
+    "italian": {"A": "asso", "Q": "fante", "J": "cavallo", "K": "re"},
+    "spanish": {"A": "as", "Q": "sota", "J": "caballo", "K": "rey"},
+}
+"""The names of the ace and the faces in each deck, by rank letter. The notation is
+Chkobba's in every game (Q = 8, J = 9, K = 10): in the Italian deck Q is the fante, J the
+cavallo, K the re (scopa-wikipedia-fr.txt:19); in the Spanish deck the sota, the caballo
+and the rey. A French deck in Scopa plays its jack as the fante and its queen as the
+cavallo (line 53); in Chkobba the queen is the 8 and the jack the 9."""
+
+SUIT_NAMES: Final[dict[str, tuple[str, str, str, str]]] = {
+    "french": ("spades", "hearts", "diamonds", "clubs"),
+    "italian": ("spade", "coppe", "denari", "bastoni"),
+    "spanish": ("espadas", "copas", "oros", "bastos"),
+}
+"""Each deck's suits in card-index order (s, h, d, c): swords for spades, cups for hearts,
+coins for diamonds, clubs (batons) for clubs (scopa-wikipedia-fr.txt:54)."""
+
+
+def face_name(rank: str, deck: str = "french") -> str:
+    """A rank's name in a deck's words: ``face_name("Q", "italian")`` is ``fante``; a
+    number is its digit. Raise :class:`CardError` for an unknown rank or deck."""
+    faces = FACE_NAMES.get(deck)
+    if faces is None:
+        raise CardError(f"unknown deck {deck!r} (known: {', '.join(FACE_NAMES)})")
+    if len(rank) != 1 or rank.upper() not in _RANK_INPUT:
+        raise CardError(f"unknown rank {rank!r}: ranks are {RANKS}")
+    return faces.get(rank.upper(), rank)
+
+
 def rank_mask(value: int) -> int:
     """The set of the four cards of one value (1 … 10)."""
     i = value - 1

@@ -75,18 +75,33 @@ KERNEL_OPTIONS: Final = frozenset(
         "cut_choice",
         "void_deal_count",
         "max_capture_cards",
+        "deck",
     }
 )
-"""The rule options the kernel implements (or that only decide the match, which the
-kernel does not play): every other option must keep Chkobba's value."""
+"""The rule options the kernel implements (or that only decide the match, or only name
+things, which the kernel does not do): every other option must keep Chkobba's value, but
+for ``seatings`` (:func:`supports`)."""
 
+KERNEL_SEATS: Final = (2, 3, 4)
+"""The tables the kernel deals: 2, 3 or 4 players (2 against 2 among them), not 6."""
+
+_KERNEL_SEATINGS: Final = frozenset({"2", "3", "4", "2v2"})
 _CHKOBBA_OPTIONS: Final = CHKOBBA.options()
 
 
-def supports(rules: RuleSet) -> bool:
-    """Whether the kernel plays ``rules`` exactly: Chkobba but for :data:`KERNEL_OPTIONS`."""
+def supports(rules: RuleSet, seats: int | None = None) -> bool:
+    """Whether the kernel plays ``rules`` exactly: Chkobba but for :data:`KERNEL_OPTIONS`,
+    at a table of ``seats`` players (None: at every table ``rules`` allow) among
+    :data:`KERNEL_SEATS`. The callers use the pure search for anything else."""
+    if seats is None:
+        if not _KERNEL_SEATINGS.issuperset(rules.seatings):
+            return False
+    elif seats not in KERNEL_SEATS:
+        return False
     return all(
-        v == _CHKOBBA_OPTIONS[k] for k, v in rules.options().items() if k not in KERNEL_OPTIONS
+        v == _CHKOBBA_OPTIONS[k]
+        for k, v in rules.options().items()
+        if k not in KERNEL_OPTIONS and k != "seatings"
     )
 
 
@@ -412,7 +427,7 @@ def py_evaluate(
         deal = determinize(obs, rng, known)
         w = 1.0
         if found:
-            w = inference.weight(found, deal.hands, obs.rules, temperature or 0.0)
+            w = inference.weight(found, deal.hands, obs.rules, temperature or 0.0, deal.wild)
             if w == 0.0:  # a deal that cannot explain the plays adds nothing
                 continue
         for i, m in enumerate(moves):
@@ -540,7 +555,7 @@ def likelihoods(
     (:func:`chkobba.search.inference.log_likelihood`); 0 for a temperature of 0.
     """
     inference.check_temperature(temperature)
-    if AVAILABLE:
+    if AVAILABLE and supports(rules):
         return _fastcore.likelihoods(
             _decision_tuples(found),
             rules.max_capture_cards,
@@ -601,7 +616,7 @@ def evaluate(
     """
     _check_observation(obs, samples)
     found = inference.decisions(obs) if inference.active(temperature) else ()
-    if not AVAILABLE or not supports(obs.rules):
+    if not AVAILABLE or not supports(obs.rules, obs.seats):
         return py_evaluate(obs, samples, seed, solve_cards, temperature, known)
     cut = obs.phase is Phase.CUT
     if cut and obs.cut_card is None:

@@ -21,8 +21,8 @@ import enum
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from chkobba.captures import captures
-from chkobba.cards import CARDS, RANKS, VALUE_OF, format_cards, iter_bits
+from chkobba.captures import WILD_SEVEN, captures, card_value, matches
+from chkobba.cards import CARDS, RANKS, cards_of, format_cards, iter_bits, sort_for_display
 from chkobba.moves import Cut, Move, Play
 from chkobba.rules import RuleSet
 from chkobba.scoring import Declaration, RoundScore, declaration, has_rule, score_round
@@ -66,6 +66,11 @@ class Turn(NamedTuple):
     """Whether this play swept the table and scored a chkobba point."""
 
 
+PLAYER_COUNTS = (2, 3, 4, 6)
+"""How many players a table may seat: 2, 3 or 4 (RULES.md §2.1), or 6 in the Scopa family
+(scopa-wikipedia-fr.txt:11); only 4 may play in teams."""
+
+
 def side_map(seats: int, teams: bool) -> tuple[int, ...]:
     """The side of each seat: partners sit opposite, so seats 0 and 2 form side 0."""
     return tuple(s % 2 for s in range(seats)) if teams else tuple(range(seats))
@@ -74,8 +79,13 @@ def side_map(seats: int, teams: bool) -> tuple[int, ...]:
 def check_seating(seats: int, teams: bool, rules: RuleSet | None = None) -> None:
     """Raise ``ValueError`` unless the seating is one RULES.md §2.1 allows
     (and, given ``rules``, one of the rule set's ``seatings``)."""
-    if seats not in (2, 3, 4):
-        raise ValueError(f"Chkobba is played by 2, 3 or 4 players, not {seats}")
+    if seats not in PLAYER_COUNTS:
+        if rules is None:
+            game, counts = "the game", "2, 3 or 4 players (the Scopa family also by 6)"
+        else:
+            game = "Chkobba" if rules.name == "chkobba" else rules.name
+            counts = "2, 3, 4 or 6 players" if "6" in rules.seatings else "2, 3 or 4 players"
+        raise ValueError(f"{game} is played by {counts}, not {seats}")
     if teams and seats != 4:
         raise ValueError("teams need 4 players (2 against 2)")
     if rules is not None and seating_name(seats, teams) not in rules.seatings:
@@ -90,11 +100,12 @@ _SEATING_WORDS = {
     "3": "3 players",
     "4": "4 players each for themselves",
     "2v2": "4 players in two teams",
+    "6": "6 players each for themselves",
 }
 
 
 def seating_name(seats: int, teams: bool) -> str:
-    """The name of a table in a rule set's ``seatings``: ``2``, ``3``, ``4`` or ``2v2``."""
+    """The name of a table in a rule set's ``seatings``: ``2``, ``3``, ``4``, ``6`` or ``2v2``."""
     return "2v2" if teams else str(seats)
 
 
@@ -127,6 +138,7 @@ class Round:
         "table",
         "turn",
         "void",
+        "wild",
     )
 
     rules: RuleSet
@@ -163,6 +175,9 @@ class Round:
     """Whether the deal put too many cards of one rank on the table (§2.2): redeal."""
     declarations: tuple[Declaration, ...]
     """The hands declared at the deals so far (Cirulla), in order; public."""
+    wild: int
+    """The value the wild 7♠ keeps for the rest of the round (``wild_seven_keeps_value``),
+    or 0 while it is a 7; public (:func:`wild_value`)."""
 
     def __init__(
         self, rules: RuleSet, seats: int, teams: bool, dealer: int, deck: Sequence[int]
@@ -194,6 +209,7 @@ class Round:
         self.cut_card = None
         self.void = False
         self.declarations = ()
+        self.wild = 0
         if rules.cut_choice:
             self.phase = Phase.CUT
             self.cut_card = self.deck[0]
@@ -234,6 +250,7 @@ class Round:
                 name, points, wild = found
                 d = Declaration(seat, name, points, self.hands[seat], wild, len(self.history))
                 self.declarations = (*self.declarations, d)
+        self.wild = wild_value(self.rules, self.declarations)
 
     def _deal_table(self, n: int) -> None:
         if not self.rules.distinct_table:
@@ -309,13 +326,14 @@ class Round:
         table = self.table
         rules = self.rules
         drop_ok = rules.may_drop_capturing_card
+        wild = self.wild
         out: list[Move] = []
         hand = self.hands[self.turn]
         while hand:
             low = hand & -hand
             hand ^= low
             c = low.bit_length() - 1
-            caps = captures(VALUE_OF[c], table, rules) if table else []
+            caps = captures(card_value(c, wild), table, rules, wild) if table else []
             for m in caps:
                 out.append(Play(c, m))
             if drop_ok or not caps:
@@ -441,7 +459,7 @@ class Round:
         name = CARDS[card]
         if not self.hands[self.turn] >> card & 1:
             return f"{name} is not in {who(self.turn, True)} hand"
-        legal = captures(VALUE_OF[card], self.table, self.rules) if self.table else []
+        legal = self._captures_of(card)
         if not cap:
             if legal:
                 return f"{name} cannot be laid on the table: it captures {format_cards(legal[0])}"
@@ -453,58 +471,65 @@ class Round:
                 f"{format_cards(missing)} {'is' if missing.bit_count() == 1 else 'are'} "
                 "not on the table"
             )
-        if self.rules.general_captures:
-            return self._explain_general(card, cap, legal)
-        v = VALUE_OF[card]
-        same = [c for c in iter_bits(self.table) if VALUE_OF[c] == v]
-        if same:
-            choices = ", ".join(str(CARDS[c]) for c in same)
-            return (
-                f"{name} must capture a single {RANKS[v - 1]} ({choices}): "
-                "matching has priority over addition"
-            )
-        if cap.bit_count() == 1:
-            other = next(iter_bits(cap))
-            return f"{name} cannot capture {CARDS[other]}: it is worth {VALUE_OF[other]}, not {v}"
-        total = sum(VALUE_OF[c] for c in iter_bits(cap))
-        if total != v:
-            terms = "+".join(str(VALUE_OF[c]) for c in iter_bits(cap))
-            return f"{name} cannot capture {format_cards(cap)}: {terms} = {total}, not {v}"
-        limit = self.rules.max_capture_cards
-        if limit and cap.bit_count() > limit:
-            return f"{name} cannot capture {format_cards(cap)}: at most {limit} cards by addition"
-        return f"{move} is not a legal play now"
+        return self._explain_capture(card, cap, legal)
 
-    def _explain_general(self, card: int, cap: int, legal: list[int]) -> str:
+    def _captures_of(self, card: int) -> list[int]:
+        wild = self.wild
+        return captures(card_value(card, wild), self.table, self.rules, wild) if self.table else []
+
+    def _explain_capture(self, card: int, cap: int, legal: list[int]) -> str:
+        """Why capturing ``cap`` (all on the table) with ``card`` is not one of ``legal``."""
         rules = self.rules
         name = CARDS[card]
-        v = VALUE_OF[card]
+        wild = self.wild
+        v = card_value(card, wild)
         if rules.ace_takes_all and v == 1:
             return f"{name} is an ace: it takes the whole table ({format_cards(self.table)})"
         if cap in legal:
             return f"{Play(card, cap)} is legal"
-        same = [c for c in iter_bits(self.table) if VALUE_OF[c] == v]
-        total = sum(VALUE_OF[c] for c in iter_bits(cap))
-        if rules.capture_match and rules.matching_priority and same and total == v:
-            choices = ", ".join(str(CARDS[c]) for c in same)
+        values = [card_value(c, wild) for c in sort_for_display(cards_of(cap))]
+        n = len(values)
+        total = sum(values)
+        options = f"; {name} may take {_alternatives(legal)}" if legal else ""
+        same = matches(v, self.table, wild)
+        if rules.capture_match and n > 1 and all(w == v for w in values):
             return (
-                f"{name} must capture a single {RANKS[v - 1]} ({choices}): "
+                f"{name} must capture a single {RANKS[v - 1]} ({_names(same)}): "
+                "a card takes one card of its own value"
+            )
+        by_value = rules.capture_match if n == 1 else rules.capture_sum
+        by_total = rules.capture_total > v and total + v == rules.capture_total
+        if not (by_value and total == v) and not by_total:
+            wants = [str(v)] if by_value else []
+            if rules.capture_total > v:
+                wants.append(f"{rules.capture_total - v} (to make {rules.capture_total} with it)")
+            what = f"it is worth {total}" if n == 1 else "+".join(map(str, values)) + f" = {total}"
+            if not wants:
+                return f"{name} cannot capture {n} cards: it takes a single card{options}"
+            return (
+                f"{name} cannot capture {format_cards(cap)}: {what}, not {' or '.join(wants)}"
+                + (options)
+            )
+        limit = rules.max_capture_cards
+        if limit and n > limit:
+            return (
+                f"{name} cannot capture {format_cards(cap)}: a capture takes at most {limit} "
+                f"cards{options}"
+            )
+        if not by_total and n > 1 and same and rules.capture_match and rules.matching_priority:
+            return (
+                f"{name} must capture a single {RANKS[v - 1]} ({_names(same)}): "
                 "matching has priority over addition"
             )
-        kinds = []
-        if rules.capture_match:
-            kinds.append(f"a card worth {v}")
-        if rules.capture_sum:
-            kinds.append(f"cards adding up to {v}")
-        if rules.capture_total > v:
-            kinds.append(f"cards making {rules.capture_total} with it ({rules.capture_total - v})")
-        terms = "+".join(str(VALUE_OF[c]) for c in iter_bits(cap))
-        limit = rules.max_capture_cards
-        extra = f", at most {limit} cards" if limit and cap.bit_count() > limit else ""
-        return (
-            f"{name} cannot capture {format_cards(cap)}: {terms} = {total}; "
-            f"it may take {' or '.join(kinds) or 'nothing'}{extra}"
-        )
+        if rules.fewest_cards and legal:
+            least = min(m.bit_count() for m in legal)
+            if n > least:
+                best = next(m for m in legal if m.bit_count() == least)
+                return (
+                    f"{name} cannot capture {format_cards(cap)}: it must take the fewest cards: "
+                    f"{Play(card, best)} takes {least}"
+                )
+        return f"{Play(card, cap)} is not a legal play now"
 
     # -- copying and accounting ------------------------------------------------
 
@@ -553,6 +578,7 @@ class Round:
         r.leftover = 0
         r.void = False
         r.declarations = declarations
+        r.wild = wild_value(rules, declarations)
         return r
 
     def copy(self) -> Round:
@@ -576,6 +602,26 @@ class Round:
     def plays(self) -> list[Play]:
         """The plays of the round so far, in order (the cut decision left out)."""
         return [t.move for t in self.history if isinstance(t.move, Play)]
+
+
+def wild_value(rules: RuleSet, declarations: Sequence[Declaration]) -> int:
+    """The value the 7♠ keeps for the rest of the round once a declaration made it wild
+    (``wild_seven_keeps_value``, scopa-wikipedia-fr.txt:83), or 0: it is a 7."""
+    if not rules.wild_seven_keeps_value:
+        return 0
+    for d in declarations:
+        if d.wild and d.cards >> WILD_SEVEN & 1:
+            return d.wild
+    return 0
+
+
+def _names(cards: int) -> str:
+    return ", ".join(str(CARDS[c]) for c in iter_bits(cards))
+
+
+def _alternatives(legal: Sequence[int]) -> str:
+    shown = " or ".join(format_cards(m) for m in legal[:4])
+    return shown + (" …" if len(legal) > 4 else "")
 
 
 def check_deck(deck: Sequence[int]) -> None:

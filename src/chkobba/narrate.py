@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chkobba.cards import CARDS, format_cards
+from chkobba.cards import (
+    CARDS,
+    DIAMONDS,
+    RANKS,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    SUITS,
+    face_name,
+    format_cards,
+)
 from chkobba.game import Phase, Round, Turn
 from chkobba.moves import Cut, Play
 from chkobba.rules import RuleSet
@@ -32,6 +41,24 @@ def sweeps_label(rules: RuleSet) -> str:
     """The game's word for the sweeps a side has made (``chkobba``, ``scope``…)."""
     key = rules.sweep_key
     return POINT_KEYS[key].label if key is not None else "sweeps"
+
+
+def ranks_help(rules: RuleSet) -> str:
+    """The ranks and their values, the faces named in the rule set's deck (``deck``)."""
+    faces = ", ".join(
+        f"{r} the {face_name(r, rules.deck)}" + (f" ({RANKS.index(r) + 1})" if r != "A" else "")
+        for r in "AQJK"
+    )
+    return f"Ranks: A 2 3 4 5 6 7 Q J K, worth 1 to 10: {faces}."
+
+
+def suits_help(rules: RuleSet) -> str:
+    """The suit letters and symbols, named in the rule set's deck (the coins suit marked)."""
+    names = SUIT_NAMES[rules.deck]
+    coins = "dīnārī" if rules.deck == "french" else "the coins"
+    parts = [f"{SUITS[i]} {SUIT_SYMBOLS[i]} {names[i]}" for i in range(4)]
+    parts[DIAMONDS] += f" ({coins})"
+    return "Suits: " + ", ".join(parts) + "."
 
 
 def goal(rules: RuleSet) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chkobba.cards import CARDS, FULL_DECK, cards_of, format_cards, sort_for_display
-from chkobba.game import Phase, Round, Turn
+from chkobba.game import Phase, Round, Turn, wild_value
 from chkobba.match import Match
 from chkobba.moves import Move
 from chkobba.rules import RuleSet
@@ -69,6 +69,12 @@ class Observation:
         return self.side_of[self.seat] if self.seat >= 0 else -1
 
     @property
+    def wild(self) -> int:
+        """The value the wild 7♠ keeps for the rest of the round, or 0 (public, like the
+        declaration that made it wild)."""
+        return wild_value(self.rules, self.declarations)
+
+    @property
     def sides(self) -> int:
         """How many sides there are."""
         return max(self.side_of) + 1
@@ -101,6 +107,8 @@ class Observation:
             lines.append(
                 f"seat {d.seat} declared {d.name} ({d.points}): {format_cards(d.cards, ' ')}"
             )
+        if self.wild:
+            lines.append(f"the 7s counts {self.wild} for the rest of the round")
         if any(self.shown):
             shown = ", ".join(
                 f"seat {s} {format_cards(m, ' ')}" for s, m in enumerate(self.shown) if m

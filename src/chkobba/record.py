@@ -4,6 +4,11 @@ A record is JSON: the rule set, the seats, and per round the dealer, the whole
 shuffled deck, the cutter's decision and every play in the notation. Replaying
 it through the engine checks every move; the first illegal one is reported with
 its round and play number (1-based; play 0 means the deal itself).
+
+A record names its preset under a ``rules_version`` (:data:`~chkobba.rules.RULES_VERSION`;
+a record without the key was made under version 1). A version-1 record is read with the
+version-1 definition of its preset (:data:`~chkobba.rules.VERSION_1`) and held, and saved
+again, as the preset of this version and the options that make it the same game.
 """
 
 from __future__ import annotations
@@ -27,10 +32,20 @@ from chkobba.recordfile import (
     read_text,
     write_atomic,
 )
-from chkobba.rules import RulesError, RuleSet, preset
+from chkobba.rules import KNOWN_VERSIONS, RULES_VERSION, RulesError, RuleSet, preset
 
 FORMAT: Final = "chkobba-record/1"
-_KEYS: Final = {"format", "rules", "options", "seats", "teams", "names", "rounds", "meta"}
+_KEYS: Final = {
+    "format",
+    "rules",
+    "rules_version",
+    "options",
+    "seats",
+    "teams",
+    "names",
+    "rounds",
+    "meta",
+}
 _ROUND_KEYS: Final = {"dealer", "deck", "cut", "plays"}
 
 
@@ -69,7 +84,8 @@ class RoundRecord:
 
 @dataclass
 class GameRecord:
-    """A whole game, finished or not, in the form of RECORD.md."""
+    """A whole game, finished or not, in the form of RECORD.md, under the presets of
+    :data:`~chkobba.rules.RULES_VERSION` (a version-1 record is converted on reading)."""
 
     rules: str = "chkobba"
     options: dict[str, Any] = field(default_factory=dict)
@@ -85,6 +101,7 @@ class GameRecord:
         out: dict[str, Any] = {
             "format": FORMAT,
             "rules": self.rules,
+            "rules_version": RULES_VERSION,
             "options": self.options,
             "seats": self.seats,
             "teams": self.teams,
@@ -120,7 +137,8 @@ class GameRecord:
                 raise RecordError(0, 0, "teams must be true or false")
             _check_seating(seats, teams)
             options, names, meta = options_names_meta(data, seats)
-        except HeaderError as e:
+            rules, options = _current_rules(data.get("rules_version", 1), rules, options)
+        except (HeaderError, RulesError) as e:
             raise RecordError(0, 0, str(e)) from None
         raw_rounds = data.get("rounds")
         if not isinstance(raw_rounds, list):
@@ -154,6 +172,21 @@ def _check_seating(seats: int, teams: bool) -> None:
         check_seating(seats, teams)
     except ValueError as e:
         raise RecordError(0, 0, str(e)) from None
+
+
+def _current_rules(version: Any, rules: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The preset and options of this rules version that play the game a record of
+    ``version`` names (a record without ``rules_version`` is of version 1)."""
+    if type(version) is not int or version not in KNOWN_VERSIONS:
+        raise RulesError(
+            f"rules_version {version!r} is unknown: this chkobba reads records of rules "
+            f"versions {' and '.join(map(str, KNOWN_VERSIONS))}"
+        )
+    if version == RULES_VERSION or rules == "chkobba":
+        # Chkobba is the same in every version; its options are checked on replay.
+        return rules, options
+    ruleset = preset(rules, options, version)
+    return ruleset.name, ruleset.json_options()
 
 
 def _typed(data: dict[str, Any], key: str, kind: type, round_no: int) -> Any:

@@ -8,9 +8,13 @@ options, never on a preset's name, so a house rule is one setting away::
     11
 
 Every game of the Scopa family (RULES.md §3) is a preset: Scopa is Chkobba
-without the cut, voided by three kings, scored by ``carte``, ``denari``,
-``settebello``, ``primiera`` and ``scope``, to 11; Scopone deals 9 cards each;
-Escoba captures by fifteen; and so on (:data:`PRESETS`, and ``chkobba rules``).
+without the cut, voided by three kings, capturing one card or two and the fewest it
+can, scored by ``carte``, ``denari``, ``settebello``, ``primiera`` and ``scope``, to
+11; Scopone deals 9 cards each; Escoba del 15 captures by fifteen; and so on
+(:data:`PRESETS`, and ``chkobba rules``).
+
+The presets are those of :data:`RULES_VERSION`; :data:`VERSION_1` keeps what the
+presets that changed were before, for the records and games made then.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from chkobba.cards import RANKS
+from chkobba.cards import FACE_NAMES, RANKS
 from chkobba.scoring import (
     CHKOBBA_SCORING,
     POINT_KEYS,
@@ -35,8 +39,24 @@ class RulesError(ValueError):
     """An unknown preset, an unknown option, or an option given a bad value."""
 
 
-SEATINGS: Final = ("2", "3", "4", "2v2")
-"""The tables RULES.md §2.1 knows: 2, 3 or 4 players each for themselves, or 2 against 2."""
+SEATINGS: Final = ("2", "3", "4", "2v2", "6")
+"""Every table a rule set may be played at: 2, 3, 4 or 6 players each for themselves, or
+2 against 2 (six only in the Scopa family: the seed, scopa-wikipedia-fr.txt:11)."""
+
+CHKOBBA_SEATINGS: Final = ("2", "3", "4", "2v2")
+"""The tables RULES.md §2.1 knows for Chkobba: 2, 3 or 4 players, or 2 against 2."""
+
+SCOPA_SEATINGS: Final = (*CHKOBBA_SEATINGS, "6")
+"""Scopa's tables: "à deux joueurs, ou à deux équipes de deux joueurs, mais [...] à trois,
+quatre ou six joueurs indépendants" (scopa-wikipedia-fr.txt:11)."""
+
+DECKS: Final = tuple(FACE_NAMES)
+"""The decks whose faces the ``deck`` option names (:func:`chkobba.cards.face_name`)."""
+
+RULES_VERSION: Final = 2
+"""The version of the presets' definitions. Records and stored games carry it, so that a
+game made under an older definition of a preset is read with that definition
+(:func:`preset`, :data:`VERSION_1`)."""
 
 _SCOPA_SCORING: Final = ("carte", "denari", "settebello", "primiera", "scope")
 
@@ -56,7 +76,10 @@ class RuleSet:
     void_deal_count: int = 3
     """RULES.md §2.2: this many cards of one rank among the table cards void the deal."""
     max_capture_cards: int = 0
-    """At most this many table cards in a capture by addition (or by fifteen); 0: no limit."""
+    """At most this many table cards in any capture (a match takes one); 0: no limit."""
+    fewest_cards: bool = False
+    """Among every capture the played card allows (matches, additions, captures by total),
+    only those taking the fewest table cards are legal (scopa-wikipedia-fr.txt:24)."""
     void_deal_ranks: str = RANKS
     """The ranks whose ``void_deal_count`` cards on the table void the deal (Scopa: ``K``)."""
     distinct_table: bool = False
@@ -66,9 +89,9 @@ class RuleSet:
     """Cards dealt to each player at each deal (Scopone 9, scientifico 10)."""
     table_size: int = 4
     """Cards dealt face up to the table at the start of the round (scientifico 0)."""
-    seatings: tuple[str, ...] = SEATINGS
-    """The tables the game is played at: ``2``, ``3``, ``4`` (each for themselves) and
-    ``2v2`` (teams)."""
+    seatings: tuple[str, ...] = CHKOBBA_SEATINGS
+    """The tables the game is played at: ``2``, ``3``, ``4``, ``6`` (each for themselves)
+    and ``2v2`` (teams)."""
     capture_match: bool = True
     """A card takes one table card of its own value (RULES.md §2.3.1)."""
     capture_sum: bool = True
@@ -88,6 +111,12 @@ class RuleSet:
     """A side that takes all ten coins in a round wins the match at once."""
     lowest_wins: bool = False
     """Scopa a perdere: once a side reaches the target, strictly the lowest total wins."""
+    wild_seven_keeps_value: bool = False
+    """Cirulla: once a declaration made the 7♠ wild, it keeps that value for the rest of
+    the round in every capture, played or on the table (scopa-wikipedia-fr.txt:83)."""
+    deck: str = "french"
+    """The deck whose faces the game names (``french``, ``italian``, ``spanish``): a display
+    option only, which changes no rule; the notation stays Q = 8, J = 9, K = 10."""
     general_captures: bool = field(default=False, init=False, repr=False, compare=False)
     """Derived: whether captures follow anything but Chkobba's matching-then-addition rule."""
     no_sweep: int = field(default=0, init=False, repr=False, compare=False)
@@ -160,6 +189,8 @@ class RuleSet:
                 f"max_capture_cards must be 0 (no limit) or at least 2, "
                 f"not {self.max_capture_cards}"
             )
+        if self.deck not in DECKS:
+            raise RulesError(f"deck must be one of {', '.join(DECKS)}, not {self.deck!r}")
         bad = [r for r in self.void_deal_ranks if r not in RANKS]
         if bad or len(set(self.void_deal_ranks)) != len(self.void_deal_ranks):
             raise RulesError(
@@ -181,6 +212,8 @@ class RuleSet:
             raise RulesError(
                 f"seatings must name tables among {', '.join(SEATINGS)}, not {list(self.seatings)}"
             )
+        if len(set(self.seatings)) != len(self.seatings):
+            raise RulesError(f"seatings names a table twice: {list(self.seatings)}")
         for s in self.seatings:
             players = 4 if s == "2v2" else int(s)
             per_deal = self.hand_size * players
@@ -246,11 +279,22 @@ SCOPA: Final = RuleSet(
     target=11,
     cut_choice=False,
     void_deal_ranks="K",
+    max_capture_cards=2,
+    fewest_cards=True,
+    seatings=SCOPA_SEATINGS,
     scoring=_SCOPA_SCORING,
+    deck="italian",
 )
-"""Italian Scopa (RULES.md §3): no cut, void on 3 or 4 kings, primiera, to 11."""
+"""Italian Scopa (RULES.md §3): no cut, void on 3 or 4 kings, a capture of one card or two
+and of the fewest cards (scopa-wikipedia-fr.txt:24-25), primiera, to 11."""
 
 _SCOPONE: Final = dataclasses.replace(SCOPA, name="scopone", hand_size=9, seatings=("2v2",))
+
+_ESCOBA_SCORING: Final = ("cartas", "oros", "velo", "primera", "escobas")
+
+_MANY_CARDS: Final = {"max_capture_cards": 0, "fewest_cards": False}
+"""Captures of any number of cards, and no rule of the fewest: "dans de nombreuses
+variantes il est autorisé de capturer plus de deux cartes" (scopa-wikipedia-fr.txt:25)."""
 
 
 def _from(base: RuleSet, name: str, **options: Any) -> RuleSet:
@@ -262,21 +306,31 @@ def _from(base: RuleSet, name: str, **options: Any) -> RuleSet:
 PRESETS: Final[dict[str, RuleSet]] = {
     "chkobba": CHKOBBA,
     "scopa": SCOPA,
-    "scopa-strict": _from(SCOPA, "scopa-strict", max_capture_cards=2),
+    "scopa-many": _from(SCOPA, "scopa-many", **_MANY_CARDS),
     "scopone": _SCOPONE,
     "scopone-scientifico": _from(_SCOPONE, "scopone-scientifico", hand_size=10, table_size=0),
     "scopa-di-quindici": _from(
         SCOPA, "scopa-di-quindici", capture_match=False, capture_sum=False, capture_total=15
     ),
-    "escoba": _from(
+    "escoba": _from(SCOPA, "escoba", scoring=_ESCOBA_SCORING, deck="spanish"),
+    "escoba-del-15": _from(
         SCOPA,
-        "escoba",
+        "escoba-del-15",
         capture_match=False,
         capture_sum=False,
         capture_total=15,
-        scoring=("cartas", "oros", "velo", "primera", "escobas"),
+        scoring=_ESCOBA_SCORING,
+        deck="spanish",
+        **_MANY_CARDS,
     ),
-    "cirulla": _from(SCOPA, "cirulla", capture_total=15, scoring=(*_SCOPA_SCORING, "cirulla")),
+    "cirulla": _from(
+        SCOPA,
+        "cirulla",
+        capture_total=15,
+        max_capture_cards=0,
+        wild_seven_keeps_value=True,
+        scoring=(*_SCOPA_SCORING, "cirulla"),
+    ),
     "asso-piglia-tutto": _from(SCOPA, "asso-piglia-tutto", ace_takes_all=True),
     "re-bello": _from(SCOPA, "re-bello", scoring=(*_SCOPA_SCORING, "rebello")),
     "napola": _from(SCOPA, "napola", scoring=(*_SCOPA_SCORING, "napola")),
@@ -293,13 +347,15 @@ PRESETS: Final[dict[str, RuleSet]] = {
         SCOPA,
         "scopa-frac",
         target=1,
-        may_drop_capturing_card=True,
+        matching_priority=False,
+        fewest_cards=False,
         scoring=("frac", "spareggio"),
     ),
     "chkop": _from(
         SCOPA,
         "chkop",
         target=21,
+        max_capture_cards=0,
         distinct_table=True,
         scoring=("cartes", "denar", "premiere", "septebel", "scope"),
     ),
@@ -310,20 +366,23 @@ PRESET_DESCRIPTIONS: Final[dict[str, str]] = {
     "chkobba": "Tunisian Chkobba (RULES.md §2): cut choice, matching before addition, "
     "kārṭa, dīnārī, barmīla, sabʿa l-ḥayya and chkobba points, match to 21.",
     "scopa": "Italian Scopa (RULES.md §3): the dealer deals 3 each and 4 to the table, "
-    "3 or 4 kings void the deal; carte, denari, settebello, primiera and scope; to 11.",
-    "scopa-strict": "Scopa with strict capture (RULES.md §3): a capture by addition takes "
-    "at most two cards.",
+    "3 or 4 kings void the deal; a capture takes one card or two, and the fewest it can; "
+    "2, 3, 4 or 6 players or 2v2; carte, denari, settebello, primiera and scope; to 11.",
+    "scopa-many": "Scopa with many-card captures (RULES.md §3): a capture by addition takes "
+    "any number of cards, and need not take the fewest.",
     "scopone": "Scopone (RULES.md §3): 2 against 2, 9 cards each and 4 on the table, "
     "no further deal; Scopa's points, to 11.",
     "scopone-scientifico": "Scopone scientifico (RULES.md §3): 2 against 2, 10 cards each, "
     "an empty table; the player after the dealer leads.",
     "scopa-di-quindici": "Scopa di quindici (RULES.md §3): a card takes table cards whose "
     "values and its own total 15.",
-    "escoba": "Escoba (RULES.md §3, Spain): captures totalling 15 with the card played; "
-    "cartas, oros, siete de velo, primera and escobas; to 11.",
+    "escoba": "Escoba (RULES.md §3, Spain): the standard Scopa (one card or two, the "
+    "fewest) in Spanish words: cartas, oros, siete de velo, primera and escobas; to 11.",
+    "escoba-del-15": "Escoba del 15 (Spain): captures of any number of cards totalling 15 "
+    "with the card played; cartas, oros, siete de velo, primera and escobas; to 11.",
     "cirulla": "Cirulla (RULES.md §3): captures by equal value, by sum and by fifteen; "
     "hands of 9 or less (3 points) and three equal cards (10) declared at each deal, "
-    "automatically, the 7♠ wild.",
+    "automatically; the 7♠ wild, keeping its new value for the round.",
     "asso-piglia-tutto": "Asso piglia tutto (RULES.md §3): an ace takes the whole table "
     "(option ace_sweep_scores: it counts as a scopa).",
     "re-bello": "Re bello (RULES.md §3): Scopa, and the king of coins (K♦) scores 1 too.",
@@ -336,9 +395,11 @@ PRESET_DESCRIPTIONS: Final[dict[str, str]] = {
     "scopa-a-perdere": "Scopa a perdere (RULES.md §3): once a side reaches 21, the one with "
     "the most points loses (strictly the fewest wins).",
     "scopa-frac": "Scopa Frac (RULES.md §3): only A, Q, J and K score, 1 each; an 8-8 tie "
-    "goes to the K♦; captures optional; one round decides.",
-    "chkop": "Chkop (RULES.md §3, Algeria): no two cards of a rank on the first table; "
-    "cartes, dénars, première (7s then 6s), septébel and scope; to 21.",
+    "goes to the K♦; a card may take the single card or two adding up to it; one round "
+    "decides.",
+    "chkop": "Chkop (RULES.md §3, Algeria): captures of any number of cards (still the "
+    "fewest); no two cards of a rank on the first table; cartes, dénars, première (7s then "
+    "6s), septébel and scope; to 21.",
 }
 """One line on each preset, for ``chkobba rules``."""
 
@@ -347,13 +408,14 @@ OPTION_HELP: Final[dict[str, str]] = {
     "may_drop_capturing_card": "a card that can capture may be laid instead",
     "cut_choice": "the cutter keeps or tables the cut card (else the dealer just deals)",
     "void_deal_count": "this many cards of one rank on the dealt table void the deal",
-    "max_capture_cards": "at most this many table cards in a capture by sum (0: no limit)",
+    "max_capture_cards": "at most this many table cards in a capture (0: no limit)",
+    "fewest_cards": "only the captures taking the fewest table cards are legal",
     "void_deal_ranks": "the ranks that count for a void deal",
     "distinct_table": "no two cards of a rank on the dealt table (a duplicate goes under "
     "the stock)",
     "hand_size": "cards dealt to each player at each deal",
     "table_size": "cards dealt to the table at the start of the round",
-    "seatings": "the tables played at: 2, 3, 4 players, 2v2 teams",
+    "seatings": "the tables played at: 2, 3, 4, 6 players, 2v2 teams",
     "capture_match": "a card takes one table card of its value",
     "capture_sum": "a card takes table cards adding up to its value",
     "capture_total": "a card takes table cards making this total with it (0: none)",
@@ -363,12 +425,63 @@ OPTION_HELP: Final[dict[str, str]] = {
     "scoring": "the points of a round",
     "all_coins_wins": "taking all ten coins wins the match at once",
     "lowest_wins": "once the target is reached, strictly the lowest total wins",
+    "wild_seven_keeps_value": "the 7♠ made wild by a declaration keeps its value for the round",
+    "deck": "the deck whose faces are named (french, italian, spanish): display only",
 }
 """One line on each option, for ``chkobba rules NAME``."""
 
 
-def preset(name: str, options: Mapping[str, Any] | None = None) -> RuleSet:
-    """The named preset, with any options overridden; an unknown name is an error."""
+VERSION_1: Final[dict[str, tuple[str, dict[str, Any]]]] = {
+    "scopa": ("scopa-many", {}),
+    "scopa-strict": ("scopa", {"fewest_cards": False}),
+    "scopone": ("scopone", _MANY_CARDS),
+    "scopone-scientifico": ("scopone-scientifico", _MANY_CARDS),
+    "scopa-di-quindici": ("scopa-di-quindici", _MANY_CARDS),
+    "escoba": ("escoba-del-15", {}),
+    "cirulla": ("cirulla", {"fewest_cards": False, "wild_seven_keeps_value": False}),
+    "asso-piglia-tutto": ("asso-piglia-tutto", _MANY_CARDS),
+    "re-bello": ("re-bello", _MANY_CARDS),
+    "napola": ("napola", _MANY_CARDS),
+    "ponino": ("ponino", _MANY_CARDS),
+    "scopone-de-trente": ("scopone-de-trente", _MANY_CARDS),
+    "scopa-a-perdere": ("scopa-a-perdere", _MANY_CARDS),
+    "scopa-frac": (
+        "scopa-frac",
+        {**_MANY_CARDS, "matching_priority": True, "may_drop_capturing_card": True},
+    ),
+    "chkop": ("chkop", {"fewest_cards": False}),
+}
+"""What each preset of version 1 (records without ``rules_version``) is now: a preset of
+this version and the options that make it the same game. Version 1 captured any number of
+cards in every Scopa preset, called the sum-to-15 game ``escoba``, had ``scopa-strict``
+(two cards at most), played Scopa Frac with optional captures and the single card first,
+and made Cirulla's wild 7♠ a 7 again in play. ``chkobba`` is the same in both versions."""
+
+KNOWN_VERSIONS: Final = (1, RULES_VERSION)
+"""The ``rules_version`` values this code reads."""
+
+
+def preset(
+    name: str, options: Mapping[str, Any] | None = None, version: int = RULES_VERSION
+) -> RuleSet:
+    """The named preset, with any options overridden; an unknown name is an error.
+
+    ``version`` is the ``rules_version`` the name was written under: a version-1 name
+    gives its version-1 definition (:data:`VERSION_1`), named after the preset of this
+    version it now is, so that :meth:`RuleSet.changed_options` says what makes it the
+    same game. An unknown version is an error.
+    """
+    if type(version) is not int or version not in KNOWN_VERSIONS:
+        raise RulesError(
+            f"unknown rules_version {version!r}: this chkobba reads rules versions "
+            f"{' and '.join(map(str, KNOWN_VERSIONS))}"
+        )
+    if version == 1 and name != "chkobba":
+        if name not in VERSION_1:
+            known = ", ".join(sorted(["chkobba", *VERSION_1]))
+            raise RulesError(f"unknown rules {name!r} in rules version 1 (known: {known})")
+        now, changes = VERSION_1[name]
+        return PRESETS[now].with_options({**changes, **(options or {})})
     base = PRESETS.get(name)
     if base is None:
         raise RulesError(f"unknown rules {name!r} (known: {', '.join(sorted(PRESETS))})")

@@ -7,7 +7,15 @@ import sys
 
 import click
 
-from chkobba.rules import CHKOBBA, OPTION_HELP, PRESET_DESCRIPTIONS, PRESETS, describe_point
+from chkobba.rules import (
+    CHKOBBA,
+    OPTION_HELP,
+    PRESET_DESCRIPTIONS,
+    PRESETS,
+    VERSION_1,
+    describe_point,
+    preset,
+)
 
 
 def preset_lines() -> list[str]:
@@ -66,7 +74,15 @@ def rules(name: str | None, as_json: bool) -> None:
         click.echo("\n".join(lines))
         return
     if name not in PRESETS:
-        click.echo(f"unknown rules {name!r} (known: {', '.join(PRESETS)}, touti)", err=True)
+        message = f"unknown rules {name!r} (known: {', '.join(PRESETS)}, touti)"
+        if name in VERSION_1:
+            # A name only older records use: say what it is now.
+            rules = preset(name, version=1)
+            changes = ", ".join(f"{k}={_value(v)}" for k, v in rules.changed_options().items())
+            message += f"; in records of rules version 1 it is {rules.name}" + (
+                f" with {changes}" if changes else ""
+            )
+        click.echo(message, err=True)
         sys.exit(1)
     if as_json:
         click.echo(

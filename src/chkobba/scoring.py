@@ -354,7 +354,7 @@ _NONE: Final[_Counts] = ()
 
 _ONE_POINT: Final = {
     n: (tuple((0,) * n), *(tuple(int(i == s) for i in range(n)) for s in range(n)))
-    for n in range(1, 5)
+    for n in range(1, 7)
 }
 """By number of sides: nobody's point (index 0), then one point to side 0, 1, …"""
 

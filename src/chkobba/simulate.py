@@ -35,7 +35,7 @@ from rich.table import Table
 from chkobba.agents.base import Agent, AgentError, check_playable, make_agent
 from chkobba.match import Match
 from chkobba.observe import observe
-from chkobba.rules import CHKOBBA
+from chkobba.rules import CHKOBBA, PRESETS, RulesError, RuleSet, preset
 
 
 class IllegalChoice(RuntimeError):
@@ -120,11 +120,14 @@ class Simulation:
     lineup: list[int]
     """The entry sitting at each seat in the first game."""
     entries: list[EntryResult]
+    rules: str = "chkobba"
+    """The preset played (``chkobba`` or one of the Scopa family)."""
 
     def to_json(self) -> dict[str, Any]:
         """The results as a JSON-ready dict (``chkobba simulate --json``)."""
         return {
             "mode": self.mode,
+            "rules": self.rules,
             "games": self.games,
             "seats": self.seats,
             "teams": self.teams,
@@ -172,14 +175,16 @@ def run_simulation(
     mode: str = "rounds",
     seats: int = 2,
     teams: bool = False,
-    target: int = 21,
+    target: int | None = None,
     seed: int = 0,
     on_game: Callable[[], None] | None = None,
+    rules: RuleSet = CHKOBBA,
 ) -> Simulation:
     """Play ``games`` seeded rounds or matches between the named players.
 
     ``mode`` is ``rounds`` (each game is one round; points are round points) or
-    ``matches`` (each game is a match to ``target``). Game ``g`` turns the
+    ``matches`` (each game is a match to ``target``, by default the rules' own).
+    ``rules`` is the rule set (Chkobba by default). Game ``g`` turns the
     lineup by ``g`` seats and uses the deals of group ``g // period``, so the
     games of one group replay the same deals with every entry in every seat.
 
@@ -192,7 +197,8 @@ def run_simulation(
         raise ValueError(f"mode must be 'rounds' or 'matches', not {mode!r}")
     if games < 1:
         raise ValueError(f"the number of games must be at least 1, not {games}")
-    rules = CHKOBBA.with_options({"target": target})
+    if target is not None:
+        rules = rules.with_options({"target": target})
     lineup = lineup_for(names, seats)
     Match(rules, seats, teams, seed=0)  # checks the seating before any work
     for n in dict.fromkeys(names):
@@ -216,7 +222,7 @@ def run_simulation(
                 ms.clear()
         if on_game is not None:
             on_game()
-    return Simulation(mode, games, seats, teams, target, seed, lineup, entries)
+    return Simulation(mode, games, seats, teams, rules.target, seed, lineup, entries, rules.name)
 
 
 def _play(
@@ -294,7 +300,8 @@ def results_table(sim: Simulation) -> Table:
     games = f"{sim.games} {unit}{'es' if unit == 'match' else 's'}"
     names = " vs ".join(e.name for e in sim.entries)
     seating = f"{sim.seats} seats" + (", 2 against 2" if sim.teams else "")
-    title = f"{names}: {games}, {seating}, seed {sim.seed}"
+    game = "" if sim.rules == "chkobba" else f"{sim.rules}, "
+    title = f"{names}: {game}{games}, {seating}, seed {sim.seed}"
     if sim.mode == "matches":
         title += f", target {sim.target}"
     caption = f"margin: points per {unit} above the others' mean, ± its standard error"
@@ -328,18 +335,27 @@ def results_table(sim: Simulation) -> Table:
     "--seed", type=int, default=0, show_default=True, help="Seed for the deals and the players."
 )
 @click.option(
+    "--rules",
+    "rules_name",
+    type=click.Choice(list(PRESETS)),
+    default="chkobba",
+    show_default=True,
+    help="The game: chkobba or one of the Scopa family (see `chkobba rules`).",
+)
+@click.option(
     "--seats",
-    type=click.Choice(["2", "3", "4"]),
+    type=click.Choice(["2", "3", "4", "6"]),
     default=None,
-    help="Players at the table (default: one per name, 4 with --teams, else 2).",
+    help="Players at the table (default: one per name, 4 with --teams, else 2); 6 in the "
+    "Scopa family.",
 )
 @click.option("--teams", is_flag=True, help="Play 2 against 2 (partners opposite).")
 @click.option(
     "--target",
-    type=click.Choice(["11", "21", "31"]),
-    default="21",
-    show_default=True,
-    help="Points that end a match.",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Points that end a match (default: the rules' own). The sources name 11, 21 or 31 "
+    "for Chkobba, 11, 16 or 21 for Scopa.",
 )
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the results as JSON (no progress bar)."
@@ -349,9 +365,10 @@ def simulate(
     rounds: int | None,
     matches: int | None,
     seed: int,
+    rules_name: str,
     seats: str | None,
     teams: bool,
-    target: str,
+    target: int | None,
     as_json: bool,
 ) -> None:
     """Play seeded rounds or matches between PLAYERS and print the results.
@@ -378,10 +395,17 @@ def simulate(
             "or two players to alternate around the table",
             param_hint="PLAYERS",
         )
+    try:
+        rules = preset(rules_name, {"target": target} if target is not None else {})
+        Match(rules, n_seats, teams, seed=0)
+    except RulesError as e:
+        raise click.BadParameter(str(e), param_hint="--target") from None
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--seats") from None
     mode = "matches" if matches is not None else "rounds"
     games = matches if matches is not None else (rounds if rounds is not None else 1000)
     run = functools.partial(
-        run_simulation, players, games, mode=mode, seats=n_seats, teams=teams, target=int(target)
+        run_simulation, players, games, mode=mode, seats=n_seats, teams=teams, rules=rules
     )
     try:
         if as_json:
@@ -406,4 +430,4 @@ def simulate(
 def _default_seats(players: Sequence[str], teams: bool) -> int:
     if teams:
         return 4
-    return len(players) if len(players) in (3, 4) else 2
+    return len(players) if len(players) in (3, 4, 6) else 2

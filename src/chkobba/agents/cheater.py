@@ -66,7 +66,7 @@ class CheaterAgent:
 
     def _value(self, r: Round, side: int) -> float:
         """``side``'s mean margin after finishing the true deal ``r``."""
-        if not (fast.AVAILABLE and fast.supports(r.rules)):
+        if not (fast.AVAILABLE and fast.supports(r.rules, r.seats)):
             return sum(playout_margin(r.copy(), side, self.rng) for _ in range(self.samples))
         if r.void:
             return 0.0

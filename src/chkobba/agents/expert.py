@@ -114,7 +114,7 @@ class ExpertAgent:
             and obs.sides == 2
             and sum(obs.hand_sizes) <= ENDGAME_CARDS
         )
-        if fast.AVAILABLE and fast.supports(obs.rules):
+        if fast.AVAILABLE and fast.supports(obs.rules, obs.seats):
             return self._evaluate_fast(obs, endgame, known)
         if endgame and scores_exactly(obs.rules, obs.seats, obs.sides):
             return self._endgame(obs, known)
@@ -149,7 +149,7 @@ class ExpertAgent:
     ) -> float:
         if not found:
             return 1.0
-        return inference.weight(found, deal.hands, obs.rules, self.temperature or 0.0)
+        return inference.weight(found, deal.hands, obs.rules, self.temperature or 0.0, deal.wild)
 
     def _evaluate_fast(
         self, obs: Observation, endgame: bool, known: Sequence[int] | None

@@ -44,8 +44,8 @@ from typing import Final
 from chkobba.agents.base import register
 from chkobba.agents.evaluate import CHKOBBA_POINT, STATIC, CardValues, best_play, live_values
 from chkobba.agents.greedy import cut_decision
-from chkobba.captures import captures
-from chkobba.cards import VALUE_OF, rank_mask
+from chkobba.captures import captures, card_value
+from chkobba.cards import rank_mask
 from chkobba.moves import Cut, Move, Play
 from chkobba.observe import Observation
 from chkobba.search.policy import holds_one
@@ -190,7 +190,7 @@ class Judge:
         rules = self.obs.rules
         options: list[tuple[float, float]] = []
         for v, p in self.chances:
-            caps = captures(v, left, rules)
+            caps = captures(v, left, rules, self.obs.wild)
             if not caps:
                 continue
             best = float("-inf")
@@ -220,12 +220,14 @@ class Judge:
         best = 0.0
         values = self.values
         rules = self.obs.rules
+        wild = self.obs.wild
         # Two players: this play, the next player's, then ours.
         last = self.obs.plays_left == 3
         while hand:
             low = hand & -hand
             hand ^= low
-            for cap in captures(VALUE_OF[low.bit_length() - 1], table, rules):
+            c = low.bit_length() - 1
+            for cap in captures(card_value(c, wild), table, rules, wild):
                 g = values.of(cap | low)
                 if last:
                     g += values.of(table ^ cap)
@@ -246,7 +248,7 @@ class Judge:
         weight = 0
         for v in range(1, 11):
             cards = unseen & _RANKS[v - 1]
-            if not cards or captures(v, left, rules):
+            if not cards or captures(v, left, rules, self.obs.wild):
                 continue
             k = cards.bit_count()
             weight += k

@@ -31,6 +31,7 @@ from chkobba.match import Match
 from chkobba.moves import Move
 from chkobba.observe import Observation, observe_round
 from chkobba.rl.spaces import (
+    MAX_SEATS,
     NUM_ACTIONS,
     OBS_SIZE,
     VERSION,
@@ -81,6 +82,12 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
         self.rules = preset(rules) if isinstance(rules, str) else rules
         # Raises ValueError for a seating the rules do not allow, before any play.
         Match(self.rules, seats, teams, seed=0)
+        if seats > MAX_SEATS:
+            # The observation's layout is fixed at four seats (docs/rl.md).
+            raise ValueError(
+                f"the RL environment holds at most {MAX_SEATS} seats, not {seats}: its "
+                "observation has room for four (docs/rl.md)"
+            )
         if episode not in ("round", "match"):
             raise ValueError(f"episode must be 'round' or 'match', not {episode!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:

@@ -288,9 +288,11 @@ def encode(
     obs: Observation, choice: Choice | None = None, out: npt.NDArray[np.float32] | None = None
 ) -> npt.NDArray[np.float32]:
     """The ``chkobba_v1`` observation vector of ``obs`` and the seat's pending choice."""
+    seats = obs.seats
+    if seats > MAX_SEATS:
+        raise ValueError(f"the {VERSION} observation holds at most {MAX_SEATS} seats, not {seats}")
     vec = np.empty(OBS_SIZE, dtype=np.float32) if out is None else out
     seat = obs.seat
-    seats = obs.seats
     side_of = obs.side_of
     sides = obs.sides
     my_side = side_of[seat]

@@ -9,8 +9,7 @@ returns the exact round-point margin for the side to move under best play.
 
 from __future__ import annotations
 
-from chkobba.captures import captures
-from chkobba.cards import VALUE_OF
+from chkobba.captures import captures, card_value
 from chkobba.game import Round
 from chkobba.moves import Play
 from chkobba.rules import RuleSet
@@ -43,7 +42,7 @@ def solve(r: Round) -> tuple[float, list[tuple[Play, float]]]:
     The margin is the side's round points minus the other side's, chkobba
     points already made included.
     """
-    solver = _Solver(r.rules, r.side_of, r.declared() if r.declarations else None)
+    solver = _Solver(r.rules, r.side_of, r.declared() if r.declarations else None, r.wild)
     state: _State = (
         tuple(r.hands),
         r.table,
@@ -64,9 +63,14 @@ def solve(r: Round) -> tuple[float, list[tuple[Play, float]]]:
 
 class _Solver:
     def __init__(
-        self, rules: RuleSet, side_of: tuple[int, ...], declared: list[int] | None = None
+        self,
+        rules: RuleSet,
+        side_of: tuple[int, ...],
+        declared: list[int] | None = None,
+        wild: int = 0,
     ) -> None:
         self.rules = rules
+        self.wild = wild
         self.side_of = side_of
         self.declared = declared
         self.no_sweep = rules.no_sweep
@@ -81,6 +85,7 @@ class _Solver:
         last_play = remaining == 1
         nxt = (turn + 1) % self.seats
         out: list[tuple[Play, _State]] = []
+        wild = self.wild
         h = hand
         while h:
             low = h & -h
@@ -89,7 +94,7 @@ class _Solver:
             new_hands = list(hands)
             new_hands[turn] = hand ^ low
             nh = tuple(new_hands)
-            caps = captures(VALUE_OF[c], table, self.rules) if table else []
+            caps = captures(card_value(c, wild), table, self.rules, wild) if table else []
             for cap in caps:
                 rest = table ^ cap
                 new_piles = list(piles)

@@ -31,8 +31,8 @@ import math
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
-from chkobba.captures import captures
-from chkobba.cards import FULL_DECK, VALUE_OF, rank_mask
+from chkobba.captures import captures, card_value
+from chkobba.cards import FULL_DECK, rank_mask
 from chkobba.game import HAND_SIZE, Phase
 from chkobba.moves import Play
 from chkobba.observe import Observation
@@ -141,14 +141,15 @@ def decisions(obs: Observation) -> tuple[Decision, ...]:
     return tuple(out)
 
 
-def legal_plays(hand: int, table: int, rules: RuleSet) -> list[tuple[int, int]]:
-    """The legal plays of ``hand`` on ``table`` as ``(card, capture)``, in legal-move order."""
+def legal_plays(hand: int, table: int, rules: RuleSet, wild: int = 0) -> list[tuple[int, int]]:
+    """The legal plays of ``hand`` on ``table`` as ``(card, capture)``, in legal-move order;
+    ``wild`` is the value the 7♠ keeps this round (0: a 7)."""
     out: list[tuple[int, int]] = []
     while hand:
         low = hand & -hand
         hand ^= low
         c = low.bit_length() - 1
-        caps = captures(VALUE_OF[c], table, rules) if table else []
+        caps = captures(card_value(c, wild), table, rules, wild) if table else []
         out.extend((c, m) for m in caps)
         if rules.may_drop_capturing_card or not caps:
             out.append((c, 0))
@@ -177,9 +178,12 @@ def decision_context(d: Decision, hand: int) -> policy.Context:
     )
 
 
-def decision_log_likelihood(d: Decision, hand: int, rules: RuleSet, temperature: float) -> float:
-    """log P(the play ``d`` | the seat held ``hand`` then), softmax at ``temperature`` points."""
-    plays = legal_plays(hand, d.table, rules)
+def decision_log_likelihood(
+    d: Decision, hand: int, rules: RuleSet, temperature: float, wild: int = 0
+) -> float:
+    """log P(the play ``d`` | the seat held ``hand`` then), softmax at ``temperature`` points;
+    ``wild`` is the value the 7♠ keeps this round (0: a 7)."""
+    plays = legal_plays(hand, d.table, rules, wild)
     if (d.card, d.capture) not in plays:
         raise ValueError("the sampled hand cannot have made the play: an inconsistent deal")
     if len(plays) == 1:
@@ -197,27 +201,36 @@ def decision_log_likelihood(d: Decision, hand: int, rules: RuleSet, temperature:
 
 
 def log_likelihood(
-    found: Sequence[Decision], hands: Sequence[int], rules: RuleSet, temperature: float
+    found: Sequence[Decision],
+    hands: Sequence[int],
+    rules: RuleSet,
+    temperature: float,
+    wild: int = 0,
 ) -> float:
     """log of a sampled deal's weight: its ``hands`` (every seat's cards now) explain ``found``.
 
     0 (a weight of 1) when there is no decision to explain, and for a temperature
-    of 0 (uniform sampling: no inference).
+    of 0 (uniform sampling: no inference). ``wild``: the 7♠'s value this round (0: a 7);
+    a declaration is made at the deal, so it holds for every play of the current deal.
     """
     check_temperature(temperature)
     if not temperature:
         return 0.0
     total = 0.0
     for d in found:
-        total += decision_log_likelihood(d, hands[d.seat] | d.later, rules, temperature)
+        total += decision_log_likelihood(d, hands[d.seat] | d.later, rules, temperature, wild)
     return total
 
 
 def weight(
-    found: Sequence[Decision], hands: Sequence[int], rules: RuleSet, temperature: float
+    found: Sequence[Decision],
+    hands: Sequence[int],
+    rules: RuleSet,
+    temperature: float,
+    wild: int = 0,
 ) -> float:
     """A sampled deal's weight: the probability of the other seats' plays in this deal."""
-    return math.exp(log_likelihood(found, hands, rules, temperature))
+    return math.exp(log_likelihood(found, hands, rules, temperature, wild))
 
 
 def active(temperature: float | None) -> bool:

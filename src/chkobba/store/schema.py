@@ -1,9 +1,10 @@
 """The database tables: games, their seats, and every move, in play order.
 
 A game row holds what the engine needs to rebuild the match exactly: the rule
-set and its options, the seating and the seed of the match's shuffles. Together
-with the moves (in the notation, numbered by ``ply``), replaying them through a
-fresh :class:`~chkobba.match.Match` gives back the game bit for bit.
+set, the rules version it was stored under (``chkobba.rules.RULES_VERSION``), its
+options, the seating and the seed of the match's shuffles. Together with the moves
+(in the notation, numbered by ``ply``), replaying them through a fresh
+:class:`~chkobba.match.Match` gives back the game bit for bit.
 
 The tables are written by the migrations in ``migrations/versions``; this
 module describes the same tables for queries.
@@ -24,6 +25,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    text,
 )
 
 metadata: Final = MetaData()
@@ -35,6 +37,7 @@ games: Final = Table(
     Column("kind", String(16), nullable=False),
     Column("status", String(16), nullable=False, index=True),
     Column("rules", String(32), nullable=False),
+    Column("rules_version", Integer, nullable=False, server_default=text("1")),
     Column("options", Text, nullable=False),
     Column("seats", Integer, nullable=False),
     Column("teams", Boolean, nullable=False),

@@ -21,6 +21,7 @@ from sqlalchemy import Engine, create_engine, event, func, insert, select, updat
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import ArgumentError
 
+from chkobba.rules import RULES_VERSION, RuleSet, preset
 from chkobba.store.schema import games, moves, seats
 
 GAME_STATUSES: Final = ("open", "playing", "finished")
@@ -78,6 +79,13 @@ class StoredGame:
     winner: int | None = None
     totals: list[int] | None = None
     finished_at: dt.datetime | None = None
+    rules_version: int = RULES_VERSION
+    """The version of the presets ``rules`` names (games stored before versions were
+    recorded are of version 1)."""
+
+    def ruleset(self) -> RuleSet:
+        """The game's rule set, as its preset was defined in its rules version."""
+        return preset(self.rules, self.options, self.rules_version)
 
 
 def now() -> dt.datetime:
@@ -145,13 +153,14 @@ class Store:
             with self.engine.connect() as conn:
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
-    def migrate(self) -> None:
-        """Bring the schema up to date with the migrations shipped in the package."""
+    def migrate(self, revision: str = "head") -> None:
+        """Bring the schema up to date with the migrations shipped in the package (or up
+        to ``revision``, for tests of a migration)."""
         cfg = Config()
         cfg.set_main_option("script_location", "chkobba.store:migrations")
         with self.engine.begin() as conn:
             cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "head")
+            command.upgrade(cfg, revision)
 
     # -- writing ---------------------------------------------------------------
 
@@ -164,6 +173,7 @@ class Store:
                     kind=game.kind,
                     status=game.status,
                     rules=game.rules,
+                    rules_version=game.rules_version,
                     options=json.dumps(game.options),
                     seats=game.seats,
                     teams=game.teams,
@@ -303,6 +313,7 @@ def _game_of(m: Any) -> StoredGame:
         winner=m["winner"],
         totals=json.loads(totals) if totals is not None else None,
         finished_at=_aware(m["finished_at"]) if m["finished_at"] is not None else None,
+        rules_version=int(m["rules_version"]),
     )
 
 

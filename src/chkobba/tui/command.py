@@ -77,13 +77,15 @@ def _agent(name: str, seed: int, option: str) -> Agent:
 def seat_names(human: str, computers: dict[int, str], seats: int) -> list[str]:
     """Names for the table: the human's, then each computer's.
 
-    Two players: the computer is named after its player. Four: the computers are
-    named by their place, which is what a player needs to follow the play.
+    Two players: the computer is named after its player. Four or six: the computers
+    are named by their place, which is what a player needs to follow the play.
     """
     if seats == 2:
         other = computers[1]
         return [human, other if other != human else f"{other} (computer)"]
     # Playing order runs counter-clockwise, so seat 1 sits on the human's right.
+    if seats == 6:
+        return [human, "Right", "Far right", "Opposite", "Far left", "Left"]
     return [human, "Right", "Partner", "Left"]
 
 
@@ -106,10 +108,11 @@ def seat_names(human: str, computers: dict[int, str], seats: int) -> list[str]:
 )
 @click.option(
     "--players",
-    type=click.Choice(["2", "4"]),
+    type=click.Choice(["2", "4", "6"]),
     default=None,
-    help="2 (you against the computer) or 4 (you and a computer partner, "
-    "sitting opposite, against two computers). Default: 2 where the rules allow it.",
+    help="2 (you against the computer), 4 (you and a computer partner, "
+    "sitting opposite, against two computers) or 6 (the Scopa family: you against five "
+    "computers, each for themselves). Default: 2 where the rules allow it.",
 )
 @click.option(
     "--opponent",
@@ -123,10 +126,11 @@ def seat_names(human: str, computers: dict[int, str], seats: int) -> list[str]:
 @click.option("--partner", metavar="NAME", help="Your computer partner (4 players only).")
 @click.option(
     "--target",
-    type=click.Choice(["11", "21", "31", "600", "800", "1000"]),
+    type=click.IntRange(min=1),
     default=None,
-    help="Points that win the match. Default: the rules' own (21 for chkobba, 11 for scopa, "
-    "600 for touti, which also allows 800 and 1000).",
+    help="Points that win the match: any positive number. The sources name 11, 21 or 31 "
+    "for Chkobba, 11, 16 or 21 for Scopa, 600, 800 or 1000 for Touti. Default: the rules' "
+    "own (21 for chkobba, 11 for scopa, 600 for touti).",
 )
 @click.option("--seed", type=int, help="Seed of the shuffles (default: a random one).")
 @click.option("--name", metavar="NAME", help="Your name (default: your login name).")
@@ -158,7 +162,7 @@ def play(
     players: str | None,
     opponent: str | None,
     partner: str | None,
-    target: str | None,
+    target: int | None,
     seed: int | None,
     name: str | None,
     save: Path | None,
@@ -194,13 +198,17 @@ def play(
         raise click.UsageError(
             f"--{given[0].replace('_', '-')} is a Touti option: play Touti with --game touti"
         )
-    if target in ("600", "800", "1000"):
-        raise click.BadParameter(f"{target} is a Touti target", param_hint="--target")
-    rules = preset(rules_name, {"target": int(target)} if target is not None else {})
+    if target in (600, 800, 1000):
+        # Most likely a Touti game asked for without --game touti.
+        raise click.BadParameter(
+            f"{target} is a Touti target (--game touti); Chkobba is played to 11, 21 or 31",
+            param_hint="--target",
+        )
+    rules = preset(rules_name, {"target": target} if target is not None else {})
     if players is None:
         players = "2" if "2" in rules.seatings else "4"
     seats = int(players)
-    if ("2v2" if seats == 4 else "2") not in rules.seatings:
+    if {2: "2", 4: "2v2"}.get(seats, players) not in rules.seatings:
         raise click.UsageError(
             f"{rules_name} is not played with --players {seats} "
             f"(its tables: {', '.join(rules.seatings)})"
@@ -224,7 +232,9 @@ def play(
     roles = {1: opponent or default}
     if seats == 4:
         roles |= {2: partner or default, 3: opponent or default}
-    hint = {1: "--opponent", 2: "--partner", 3: "--opponent"}
+    elif seats == 6:
+        roles |= dict.fromkeys(range(2, 6), opponent or default)
+    hint = {s: "--partner" if seats == 4 and s == 2 else "--opponent" for s in roles}
     # Each computer gets its own stream of chance, all derived from the one seed.
     agents = {s: _agent(n, seed + s, hint[s]) for s, n in roles.items()}
 
@@ -235,6 +245,8 @@ def play(
     names = seat_names(human, roles, seats)
     if seats == 2:
         sides = f"you against {roles[1]}"
+    elif seats == 6:
+        sides = f"you against five computers ({roles[1]}), each for themselves"
     else:
         sides = (
             f"you and your partner ({roles[2]}, opposite you) against Right and Left ({roles[1]})"
@@ -274,7 +286,7 @@ def _play_touti(
     players: str | None,
     opponent: str | None,
     partner: str | None,
-    target: str | None,
+    target: int | None,
     seed: int | None,
     name: str | None,
     save: Path | None,
@@ -287,7 +299,7 @@ def _play_touti(
 
     if players not in (None, "4"):
         raise click.UsageError("Touti is played by 4 players (--players 4)")
-    if target in ("11", "21", "31"):
+    if target is not None and target not in (600, 800, 1000):
         raise click.BadParameter("Touti is played to 600, 800 or 1000", param_hint="--target")
     human = (name if name is not None else _human_name()).strip()
     if not human:
@@ -300,7 +312,7 @@ def _play_touti(
     play_touti(
         opponent=opponent,
         partner=partner,
-        target=int(target) if target is not None else None,
+        target=target,
         seed=seed,
         human=human,
         save=save if save is not None else default_save_path(),

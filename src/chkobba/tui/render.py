@@ -120,33 +120,70 @@ def score_line(totals: Sequence[int], side_of: Sequence[int], names: Sequence[st
     return Text(" · ".join(parts))
 
 
+MANY_SEATS: Final = 4
+"""Above this many seats the board lists the players in a table, one row each."""
+
+
+def players_table(obs: Observation, names: Sequence[str]) -> Table:
+    """One row per seat, for a table of many players (six, in the Scopa family): the cards
+    in hand, the pile, the sweeps and the match points, and who deals and who plays."""
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
+    table.add_column("player", no_wrap=True)
+    for col in ("hand", "pile", sweeps_label(obs.rules), "points"):
+        table.add_column(col, justify="right")
+    table.add_column("")
+    for s in range(obs.seats):
+        side = obs.side_of[s]
+        marks = [m for m, on in (("deals", s == obs.dealer), ("to play", s == obs.turn)) if on]
+        name = seat_name(s, names) + (" (you)" if s == obs.seat else "")
+        table.add_row(
+            Text(name, style="bold" if s == obs.seat else ""),
+            str(obs.hand_sizes[s]),
+            str(obs.piles[side].bit_count()),
+            str(obs.chkobba[side]),
+            str(obs.totals[side]),
+            Text(", ".join(marks), style="dim"),
+        )
+    return table
+
+
 def board(obs: Observation, names: Sequence[str]) -> Panel:
     """The whole situation as ``obs.seat`` sees it, framed for the terminal.
 
     While the cut is being decided nothing is dealt yet, so only the score shows.
+    With more than four players, one table lists every seat's hand, pile, sweeps and
+    points (:func:`players_table`).
     """
     names = [framed(n) for n in names]
+    many = obs.seats > MANY_SEATS
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column()
-    score = score_line(obs.totals, obs.side_of, names)
-    grid.add_row("Score", score.append(f"   ({goal(obs.rules)})", style="dim"))
+    if many:
+        grid.add_row("Match", Text(goal(obs.rules)))
+    else:
+        score = score_line(obs.totals, obs.side_of, names)
+        grid.add_row("Score", score.append(f"   ({goal(obs.rules)})", style="dim"))
     leads = "cuts" if obs.rules.cut_choice else "leads"
     dealer = Text(f"{seat_name(obs.dealer, names)} deals, {seat_name(obs.cutter, names)} {leads}")
     grid.add_row("Deal", dealer)
+    if many and obs.phase is not Phase.CUT:
+        grid.add_row("Players", players_table(obs, names))
     if obs.phase is not Phase.CUT:
-        sweeps = sweeps_label(obs.rules)
-        piles = " · ".join(
-            f"{side_name(s, obs.side_of, names)} {p.bit_count()} cards, {obs.chkobba[s]} {sweeps}"
-            for s, p in enumerate(obs.piles)
-        )
-        grid.add_row("Piles", Text(piles))
-        others = " · ".join(
-            f"{seat_name(s, names)}: {n} card{'' if n == 1 else 's'}"
-            for s, n in enumerate(obs.hand_sizes)
-            if s != obs.seat
-        )
-        grid.add_row("Hands", Text(others))
+        if not many:
+            sweeps = sweeps_label(obs.rules)
+            piles = " · ".join(
+                f"{side_name(s, obs.side_of, names)} {p.bit_count()} cards, "
+                f"{obs.chkobba[s]} {sweeps}"
+                for s, p in enumerate(obs.piles)
+            )
+            grid.add_row("Piles", Text(piles))
+            others = " · ".join(
+                f"{seat_name(s, names)}: {n} card{'' if n == 1 else 's'}"
+                for s, n in enumerate(obs.hand_sizes)
+                if s != obs.seat
+            )
+            grid.add_row("Hands", Text(others))
         for s, shown in enumerate(obs.shown):
             if shown and s != obs.seat:
                 grid.add_row(

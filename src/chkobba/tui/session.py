@@ -37,8 +37,10 @@ from chkobba.narrate import (
     describe_declaration,
     describe_turn,
     goal,
+    ranks_help,
     seat_name,
     side_name,
+    suits_help,
     sweep_word,
 )
 from chkobba.observe import Observation, observe
@@ -74,9 +76,10 @@ HELP: Final = """\
   [cyan]board[/cyan]        show the board again
   [cyan]?[/cyan]            this help
   [cyan]q[/cyan]            quit; the game so far is then saved (on Ctrl-C and end of input too)
-Suits: s ♠ spades, h ♥ hearts, d ♦ diamonds (dīnārī), c ♣ clubs.
-Ranks: A 2 3 4 5 6 7 Q J K, worth 1 to 10."""
-"""The help's commands; :func:`capture_help` adds the game's capture rules."""
+{suits}
+{ranks}"""
+"""The help's commands (:func:`game_help` names the deck's suits and faces);
+:func:`capture_help` adds the game's capture rules."""
 
 
 def capture_help(rules: RuleSet) -> str:
@@ -92,15 +95,24 @@ def capture_help(rules: RuleSet) -> str:
         kinds.append(f"table cards that make {rules.capture_total} with its value{most}")
     ways = " or ".join([", ".join(kinds[:-1]), kinds[-1]] if len(kinds) > 2 else kinds)
     lines = [f"A card may take {ways}." if ways else "No card captures."]
+    if rules.fewest_cards:
+        lines.append("Where a card could take a single card or several, it takes the fewest.")
     if rules.capture_match and rules.capture_sum and rules.matching_priority:
         lines.append("A card that matches a table card's value takes one such card, not a sum.")
     if rules.ace_takes_all:
         lines.append("An ace takes the whole table.")
+    if rules.declares and rules.wild_seven_keeps_value:
+        lines.append("A 7♠ made wild by a declaration keeps its new value for the round.")
     if rules.may_drop_capturing_card:
         lines.append("A card that can capture may be laid on the table instead.")
     else:
         lines.append("A card that can capture must capture.")
     return "\n".join(lines)
+
+
+def game_help(rules: RuleSet) -> str:
+    """:data:`HELP` for a rule set: the suits and faces named in its deck (``deck``)."""
+    return HELP.format(suits=escape(suits_help(rules)), ranks=escape(ranks_help(rules)))
 
 
 class Ending(enum.Enum):
@@ -524,7 +536,7 @@ class PlaySession:
                 return
 
     def _help(self) -> None:
-        self.console.print(HELP)
+        self.console.print(game_help(self.match.rules))
         self.console.print(capture_help(self.match.rules), markup=False)
 
     def _complain(self, reason: str) -> None:

@@ -33,7 +33,6 @@ from chkobba.match import Match
 from chkobba.moves import Cut, Move, Play, parse_move
 from chkobba.observe import observe
 from chkobba.record import GameRecord, RecordError, replay
-from chkobba.rules import preset
 from chkobba.store import Store, StoredGame
 from chkobba.store.hints import add_hint, hints_of
 from chkobba.web.hub import Hub, Room
@@ -58,7 +57,7 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 def ply_positions(g: StoredGame) -> list[tuple[int, int]]:
     """For each stored move, its (round, play) in the game's record (play 0: the cut)."""
-    match = Match(preset(g.rules, g.options), g.seats, g.teams, g.seed)
+    match = Match(g.ruleset(), g.seats, g.teams, g.seed)
     out = []
     for text in g.moves:
         move = parse_move(text)

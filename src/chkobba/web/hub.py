@@ -273,8 +273,7 @@ class Room:
 
 def room_from_stored(g: StoredGame) -> Room:
     """Rebuild a game by replaying its stored moves through the engine (checked)."""
-    rules = preset(g.rules, g.options)
-    match = Match(rules, g.seats, g.teams, g.seed)
+    match = Match(g.ruleset(), g.seats, g.teams, g.seed)
     for text in g.moves:
         match.apply(parse_move(text), match.turn)
     rows = sorted(g.seat_rows, key=lambda r: r.seat)

@@ -14,14 +14,13 @@ from chkobba.game import Phase, Round
 from chkobba.match import Match
 from chkobba.moves import parse_move
 from chkobba.record import GameRecord, record_of
-from chkobba.rules import preset
 from chkobba.store import StoredGame
 from chkobba.web.protocol import card_list, finished_round_json, side_of, turn_json
 
 
 def match_of(g: StoredGame) -> Match:
     """The stored game's match, replayed move by move (every move checked)."""
-    match = Match(preset(g.rules, g.options), g.seats, g.teams, g.seed)
+    match = Match(g.ruleset(), g.seats, g.teams, g.seed)
     for text in g.moves:
         match.apply(parse_move(text), match.turn)
     return match
@@ -67,7 +66,7 @@ def _frame(
 
 def replay_frames(g: StoredGame) -> dict[str, Any]:
     """Every step of a game: the deal, then the state after each move, all hands shown."""
-    match = Match(preset(g.rules, g.options), g.seats, g.teams, g.seed)
+    match = Match(g.ruleset(), g.seats, g.teams, g.seed)
     number = 1
     frames = [_frame(match.round, number, match.totals, None, "deal")]
     for text in g.moves:
