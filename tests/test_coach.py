@@ -407,7 +407,9 @@ def test_analyze_names_the_seat_count_before_the_names(
     path.write_text(json.dumps(data), encoding="utf-8")
     out = CliRunner().invoke(main, ["analyze", str(path)])
     assert out.exit_code == 1
-    assert out.output.strip() == "record: Chkobba is played by 2, 3 or 4 players, not 5"
+    assert out.output.strip() == (
+        "record: the game is played by 2, 3 or 4 players (the Scopa family also by 6), not 5"
+    )
 
 
 def test_analyze_refuses_a_record_without_rounds(one_round: GameRecord, tmp_path: Path) -> None:
