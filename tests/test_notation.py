@@ -281,7 +281,10 @@ def test_loads_pathological_json_raises_record_error(text: str) -> None:
         ({"rounds": {}}, "record: rounds must be a list"),
         ({"options": {"nope": 1}}, "record: unknown rule option 'nope'"),
         ({"rules": "tresette"}, "record: unknown rules 'tresette'"),
-        ({"seats": 5, "names": None}, "record: Chkobba is played by 2, 3 or 4 players, not 5"),
+        (
+            {"seats": 5, "names": None},
+            "record: the game is played by 2, 3 or 4 players (the Scopa family also by 6), not 5",
+        ),
     ],
 )
 def test_record_header_errors_name_the_fault(change: dict[str, Any], message: str) -> None:

@@ -57,7 +57,7 @@ def test_the_cut_is_answered_keep_or_table(tmp_path: Path, answer: str, cut: str
             ["15", "An ace"],
         ),
         (
-            "escoba",
+            "escoba-del-15",
             ["A card may take table cards that make 15 with its value."],
             ["its own value", "adding up", "matches"],
         ),
@@ -69,9 +69,20 @@ def test_the_cut_is_answered_keep_or_table(tmp_path: Path, answer: str, cut: str
             ],
             [],
         ),
-        ("scopa-strict", ["adding up to its value (at most 2 of them)."], []),
+        (
+            "scopa",
+            [
+                "adding up to its value (at most 2 of them).",
+                "Where a card could take a single card or several, it takes the fewest.",
+            ],
+            [],
+        ),
         ("asso-piglia-tutto", ["An ace takes the whole table."], []),
-        ("scopa-frac", ["may be laid on the table instead."], ["must capture"]),
+        (
+            "scopa-frac",
+            ["A card that can capture must capture."],
+            ["takes one such card, not a sum", "the fewest", "may be laid on the table instead"],
+        ),
     ],
 )
 def test_the_help_gives_the_capture_rules_of_the_game_played(
