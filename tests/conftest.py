@@ -12,5 +12,5 @@ CASES = DATA / "cases"
 
 @pytest.fixture
 def cases_dir() -> Path:
-    """The record cases copied from ../shared/cases."""
+    """The record cases of tests/data/cases (each beside the result it must give)."""
     return CASES

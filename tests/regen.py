@@ -51,7 +51,7 @@ class Game:
     """The seed of the ``random.Random`` that picks each move among the legal ones."""
     options: dict[str, Any] = field(default_factory=dict)
     rules: str = "chkobba"
-    """The preset (RULES.md §2, or a row of §3)."""
+    """The preset (docs/rules.md §2, or a row of §3)."""
 
     def match(self) -> Match:
         """The match, freshly dealt."""
@@ -134,7 +134,7 @@ PRESET_GAMES: tuple[Game, ...] = (
     Game("scopa-frac", 2, False, seed=44, choices=18, rules="scopa-frac"),
     Game("chkop", 3, False, seed=45, choices=19, options={"target": 6}, rules="chkop"),
 )
-"""A reference playthrough for each preset of the Scopa family (RULES.md §3), most to a
+"""A reference playthrough for each preset of the Scopa family (docs/rules.md §3), most to a
 lower target than the preset's to keep the files short; one file each, named after
 the preset, in tests/data/playthroughs/."""
 

@@ -140,7 +140,7 @@ def test_greedy_sweeps_for_the_chkobba() -> None:
 
 
 def test_greedy_counts_no_chkobba_on_the_last_play() -> None:
-    """On the round's last play emptying the table scores no chkobba (RULES.md §2.4)."""
+    """On the round's last play emptying the table scores no chkobba (docs/rules.md §2.4)."""
     sweep, other = Play.parse("7c:3s+4h"), Play.parse("4d:4h")
     table = cards("3s 4h")
     assert play_worth(sweep, table, last_play=False) == pytest.approx(

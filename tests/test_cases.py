@@ -1,4 +1,4 @@
-"""The shared record cases (../shared/cases): `chkobba verify` must give their results."""
+"""The record cases of tests/data/cases: `chkobba verify` must give their results."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_record_round_trips_through_json(path: Path) -> None:
     assert replay(again).to_json() == replay(rec).to_json()
 
 
-# -- the Scopa family (RULES.md §3) ------------------------------------------------
+# -- the Scopa family (docs/rules.md §3) ------------------------------------------------
 
 SCOPA_LEGAL = sorted((CASES / "scopa").glob("legal-[0-9][0-9].json"))
 SCOPA_POINTS = ("carte", "denari", "settebello", "primiera", "scope")

@@ -191,7 +191,7 @@ def test_the_words_say_when_a_playout_is_solved() -> None:
 
 
 def test_the_start_of_a_scopone_is_sampled_in_full() -> None:
-    """All 40 cards are dealt at once in a Scopone (RULES.md §3): an empty stock there
+    """All 40 cards are dealt at once in a Scopone (docs/rules.md §3): an empty stock there
     is not yet the endgame whose few hidden splits are solved, so it gets every sample."""
     m = Match(preset("scopone"), seats=4, teams=True, seed=1)
     obs = observe(m, m.turn)
@@ -204,7 +204,7 @@ def test_the_start_of_a_scopone_is_sampled_in_full() -> None:
 
 
 def test_a_lay_that_offers_a_chkobba_says_so_with_the_unseen_count() -> None:
-    # 2♥ on Q♠ makes 10: any K sweeps it (RULES.md §2.3, §2.4). K♣ is in the hand,
+    # 2♥ on Q♠ makes 10: any K sweeps it (docs/rules.md §2.3, §2.4). K♣ is in the hand,
     # so 3 Ks are unseen.
     obs = position("2h Kc 5s", "Qs", "Ah 4c 6d")
     said = facts(obs, Play(Card.parse("2h")))
@@ -245,7 +245,7 @@ def test_taking_the_seven_of_diamonds_is_named() -> None:
     ],
 )
 def test_no_chkobba_is_offered_to_the_rounds_last_play(hands: list[str], offered: bool) -> None:
-    """RULES.md §2.4 (seeds: chkobba-readme-en.md line 72, "Chkobba cannot be scored at
+    """docs/rules.md §2.4 (seeds: chkobba-readme-en.md line 72, "Chkobba cannot be scored at
     the end of the last turn"): the words and the trainer offer a chkobba to the reply
     exactly when the engine would score the reply's sweep."""
     r, obs = endgame(hands, "Qs")  # 2♥ on Q♠ makes 10: the K♣ sweeps it
@@ -311,7 +311,7 @@ def test_no_difference_at_once_is_said_only_when_there_is_none() -> None:
     ],
 )
 def test_the_seven_of_diamonds_names_the_point_it_secures(rules: str, name: str, coin: str) -> None:
-    """RULES.md §2.5 (seeds: chkobba-wikipedia-fr.txt line 44, "Sabʿa l-ḥayya donne un
+    """docs/rules.md §2.5 (seeds: chkobba-wikipedia-fr.txt line 44, "Sabʿa l-ḥayya donne un
     point à celui possède le 7 de carreau"), §3 for the Scopa family: played or taken,
     the 7♦ in the pile secures its point, named in the rule set's words."""
     _, obs = endgame(["7d 2c", "Kc 5s"], "7h 4c", rules)
@@ -325,7 +325,7 @@ def test_the_seven_of_diamonds_names_the_point_it_secures(rules: str, name: str,
 
 
 def test_the_scopa_family_is_told_in_its_own_points() -> None:
-    """RULES.md §3: an ace's sweep scores nothing in Asso piglia tutto (unless
+    """docs/rules.md §3: an ace's sweep scores nothing in Asso piglia tutto (unless
     ace_sweep_scores), and Scopa Frac scores neither sweeps, 7s nor coins."""
     _, obs = endgame(["2h Qc", "Ac 5s"], "Ks", "asso-piglia-tutto")
     said = facts(obs, Play(Card.parse("2h")))  # only the opponent's A♣ takes K♠ 2♥
@@ -401,7 +401,7 @@ def test_analyze_command(one_round: GameRecord, tmp_path: Path) -> None:
 def test_analyze_names_the_seat_count_before_the_names(
     one_round: GameRecord, tmp_path: Path
 ) -> None:
-    """RULES.md §2.1: 2, 3 or 4 players. Five seats with two names is a seat-count fault."""
+    """docs/rules.md §2.1: 2, 3 or 4 players. Five seats with two names is a seat-count fault."""
     data = {**one_round.to_json(), "seats": 5}
     path = tmp_path / "five.json"
     path.write_text(json.dumps(data), encoding="utf-8")

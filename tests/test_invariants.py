@@ -59,7 +59,7 @@ def check_cards_accounted(r: Round) -> None:
 
 
 def oracle_points(piles: list[int]) -> list[int | None]:
-    """kārṭa, dīnārī, barmīla, sabʿa l-ḥayya by RULES.md §2.5, counted card by card."""
+    """kārṭa, dīnārī, barmīla, sabʿa l-ḥayya by docs/rules.md §2.5, counted card by card."""
 
     def strictly_most(counts: list[int], among: list[int]) -> int | None:
         best = max(counts[i] for i in among)

@@ -1,5 +1,5 @@
-"""Round trips and fuzzing of every text form: cards, plays, moves, records (RULES.md §1,
-RECORD.md), in the manner of python-chess's ``fuzz/``."""
+"""Round trips and fuzzing of every text form: cards, plays, moves, records (docs/rules.md §1,
+docs/records.md), in the manner of python-chess's ``fuzz/``."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ plays = st.builds(
 @settings(max_examples=300)
 @given(plays)
 def test_play_parse_inverts_str(p: Play) -> None:
-    """RECORD.md: a lay is the card, a capture ``card:c1+c2``; ``Play.parse(str(p)) == p``."""
+    """docs/records.md: a lay is the card, a capture ``card:c1+c2``; ``Play.parse(str(p)) == p``."""
     text = str(p)
     assert Play.parse(text) == p
     assert parse_move(text) == p
@@ -90,7 +90,7 @@ def test_play_parse_inverts_str(p: Play) -> None:
 
 @given(plays, st.randoms(use_true_random=False))
 def test_capture_order_does_not_matter(p: Play, rng: random.Random) -> None:
-    """RECORD.md: the order of the captured cards does not matter."""
+    """docs/records.md: the order of the captured cards does not matter."""
     taken = [str(c) for c in cards_of(p.capture)]
     rng.shuffle(taken)
     text = str(CARDS[p.card]) + (":" + "+".join(taken) if taken else "")
@@ -125,7 +125,7 @@ def test_cut_moves_parse() -> None:
     ],
 )
 def test_malformed_plays_are_errors_naming_the_input(text: str, reason: str) -> None:
-    """RECORD.md notation: a malformed play is a NotationError that quotes the input."""
+    """docs/records.md notation: a malformed play is a NotationError that quotes the input."""
     with pytest.raises(NotationError) as info:
         Play.parse(text)
     message = str(info.value)
@@ -172,7 +172,7 @@ SAMPLE_JSON = SAMPLE.to_json()
 
 
 def test_record_round_trips_through_text(tmp_path: Any) -> None:
-    """RECORD.md: a saved record loads back equal and replays to the same result."""
+    """docs/records.md: a saved record loads back equal and replays to the same result."""
     for seats, teams in [(2, False), (3, False), (4, False), (4, True)]:
         rec = _finished_record(seats, teams, seats + teams)
         again = GameRecord.loads(rec.dumps())
@@ -229,7 +229,7 @@ def _load_and_replay(text: str) -> None:
 @settings(max_examples=300, deadline=None)
 @given(json_values)
 def test_fuzz_loads_json_garbage_raises_only_record_errors(data: Any) -> None:
-    """RECORD.md: any JSON either loads as a record or raises RecordError (nothing else)."""
+    """docs/records.md: any JSON either loads as a record or raises RecordError (nothing else)."""
     with contextlib.suppress(RecordError):
         _load_and_replay(json.dumps(data))
 
@@ -288,7 +288,7 @@ def test_loads_pathological_json_raises_record_error(text: str) -> None:
     ],
 )
 def test_record_header_errors_name_the_fault(change: dict[str, Any], message: str) -> None:
-    """RECORD.md: a malformed header is reported as ``record: reason``."""
+    """docs/records.md: a malformed header is reported as ``record: reason``."""
     data = {**SAMPLE_JSON, **change}
     data = {k: v for k, v in data.items() if v is not None}
     with pytest.raises(RecordError) as info:
@@ -297,7 +297,7 @@ def test_record_header_errors_name_the_fault(change: dict[str, Any], message: st
 
 
 def test_record_round_errors_name_round_and_play() -> None:
-    """RECORD.md: a bad play is reported with its round and its 1-based play number."""
+    """docs/records.md: a bad play is reported with its round and its 1-based play number."""
     data = json.loads(json.dumps(SAMPLE_JSON))
     data["rounds"][1]["plays"][4] = "7d:"
     with pytest.raises(RecordError) as info:

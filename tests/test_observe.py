@@ -1,4 +1,4 @@
-"""What one seat may know (RULES.md §2.7): the observation built by ``observe()``."""
+"""What one seat may know (docs/rules.md §2.7): the observation built by ``observe()``."""
 
 from __future__ import annotations
 

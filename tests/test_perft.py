@@ -41,7 +41,7 @@ def test_perft_counts_match_the_checked_in_file(deal: Any) -> None:
 @pytest.mark.parametrize("deal", DEALS, ids=lambda d: d.name)
 def test_moves_per_ply_agree_with_a_brute_force_reading_of_the_rules(deal: Any) -> None:
     """Along each checked-in line of play, the number of legal moves at every ply equals a
-    brute-force count from RULES.md §2.3 (the cut: 2; then per card, match, sums or lay)."""
+    brute-force count from docs/rules.md §2.3 (the cut: 2; then per card, match, sums or lay)."""
     entry = CHECKED_IN[deal.name]
     deck = [Card.parse(c) for c in entry["deck"].split()]
     rules = preset("chkobba", entry["options"])

@@ -1,4 +1,4 @@
-"""Reference playthroughs of every preset of the Scopa family (RULES.md §3).
+"""Reference playthroughs of every preset of the Scopa family (docs/rules.md §3).
 
 The same form as ``test_playthroughs.py`` (OpenSpiel ``integration_tests/playthroughs``):
 seeded matches written state by state and checked in, so any change in a preset's

@@ -120,7 +120,7 @@ def test_masks_express_exactly_the_legal_moves(
 
 
 def test_a_capture_choice_step_by_step() -> None:
-    """RULES.md §2.3.2: a king on A, 2, 3, 4, 6 captures 4+6, 1+3+6 or 1+2+3+4: play(K)
+    """docs/rules.md §2.3.2: a king on A, 2, 3, 4, 6 captures 4+6, 1+3+6 or 1+2+3+4: play(K)
     opens the choice, take() names the cards lowest first, the last option applies."""
     table = sum(1 << c for c in (0, 11, 2, 13, 25))  # As 2h 3s 4h 6d
     king = 9  # Ks
@@ -197,7 +197,7 @@ def swap_hidden(r: Round, seat: int, rng: random.Random) -> Round:
 def test_the_observation_never_holds_hidden_cards(
     rules: str, seating: tuple[int, bool], seed: int, steps: int
 ) -> None:
-    """RULES.md §2.7: redealing the cards a seat has not seen (the others' hands and the
+    """docs/rules.md §2.7: redealing the cards a seat has not seen (the others' hands and the
     stock) among the same places leaves that seat's observation vector unchanged.
     (Not Cirulla, where a declared hand is shown to everyone.)"""
     seats, teams = seating
@@ -219,7 +219,7 @@ def test_the_observation_never_holds_hidden_cards(
 
 
 def test_the_cut_card_is_seen_by_the_cutter_alone() -> None:
-    """RULES.md §2.2, §2.7: during the cut only the cutter's vector shows the cut card."""
+    """docs/rules.md §2.2, §2.7: during the cut only the cutter's vector shows the cut card."""
     e = raw_env()
     e.reset(seed=5)
     r = e.match.round

@@ -1,8 +1,8 @@
-"""Rule tests written from RULES.md (and RECORD.md for the deal order).
+"""Rule tests written from docs/rules.md (and docs/records.md for the deal order).
 
 Each test names the section it checks. Positions are built directly: either a
 deck arranged so that the deal gives chosen hands and table (``arranged_deck``,
-which follows RECORD.md's dealing order independently of the engine), or a
+which follows docs/records.md's dealing order independently of the engine), or a
 dealt round whose hands, table and stock are then set as card masks (``set_up``).
 """
 
@@ -50,7 +50,7 @@ def arranged_deck(
     table: str,
     stock: str = "",
 ) -> list[int]:
-    """A deck whose deal (RECORD.md) gives ``hands`` and ``table``, then ``stock`` on top.
+    """A deck whose deal (docs/records.md) gives ``hands`` and ``table``, then ``stock`` on top.
 
     Seats not named in ``hands`` and the rest of the stock get the remaining
     cards in card-number order. With ``Cut.KEEP`` the first card of the cutter's
@@ -154,7 +154,7 @@ def test_s2_2_the_cut_is_the_cutters_move(seats: int, teams: bool) -> None:
 @pytest.mark.parametrize(("seats", "teams"), SEATINGS, ids=SEATING_IDS)
 @pytest.mark.parametrize("cut", [Cut.KEEP, Cut.TABLE], ids=str)
 def test_s2_2_deal_order_follows_record_md(seats: int, teams: bool, cut: Cut) -> None:
-    """§2.2 / RECORD.md: keep → cutter deck[0:3], others to the dealer, 4 to the table;
+    """§2.2 / docs/records.md: keep → cutter deck[0:3], others to the dealer, 4 to the table;
     table → table deck[0:4], then 3 each from the cutter on."""
     rng = random.Random(seats * 10 + teams)
     for dealer in range(seats):
@@ -410,7 +410,7 @@ def test_wrong_seat_is_refused_by_the_match() -> None:
 
 
 def oracle_moves(hand: int, table: int) -> set[str]:
-    """The legal plays by RULES.md §2.3, by brute force over every subset of the table."""
+    """The legal plays by docs/rules.md §2.3, by brute force over every subset of the table."""
     out: set[str] = set()
     on_table = cards_of(table)
     for c in cards_of(hand):
@@ -691,7 +691,7 @@ def test_s2_6_a_match_is_played_to_the_target(seats: int, teams: bool) -> None:
 
 
 def test_rule_options_unknown_option_is_an_error() -> None:
-    """RULES.md: every [decided] point is an option; an unknown option is an error."""
+    """docs/rules.md: every [decided] point is an option; an unknown option is an error."""
     with pytest.raises(RulesError, match="unknown rule option 'nope'"):
         preset("chkobba", {"nope": 1})
     with pytest.raises(RulesError, match="unknown rule option 'name'"):
@@ -713,7 +713,7 @@ def test_rule_options_unknown_option_is_an_error() -> None:
     ],
 )
 def test_rule_options_bad_values_are_errors(options: dict[str, object], message: str) -> None:
-    """RULES.md §2.6 etc.: an option given the wrong type or a senseless value is an error."""
+    """docs/rules.md §2.6 etc.: an option given the wrong type or a senseless value is an error."""
     with pytest.raises(RulesError, match=message):
         preset("chkobba", options)
 
@@ -736,7 +736,7 @@ def test_s2_1_seating_errors(seats: int, teams: bool, message: str) -> None:
 
 
 def test_bad_decks_are_errors() -> None:
-    """RECORD.md: a deck holds the 40 cards once each; the dealer is a seat."""
+    """docs/records.md: a deck holds the 40 cards once each; the dealer is a seat."""
     with pytest.raises(DealError, match="a deck has 40 cards, this one has 39"):
         Round(CHKOBBA, 2, False, 0, list(range(39)))
     with pytest.raises(DealError, match="As appears twice"):

@@ -100,7 +100,7 @@ def test_endgame_solver_matches_brute_force(seed: int, seating: tuple[int, bool]
 
 def test_solver_takes_the_last_chkobba_only_when_it_scores() -> None:
     # Seat 0 holds Kd; the table is 3s+7h (sum 10). Sweeping is a chkobba unless it
-    # is the last play of the round (RULES.md §2.4).
+    # is the last play of the round (docs/rules.md §2.4).
     r = Round(CHKOBBA, 2, False, 1, list(range(40)))
     r.apply(r.legal_moves()[1])
     r.stock_pos = len(r.deck)

@@ -1,4 +1,4 @@
-"""Invariants of Touti over seeded random games (hypothesis): RULES.md §4 as properties.
+"""Invariants of Touti over seeded random games (hypothesis): docs/rules.md §4 as properties.
 
 130 card points per deal (the last trick's 10 included); every card played was
 legal by an independent reading of the rules; the 40 cards are always all
@@ -50,7 +50,7 @@ def random_deal(seed: int, rules: ToutiRules) -> Deal:
 
 
 def naive_legal(hand: list[int], trick: list[int], trump: int, kaddour: bool) -> set[int]:
-    """RULES.md §4 Play, read once more independently of the engine."""
+    """docs/rules.md §4 Play, read once more independently of the engine."""
     if not trick:
         return set(hand)
     led = trick[0] // 10

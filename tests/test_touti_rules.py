@@ -1,4 +1,4 @@
-"""Rule cases for Touti, each citing the point of RULES.md §4 it checks."""
+"""Rule cases for Touti, each citing the point of docs/rules.md §4 it checks."""
 
 from __future__ import annotations
 

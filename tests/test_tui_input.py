@@ -89,7 +89,7 @@ def test_the_help_gives_the_capture_rules_of_the_game_played(
     tmp_path: Path, rules: str, said: list[str], unsaid: list[str]
 ) -> None:
     # The help said Chkobba's rule (matching, then sums; capturing is compulsory)
-    # whatever the game: false for Escoba's fifteens (RULES.md §3) or Frac's
+    # whatever the game: false for Escoba's fifteens (docs/rules.md §3) or Frac's
     # optional captures.
     args = ["--rules", rules, "--seed", "1", "--opponent", "random"]
     r = CliRunner().invoke(

@@ -1,7 +1,7 @@
-"""The Scopa family (RULES.md §3): every row as a preset of options, tested by its row.
+"""The Scopa family (docs/rules.md §3): every row as a preset of options, tested by its row.
 
-Each test names the row of RULES.md §3 it checks. Positions come from decks
-arranged by RECORD.md's dealing order for presets without the cut (the dealer
+Each test names the row of docs/rules.md §3 it checks. Positions come from decks
+arranged by docs/records.md's dealing order for presets without the cut (the dealer
 deals ``hand_size`` cards to each player from the seat after the dealer, then
 the table), written here independently of the engine.
 """
@@ -39,7 +39,7 @@ def cards(text: str) -> int:
 def no_cut_deck(
     rules: RuleSet, seats: int, dealer: int, hands: dict[int, str], table: str, stock: str = ""
 ) -> list[int]:
-    """A deck whose deal without a cut (RECORD.md) gives ``hands`` and ``table``.
+    """A deck whose deal without a cut (docs/records.md) gives ``hands`` and ``table``.
 
     Unnamed hands and the rest of the stock take the remaining cards in card order.
     """
@@ -95,7 +95,7 @@ def scopa_round(rules: RuleSet = SCOPA, seats: int = 2, teams: bool = False) -> 
 def test_scopa_the_dealer_deals_three_each_from_the_next_seat_then_four_to_the_table(
     seats: int, teams: bool
 ) -> None:
-    """§3 Scopa: no cut-card choice; RECORD.md: 3 each from the seat after the dealer,
+    """§3 Scopa: no cut-card choice; docs/records.md: 3 each from the seat after the dealer,
     then 4 to the table; the seat after the dealer leads."""
     rng = random.Random(seats)
     for dealer in range(seats):
@@ -284,7 +284,7 @@ def test_scopa_other_targets_are_options() -> None:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_scopa_matches_record_and_replay(seed: int) -> None:
-    """RECORD.md: a Scopa record omits the cut and replays to the same result."""
+    """docs/records.md: a Scopa record omits the cut and replays to the same result."""
     rng = random.Random(seed)
     m = Match(SCOPA, 2 + seed % 3, seed=seed)
     while not m.is_over:
@@ -299,7 +299,7 @@ def test_scopa_matches_record_and_replay(seed: int) -> None:
 
 
 def test_chkobba_json_keeps_its_own_keys() -> None:
-    """RECORD.md: Chkobba's rounds keep exactly their keys; other presets add their own."""
+    """docs/records.md: Chkobba's rounds keep exactly their keys; other presets add their own."""
     s = score_round([cards("7d 7s"), cards("Kh")], [1, 0])
     assert list(s.to_json()) == [
         "points", "karta", "dinari", "barmila", "haya", "chkobba", "cards"
@@ -850,7 +850,7 @@ def test_chkop_the_first_table_holds_no_two_cards_of_a_rank() -> None:
 
 @pytest.mark.parametrize("seed", range(8))
 def test_chkop_records_hold_the_shuffle_and_replay(seed: int) -> None:
-    """RECORD.md: the deck is the shuffle; replaying it puts the duplicates back again."""
+    """docs/records.md: the deck is the shuffle; replaying it puts the duplicates back again."""
     rng = random.Random(seed)
     m = Match(CHKOP, 2 + seed % 3, seed=seed)
     while not m.is_over:

@@ -345,7 +345,7 @@ static void game_new(Game *g, int seats, const int *side_of, int dealer, const i
     g->stock_len = NCARDS;
 }
 
-/* The deal of RULES.md §2.2: the cutter's decision (keep = 1, table = 0), or
+/* The deal of docs/rules.md §2.2: the cutter's decision (keep = 1, table = 0), or
    the plain deal when the rules have no cut (cut = -1). */
 static void game_deal(Game *g, int cut, int void_count) {
     if (cut == 1) {
@@ -384,7 +384,7 @@ static inline void game_play(Game *g, int card, mask_t capture) {
         g->table = table;
         g->piles[side] |= capture | bit;
         g->last = side;
-        /* No chkobba on the last play of the round (RULES.md §2.4). */
+        /* No chkobba on the last play of the round (docs/rules.md §2.4). */
         if (table == 0 && !last_play) g->chk[side]++;
     } else {
         g->table |= bit;
@@ -919,7 +919,7 @@ static int check_max_cards(int max_cards) {
     return 0;
 }
 
-/* The seating of RULES.md §2.1: one side per seat, or 2 against 2. */
+/* The seating of docs/rules.md §2.1: one side per seat, or 2 against 2. */
 static int get_seating(PyObject *o, int seats, int *side_of, int *sides) {
     if (seats < 2 || seats > MAX_SEATS) {
         PyErr_Format(PyExc_ValueError, "Chkobba is played by 2, 3 or 4 players, not %d", seats);

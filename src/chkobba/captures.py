@@ -1,4 +1,4 @@
-"""Which captures a played card allows on a given table (RULES.md §2.3 and §3).
+"""Which captures a played card allows on a given table (docs/rules.md §2.3 and §3).
 
 Chkobba's rule: matching has priority. If the table holds cards of the played
 card's value, the card takes exactly one of them. Otherwise it may take any set

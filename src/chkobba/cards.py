@@ -1,4 +1,4 @@
-"""Cards, their notation, and card sets as 40-bit masks (RULES.md §1).
+"""Cards, their notation, and card sets as 40-bit masks (docs/rules.md §1).
 
 The deck has 40 cards: four suits of ten. A card's *value* runs from 1 (ace) to
 10 (king); the face cards are Q = 8, J = 9, K = 10. Diamonds are *dīnārī*, the

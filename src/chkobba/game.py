@@ -1,6 +1,6 @@
-"""One round of Chkobba: the deal, legal moves, applying them, the end (RULES.md §2.2-2.5).
+"""One round of Chkobba: the deal, legal moves, applying them, the end (docs/rules.md §2.2-2.5).
 
-The same round plays every game of the Scopa family (RULES.md §3): the deal's
+The same round plays every game of the Scopa family (docs/rules.md §3): the deal's
 sizes, the void deal's ranks, the cut, the capture rules and the points are all
 options of the :class:`~chkobba.rules.RuleSet`.
 
@@ -67,7 +67,7 @@ class Turn(NamedTuple):
 
 
 PLAYER_COUNTS = (2, 3, 4, 6)
-"""How many players a table may seat: 2, 3 or 4 (RULES.md §2.1), or 6 in the Scopa family
+"""How many players a table may seat: 2, 3 or 4 (docs/rules.md §2.1), or 6 in the Scopa family
 (scopa-wikipedia-fr.txt:11); only 4 may play in teams."""
 
 
@@ -77,7 +77,7 @@ def side_map(seats: int, teams: bool) -> tuple[int, ...]:
 
 
 def check_seating(seats: int, teams: bool, rules: RuleSet | None = None) -> None:
-    """Raise ``ValueError`` unless the seating is one RULES.md §2.1 allows
+    """Raise ``ValueError`` unless the seating is one docs/rules.md §2.1 allows
     (and, given ``rules``, one of the rule set's ``seatings``)."""
     if seats not in PLAYER_COUNTS:
         if rules is None:
@@ -215,7 +215,7 @@ class Round:
             self.cut_card = self.deck[0]
         else:
             # The dealer deals each player's cards from the seat after the dealer,
-            # then the table (RECORD.md).
+            # then the table (docs/records.md).
             self.phase = Phase.PLAY
             self._deal_hands(self.cutter)
             self._deal_table(rules.table_size)
@@ -257,7 +257,7 @@ class Round:
             self.table |= self._take(n)
             return
         # Chkop: a card whose rank is already on the table goes back under the
-        # stock and the next card is dealt instead (RULES.md §3).
+        # stock and the next card is dealt instead (docs/rules.md §3).
         order = list(self.deck)
         pos = self.stock_pos
         ranks = 0

@@ -1,4 +1,4 @@
-"""A match: rounds played until a side reaches the target (RULES.md §2.6).
+"""A match: rounds played until a side reaches the target (docs/rules.md §2.6).
 
 The match owns the only source of chance, a ``random.Random`` seeded at
 creation: it shuffles each round's deck and picks the first dealer. A deal that
@@ -137,7 +137,7 @@ def match_winner(totals: Sequence[int], target: int, lowest_wins: bool = False) 
 
     Once a side has reached the target, the highest total wins; if the highest
     totals are tied, another round is played. With ``lowest_wins`` (Scopa a
-    perdere, RULES.md §3) strictly the lowest total wins instead.
+    perdere, docs/rules.md §3) strictly the lowest total wins instead.
     """
     best = max(totals)
     if best < target:

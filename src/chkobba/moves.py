@@ -5,7 +5,7 @@ There are two kinds of move:
 * :class:`Play`: a card from the hand, with the set of table cards it captures
   (empty for a lay). Text form: ``5s`` lays the 5 of spades; ``Qh:7d+Ah``
   plays the queen of hearts and captures the 7 of diamonds and the ace of hearts.
-* :class:`Cut`: the cutter's decision on the card shown at the cut (RULES.md
+* :class:`Cut`: the cutter's decision on the card shown at the cut (docs/rules.md
   §2.2): ``keep`` it in hand, or put it on the ``table``.
 
 >>> Play.parse("Qh:7d+Ah")
@@ -63,7 +63,7 @@ class Play(NamedTuple):
 
 
 class Cut(enum.Enum):
-    """The cutter's choice for the card shown at the cut (RULES.md §2.2)."""
+    """The cutter's choice for the card shown at the cut (docs/rules.md §2.2)."""
 
     KEEP = "keep"
     TABLE = "table"

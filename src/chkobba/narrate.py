@@ -171,7 +171,7 @@ def narrate_round(r: Round, number: int, names: Sequence[str] | None = None) -> 
 
 def initial_table(r: Round) -> str:
     """The cards the deal put on the table (``(empty)`` when it deals none)."""
-    # Only a tabled cut card puts the table first in the deck (RECORD.md); the
+    # Only a tabled cut card puts the table first in the deck (docs/records.md); the
     # deck is in dealing order, so the table's cards follow each other in it.
     start = 0 if r.cut is Cut.TABLE else r.rules.hand_size * r.seats
     size = r.rules.table_size

@@ -1,4 +1,4 @@
-"""What one seat may know (RULES.md §2.7), built by one function: :func:`observe`.
+"""What one seat may know (docs/rules.md §2.7), built by one function: :func:`observe`.
 
 Everything played is public: the table, every play and capture, how many cards
 each hand holds, each pile and its chkobba markers, the stock's size, the score.

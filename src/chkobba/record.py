@@ -1,4 +1,4 @@
-"""Game records (RECORD.md): save, load, replay and verify.
+"""Game records (docs/records.md): save, load, replay and verify.
 
 A record is JSON: the rule set, the seats, and per round the dealer, the whole
 shuffled deck, the cutter's decision and every play in the notation. Replaying
@@ -74,7 +74,7 @@ class RoundRecord:
     plays: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """The round as RECORD.md writes it (``cut`` omitted when there is none)."""
+        """The round as docs/records.md writes it (``cut`` omitted when there is none)."""
         out: dict[str, Any] = {"dealer": self.dealer, "deck": self.deck}
         if self.cut is not None:
             out["cut"] = self.cut
@@ -84,7 +84,7 @@ class RoundRecord:
 
 @dataclass
 class GameRecord:
-    """A whole game, finished or not, in the form of RECORD.md, under the presets of
+    """A whole game, finished or not, in the form of docs/records.md, under the presets of
     :data:`~chkobba.rules.RULES_VERSION` (a version-1 record is converted on reading)."""
 
     rules: str = "chkobba"
@@ -263,7 +263,7 @@ class Replay:
         return [r for r in self.rounds if r.is_over]
 
     def to_json(self) -> dict[str, Any]:
-        """The summary ``chkobba verify --json`` prints (RECORD.md)."""
+        """The summary ``chkobba verify --json`` prints (docs/records.md)."""
         return {
             "rounds": [r.score.to_json() for r in self.rounds if r.score is not None],
             "totals": list(self.totals),

@@ -1,4 +1,4 @@
-"""Rule sets: every [decided] point of RULES.md as an option, and the named presets.
+"""Rule sets: every [decided] point of docs/rules.md as an option, and the named presets.
 
 A :class:`RuleSet` is an immutable bundle of options. The engine branches on
 options, never on a preset's name, so a house rule is one setting away::
@@ -7,7 +7,7 @@ options, never on a preset's name, so a house rule is one setting away::
     >>> rules.target
     11
 
-Every game of the Scopa family (RULES.md §3) is a preset: Scopa is Chkobba
+Every game of the Scopa family (docs/rules.md §3) is a preset: Scopa is Chkobba
 without the cut, voided by three kings, capturing one card or two and the fewest it
 can, scored by ``carte``, ``denari``, ``settebello``, ``primiera`` and ``scope``, to
 11; Scopone deals 9 cards each; Escoba del 15 captures by fifteen; and so on
@@ -44,7 +44,7 @@ SEATINGS: Final = ("2", "3", "4", "2v2", "6")
 2 against 2 (six only in the Scopa family: the seed, scopa-wikipedia-fr.txt:11)."""
 
 CHKOBBA_SEATINGS: Final = ("2", "3", "4", "2v2")
-"""The tables RULES.md §2.1 knows for Chkobba: 2, 3 or 4 players, or 2 against 2."""
+"""The tables docs/rules.md §2.1 knows for Chkobba: 2, 3 or 4 players, or 2 against 2."""
 
 SCOPA_SEATINGS: Final = (*CHKOBBA_SEATINGS, "6")
 """Scopa's tables: "à deux joueurs, ou à deux équipes de deux joueurs, mais [...] à trois,
@@ -63,18 +63,18 @@ _SCOPA_SCORING: Final = ("carte", "denari", "settebello", "primiera", "scope")
 
 @dataclass(frozen=True, slots=True)
 class RuleSet:
-    """The options of one rule set (RULES.md §2, §3, and the [decided] points)."""
+    """The options of one rule set (docs/rules.md §2, §3, and the [decided] points)."""
 
     name: str = "chkobba"
     """The preset this rule set was built from."""
     target: int = 21
-    """Points that end the match (RULES.md §2.6): 11, 21 or 31 usually."""
+    """Points that end the match (docs/rules.md §2.6): 11, 21 or 31 usually."""
     may_drop_capturing_card: bool = False
-    """RULES.md §2.3.4: whether a card that can capture may be laid instead."""
+    """docs/rules.md §2.3.4: whether a card that can capture may be laid instead."""
     cut_choice: bool = True
-    """RULES.md §2.2: the cutter is shown the top card and keeps or tables it."""
+    """docs/rules.md §2.2: the cutter is shown the top card and keeps or tables it."""
     void_deal_count: int = 3
-    """RULES.md §2.2: this many cards of one rank among the table cards void the deal."""
+    """docs/rules.md §2.2: this many cards of one rank among the table cards void the deal."""
     max_capture_cards: int = 0
     """At most this many table cards in any capture (a match takes one); 0: no limit."""
     fewest_cards: bool = False
@@ -93,9 +93,9 @@ class RuleSet:
     """The tables the game is played at: ``2``, ``3``, ``4``, ``6`` (each for themselves)
     and ``2v2`` (teams)."""
     capture_match: bool = True
-    """A card takes one table card of its own value (RULES.md §2.3.1)."""
+    """A card takes one table card of its own value (docs/rules.md §2.3.1)."""
     capture_sum: bool = True
-    """A card takes two or more table cards adding up to its value (RULES.md §2.3.2)."""
+    """A card takes two or more table cards adding up to its value (docs/rules.md §2.3.2)."""
     capture_total: int = 0
     """A card takes one or more table cards whose values plus its own make this total
     (15 in Scopa di quindici, Escoba and Cirulla); 0: no such capture."""
@@ -272,7 +272,7 @@ class RuleSet:
 
 
 CHKOBBA: Final = RuleSet()
-"""The default rule set: Tunisian Chkobba as RULES.md §2 describes it."""
+"""The default rule set: Tunisian Chkobba as docs/rules.md §2 describes it."""
 
 SCOPA: Final = RuleSet(
     name="scopa",
@@ -285,7 +285,7 @@ SCOPA: Final = RuleSet(
     scoring=_SCOPA_SCORING,
     deck="italian",
 )
-"""Italian Scopa (RULES.md §3): no cut, void on 3 or 4 kings, a capture of one card or two
+"""Italian Scopa (docs/rules.md §3): no cut, void on 3 or 4 kings, a capture of one card or two
 and of the fewest cards (scopa-wikipedia-fr.txt:24-25), primiera, to 11."""
 
 _SCOPONE: Final = dataclasses.replace(SCOPA, name="scopone", hand_size=9, seatings=("2v2",))
@@ -360,44 +360,44 @@ PRESETS: Final[dict[str, RuleSet]] = {
         scoring=("cartes", "denar", "premiere", "septebel", "scope"),
     ),
 }
-"""The named presets, by name: Chkobba (RULES.md §2) and every row of RULES.md §3."""
+"""The named presets, by name: Chkobba (docs/rules.md §2) and every row of docs/rules.md §3."""
 
 PRESET_DESCRIPTIONS: Final[dict[str, str]] = {
-    "chkobba": "Tunisian Chkobba (RULES.md §2): cut choice, matching before addition, "
+    "chkobba": "Tunisian Chkobba (docs/rules.md §2): cut choice, matching before addition, "
     "kārṭa, dīnārī, barmīla, sabʿa l-ḥayya and chkobba points, match to 21.",
-    "scopa": "Italian Scopa (RULES.md §3): the dealer deals 3 each and 4 to the table, "
+    "scopa": "Italian Scopa (docs/rules.md §3): the dealer deals 3 each and 4 to the table, "
     "3 or 4 kings void the deal; a capture takes one card or two, and the fewest it can; "
     "2, 3, 4 or 6 players or 2v2; carte, denari, settebello, primiera and scope; to 11.",
-    "scopa-many": "Scopa with many-card captures (RULES.md §3): a capture by addition takes "
+    "scopa-many": "Scopa with many-card captures (docs/rules.md §3): a capture by addition takes "
     "any number of cards, and need not take the fewest.",
-    "scopone": "Scopone (RULES.md §3): 2 against 2, 9 cards each and 4 on the table, "
+    "scopone": "Scopone (docs/rules.md §3): 2 against 2, 9 cards each and 4 on the table, "
     "no further deal; Scopa's points, to 11.",
-    "scopone-scientifico": "Scopone scientifico (RULES.md §3): 2 against 2, 10 cards each, "
+    "scopone-scientifico": "Scopone scientifico (docs/rules.md §3): 2 against 2, 10 cards each, "
     "an empty table; the player after the dealer leads.",
-    "scopa-di-quindici": "Scopa di quindici (RULES.md §3): a card takes table cards whose "
+    "scopa-di-quindici": "Scopa di quindici (docs/rules.md §3): a card takes table cards whose "
     "values and its own total 15.",
-    "escoba": "Escoba (RULES.md §3, Spain): the standard Scopa (one card or two, the "
+    "escoba": "Escoba (docs/rules.md §3, Spain): the standard Scopa (one card or two, the "
     "fewest) in Spanish words: cartas, oros, siete de velo, primera and escobas; to 11.",
     "escoba-del-15": "Escoba del 15 (Spain): captures of any number of cards totalling 15 "
     "with the card played; cartas, oros, siete de velo, primera and escobas; to 11.",
-    "cirulla": "Cirulla (RULES.md §3): captures by equal value, by sum and by fifteen; "
+    "cirulla": "Cirulla (docs/rules.md §3): captures by equal value, by sum and by fifteen; "
     "hands of 9 or less (3 points) and three equal cards (10) declared at each deal, "
     "automatically; the 7♠ wild, keeping its new value for the round.",
-    "asso-piglia-tutto": "Asso piglia tutto (RULES.md §3): an ace takes the whole table "
+    "asso-piglia-tutto": "Asso piglia tutto (docs/rules.md §3): an ace takes the whole table "
     "(option ace_sweep_scores: it counts as a scopa).",
-    "re-bello": "Re bello (RULES.md §3): Scopa, and the king of coins (K♦) scores 1 too.",
-    "napola": "Napola (RULES.md §3): Scopa, and A-2-3 of coins score 3, one more per "
+    "re-bello": "Re bello (docs/rules.md §3): Scopa, and the king of coins (K♦) scores 1 too.",
+    "napola": "Napola (docs/rules.md §3): Scopa, and A-2-3 of coins score 3, one more per "
     "further consecutive coin, all ten 10 (option all_coins_wins: the match at once).",
-    "ponino": "Il ponino (RULES.md §3): Scopa, and one player taking all four knights (J) "
+    "ponino": "Il ponino (docs/rules.md §3): Scopa, and one player taking all four knights (J) "
     "doubles the side's scope.",
-    "scopone-de-trente": "Scopone de Trente (RULES.md §3): Scopone to 21; the A, 2, 3 of "
+    "scopone-de-trente": "Scopone de Trente (docs/rules.md §3): Scopone to 21; the A, 2, 3 of "
     "coins add their face value; all ten coins win at once.",
-    "scopa-a-perdere": "Scopa a perdere (RULES.md §3): once a side reaches 21, the one with "
+    "scopa-a-perdere": "Scopa a perdere (docs/rules.md §3): once a side reaches 21, the one with "
     "the most points loses (strictly the fewest wins).",
-    "scopa-frac": "Scopa Frac (RULES.md §3): only A, Q, J and K score, 1 each; an 8-8 tie "
+    "scopa-frac": "Scopa Frac (docs/rules.md §3): only A, Q, J and K score, 1 each; an 8-8 tie "
     "goes to the K♦; a card may take the single card or two adding up to it; one round "
     "decides.",
-    "chkop": "Chkop (RULES.md §3, Algeria): captures of any number of cards (still the "
+    "chkop": "Chkop (docs/rules.md §3, Algeria): captures of any number of cards (still the "
     "fewest); no two cards of a rank on the first table; cartes, dénars, première (7s then "
     "6s), septébel and scope; to 21.",
 }

@@ -1,4 +1,4 @@
-"""``chkobba rules``: the rule presets (RULES.md §2 and §3) and their options."""
+"""``chkobba rules``: the rule presets (docs/rules.md §2 and §3) and their options."""
 
 from __future__ import annotations
 

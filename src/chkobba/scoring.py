@@ -1,8 +1,8 @@
-"""End-of-round points (RULES.md §2.5 and §3), as a breakdown a UI can show.
+"""End-of-round points (docs/rules.md §2.5 and §3), as a breakdown a UI can show.
 
 A rule set's ``scoring`` option lists its points by their *keys*, the words its
 own game uses for them: Chkobba scores ``karta``, ``dinari``, ``barmila``,
-``haya`` and ``chkobba`` (RULES.md §2.5); Scopa ``carte``, ``denari``,
+``haya`` and ``chkobba`` (docs/rules.md §2.5); Scopa ``carte``, ``denari``,
 ``settebello``, ``primiera`` and ``scope``; and so on (:data:`POINT_KEYS`). Each
 key names one *point rule* (:data:`POINT_RULES`), so Chkobba's *kārṭa* and
 Scopa's *carte* are the same rule in two languages:
@@ -13,7 +13,7 @@ Scopa's *carte* are the same rule in two languages:
   most 6s (*barmīla*, the Algerian *première*);
 * ``primiera``: the best card of each suit by 7 = 21, 6 = 18, A = 16, 5 = 15,
   4 = 14, 3 = 13, 2 = 12, Q/J/K = 10, a suit without a card counting 0; strictly
-  the highest total (RULES.md §3);
+  the highest total (docs/rules.md §3);
 * ``seven_of_coins``: holding the 7♦ (*sabʿa l-ḥayya*, *settebello*);
 * ``sweeps``: one point per sweep of the table (*chkobba*, *scopa*), counted
   during play;
@@ -88,13 +88,13 @@ class PointKey(NamedTuple):
 
 
 POINT_KEYS: Final[dict[str, PointKey]] = {
-    # Chkobba, in Tunisian Arabic (RULES.md §2.5).
+    # Chkobba, in Tunisian Arabic (docs/rules.md §2.5).
     "karta": PointKey("cards", "kārṭa", "كارطة", "cards", "bājī"),
     "dinari": PointKey("coins", "dīnārī", "ديناري", "diamonds", "bājī"),
     "barmila": PointKey("sevens", "barmīla", "برميلة", "7s", "bājī"),
     "haya": PointKey("seven_of_coins", "sabʿa l-ḥayya", "سبعة الحيّة", "", "bājī"),
     "chkobba": PointKey("sweeps", "chkobba", "شكبّة", "", "bājī"),
-    # The Italian games (RULES.md §3).
+    # The Italian games (docs/rules.md §3).
     "carte": PointKey("cards", "carte", "", "cards", "patta"),
     "denari": PointKey("coins", "denari", "", "denari", "patta"),
     "settebello": PointKey("seven_of_coins", "settebello", "", "", "patta"),
@@ -113,7 +113,7 @@ POINT_KEYS: Final[dict[str, PointKey]] = {
     "velo": PointKey("seven_of_coins", "siete de velo", "", "", "empate"),
     "primera": PointKey("primiera", "primera", "", "", "empate"),
     "escobas": PointKey("sweeps", "escobas", "", "", "empate"),
-    # Chkop, the Algerian game, in the words of the French source (RULES.md §3).
+    # Chkop, the Algerian game, in the words of the French source (docs/rules.md §3).
     "cartes": PointKey("cards", "cartes", "", "cartes", "pat"),
     "denar": PointKey("coins", "dénars", "", "dénars", "pat"),
     "premiere": PointKey("sevens", "première", "", "7s", "pat"),
@@ -150,10 +150,10 @@ PER_SIDE_RULES: Final = frozenset(
 one point to one side (a side or null)."""
 
 CHKOBBA_SCORING: Final = ("karta", "dinari", "barmila", "haya", "chkobba")
-"""Chkobba's points (RULES.md §2.5), the default ``scoring``."""
+"""Chkobba's points (docs/rules.md §2.5), the default ``scoring``."""
 
 WILD_CARD: Final = CARDS[6]
-"""The 7♠, wild in Cirulla's declarations (RULES.md §3)."""
+"""The 7♠, wild in Cirulla's declarations (docs/rules.md §3)."""
 
 _KNIGHTS: Final = rank_mask(9)
 _FRAC_MASK: Final = rank_mask(1) | rank_mask(8) | rank_mask(9) | rank_mask(10)
@@ -161,7 +161,7 @@ _KING_OF_COINS: Final = DIAMONDS * 10 + 9
 _COIN_FACES: Final = ((DIAMONDS * 10, 1), (DIAMONDS * 10 + 1, 2), (DIAMONDS * 10 + 2, 3))
 
 _PRIMIERA_OF_RANK: Final = (16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
-"""Primiera points of each rank, A … K (RULES.md §3)."""
+"""Primiera points of each rank, A … K (docs/rules.md §3)."""
 _PRIMIERA_BEST: Final = tuple(
     max((_PRIMIERA_OF_RANK[i] for i in range(10) if pattern >> i & 1), default=0)
     for pattern in range(1 << 10)
@@ -170,7 +170,7 @@ _PRIMIERA_BEST: Final = tuple(
 
 
 def primiera(pile: int) -> int:
-    """A pile's primiera total: its best card in each suit by RULES.md §3's points."""
+    """A pile's primiera total: its best card in each suit by docs/rules.md §3's points."""
     return (
         _PRIMIERA_BEST[pile & 0x3FF]
         + _PRIMIERA_BEST[pile >> 10 & 0x3FF]
@@ -202,7 +202,7 @@ def strict_best(values: Sequence[int]) -> int | None:
 
 
 class Declaration(NamedTuple):
-    """A hand shown at a deal for points (Cirulla, RULES.md §3), made automatically."""
+    """A hand shown at a deal for points (Cirulla, docs/rules.md §3), made automatically."""
 
     seat: int
     name: str
@@ -327,7 +327,7 @@ class RoundScore:
         return self._side("haya")
 
     def to_json(self) -> dict[str, Any]:
-        """The round's entry in ``chkobba verify --json`` (RECORD.md)."""
+        """The round's entry in ``chkobba verify --json`` (docs/records.md)."""
         out: dict[str, Any] = {"points": list(self.points)}
         for p in self.items:
             out[p.key] = p.json_value()

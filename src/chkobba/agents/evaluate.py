@@ -1,7 +1,7 @@
 """What captured cards are worth, in round points: the scoring the greedy and heuristic share.
 
 A round's points are kārṭa (most cards), dīnārī (most diamonds), barmīla (most
-7s, then most 6s), sabʿa l-ḥayya (the 7♦) and one per chkobba (RULES.md §2.5).
+7s, then most 6s), sabʿa l-ḥayya (the 7♦) and one per chkobba (docs/rules.md §2.5).
 Only the 7♦ and a chkobba are worth a whole point by themselves; every other
 card is worth a share of the points it helps to win. :class:`CardValues` gives
 each kind of card a weight in points and values a card set with a few popcounts,

@@ -52,7 +52,7 @@ def play_worth(play: Play, table: int, last_play: bool) -> float:
 
     A capture earns the captured cards and the card played (both go to the
     pile), plus a full point when it sweeps the table, except on the round's
-    last play (RULES.md §2.4). A lay earns nothing and gives the card up, so the
+    last play (docs/rules.md §2.4). A lay earns nothing and gives the card up, so the
     cheapest lay scores highest, and any capture beats any lay.
     """
     card, cap = play

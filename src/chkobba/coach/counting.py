@@ -129,7 +129,7 @@ def safe_question(obs: Observation, card: int) -> Question:
     """Would laying ``card`` be safe from a sweep by a card the player has not seen?
 
     The same answer as the plays in words (:func:`~chkobba.coach.explain.sweep_threats`):
-    a sweep on the round's last play scores nothing (RULES.md §2.4).
+    a sweep on the round's last play scores nothing (docs/rules.md §2.4).
     """
     left = obs.table | 1 << card
     danger = sweep_threats(obs, left)

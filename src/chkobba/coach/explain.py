@@ -65,7 +65,7 @@ def sweep_can_follow(obs: Observation) -> bool:
 
     :attr:`Observation.plays_left` counts the observer's own play, so the plays
     left after it, every seat's counted, are one fewer. The next play scores no
-    sweep when it is the round's last (RULES.md §2.4): at least two plays must
+    sweep when it is the round's last (docs/rules.md §2.4): at least two plays must
     remain after the observer's. (Nor in a rule set whose sweeps score nothing.)
     """
     return obs.plays_left - 1 >= 2 and obs.rules.no_sweep != FULL_DECK
@@ -184,7 +184,7 @@ def _outcome(obs: Observation, move: Move) -> _Outcome:
         isinstance(move, Play)
         and bool(move.capture)
         and move.capture == obs.table
-        and obs.plays_left > 1  # not the round's last play (RULES.md §2.4)
+        and obs.plays_left > 1  # not the round's last play (docs/rules.md §2.4)
         and not rules.no_sweep >> move.card & 1
     )
     sevens = gained & SEVENS_MASK & ~(_HAYA_BIT if haya_scores else 0)

@@ -4,7 +4,7 @@ Everything a pair does depends only on the duel's settings and the pair's
 index, never on which process plays it or in what order, so a duel gives the
 same results on one core or many.
 
-**Void deals.** Whether a deal is void (three of a rank on the table, RULES.md
+**Void deals.** Whether a deal is void (three of a rank on the table, docs/rules.md
 §2.2) depends on the cutter's decision, and the two games of a pair may decide
 differently. So a deck is drawn from the pair's generator, and drawn again
 until its deal is valid *whichever* way the cut is decided; both games then

@@ -8,7 +8,7 @@ id      name                        meaning
 0-39    ``play(c)``                 play card ``c`` from the hand
 40-79   ``take(t)``                 take table card ``t = id - 40`` into the capture
 80      ``done``                    the capture is complete (nothing taken: lay)
-81      ``keep``                    the cutter keeps the cut card (RULES.md §2.2)
+81      ``keep``                    the cutter keeps the cut card (docs/rules.md §2.2)
 82      ``table``                   the cutter puts the cut card on the table
 ======  ==========================  ===============================================
 

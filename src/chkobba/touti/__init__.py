@@ -1,4 +1,4 @@
-"""Touti, the Moroccan bidding and trick-taking game (RULES.md §4), on Chkobba's foundations.
+"""Touti, the Moroccan bidding and trick-taking game (docs/rules.md §4), on Chkobba's foundations.
 
 The same cards and notation (the Spanish deck maps one to one onto them), rule
 options, moves as small values, one observation function per seat, records

@@ -1,5 +1,5 @@
 """One deal of Touti: the deal in fives, the bidding, trumps, ten tricks, announcements
-(RULES.md §4).
+(docs/rules.md §4).
 
 A :class:`Deal` starts from a shuffled deck and a dealer and is then driven only
 by moves (:mod:`chkobba.touti.moves`). It is deterministic and pure: no clock,
@@ -51,7 +51,7 @@ SEATS = 4
 HAND_SIZE = 10
 TRICKS = 10
 PACKET = 5
-"""The deal goes round twice, five cards at a time (RULES.md §4)."""
+"""The deal goes round twice, five cards at a time (docs/rules.md §4)."""
 CLAIM_TRICKS = 5
 """A claim (book §2.5.6: "en fin de partie") may be made when at most this many tricks remain."""
 
@@ -61,7 +61,7 @@ def team_of(seat: int) -> int:
 
 
 def canto_value(suit: int, trump: int | None) -> int:
-    """An announcement's points: 40 in trumps, 20 in another suit (RULES.md §4)."""
+    """An announcement's points: 40 in trumps, 20 in another suit (docs/rules.md §4)."""
     return 40 if suit == trump else 20
 
 
@@ -336,7 +336,7 @@ class Deal:
         return []
 
     def legal_cards(self) -> int:
-        """The cards the seat to move may play to the trick (RULES.md §4, Play)."""
+        """The cards the seat to move may play to the trick (docs/rules.md §4, Play)."""
         return legal_cards(
             self.hands[self.turn], self.current, self.trump, self.rules.kaddour
         )
@@ -733,7 +733,7 @@ def trick_winner_index(cards: Sequence[int], trump: int | None) -> int:
 
 
 def legal_cards(hand: int, trick: Sequence[int], trump: int | None, kaddour: bool) -> int:
-    """The cards of ``hand`` that may be played to ``trick`` (RULES.md §4, Play).
+    """The cards of ``hand`` that may be played to ``trick`` (docs/rules.md §4, Play).
 
     Follow suit, beating the trick's highest card if possible; void, trump,
     over-trumping a trump already played if possible (with *Kaddour*, a player

@@ -1,4 +1,4 @@
-"""A match of Touti: deals until a team reaches the target (RULES.md §4; 600 by default).
+"""A match of Touti: deals until a team reaches the target (docs/rules.md §4; 600 by default).
 
 The match owns the only source of chance, a ``random.Random`` seeded at
 creation: it picks the first dealer and shuffles every deal. The deal passes to

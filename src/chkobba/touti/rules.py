@@ -1,4 +1,4 @@
-"""Touti's rule options: every choice RULES.md §4 and the book leave open (docs/touti.md).
+"""Touti's rule options: every choice docs/rules.md §4 and the book leave open (docs/touti.md).
 
 A :class:`ToutiRules` is immutable; records store only the options that differ
 from the defaults, and an unknown option or a bad value is a :class:`RulesError`.
@@ -35,13 +35,13 @@ CHOICES: Final[dict[str, tuple[str, ...]]] = {
 
 @dataclass(frozen=True, slots=True)
 class ToutiRules:
-    """The options of a game of Touti; the defaults are RULES.md §4 and its [decided] points."""
+    """The options of a game of Touti; the defaults are docs/rules.md §4 and its [decided] points."""
 
     target: int = 600
     """Match points that win the match (book §2.4: 600, 800 or 1000)."""
     kaddour: bool = False
     """Book §2.2.2: a player void in the suit led who cannot over-trump may discard
-    instead of under-trumping (RULES.md §4, option *Kaddour*)."""
+    instead of under-trumping (docs/rules.md §4, option *Kaddour*)."""
     all_pass: str = "same-dealer"
     """Book §2.5.3, four passes: ``same-dealer`` redeals (the [decided] default),
     ``next-dealer`` passes the deal on, ``third-next`` redeals twice then passes it on."""
@@ -148,4 +148,4 @@ OPTION_HELP: Final[dict[str, tuple[str, str, str]]] = {
 """Per option: its values, the book's section, what it does (``chkobba rules touti``)."""
 
 DEFAULT: Final = ToutiRules()
-"""Touti as RULES.md §4 describes it, with its [decided] defaults."""
+"""Touti as docs/rules.md §4 describes it, with its [decided] defaults."""

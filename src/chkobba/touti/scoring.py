@@ -1,4 +1,4 @@
-"""The score of a deal of Touti (RULES.md §4, Scoring), as a breakdown a UI can show.
+"""The score of a deal of Touti (docs/rules.md §4, Scoring), as a breakdown a UI can show.
 
 The declarer's team makes its contract when its card points (the 10 for the
 last trick included) plus its announcements reach the bid: it scores the bid and

@@ -160,7 +160,7 @@ class Coach:
         return JSONResponse(found)
 
     async def analyze_record(self, request: Request) -> Response:
-        """``POST /api/analyze?seat=N|all&samples=K`` with a record (RECORD.md) as the body:
+        """``POST /api/analyze?seat=N|all&samples=K`` with a record (docs/records.md) as the body:
         its frames, step by step, and its analysis, for the analysis page."""
         raw = await request.body()
         if len(raw) > MAX_RECORD:

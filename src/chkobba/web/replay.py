@@ -33,7 +33,7 @@ def seat_names(g: StoredGame) -> list[str]:
 
 
 def game_record(g: StoredGame) -> GameRecord:
-    """The game's record (RECORD.md)."""
+    """The game's record (docs/records.md)."""
     meta: dict[str, Any] = {"site": "chkobba web", "game": g.id}
     if g.finished_at is not None:
         meta["finished"] = g.finished_at.isoformat()

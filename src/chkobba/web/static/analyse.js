@@ -1,4 +1,4 @@
-// Any game record (RECORD.md: from `chkobba play`, a download, a duel) analysed by the
+// Any game record (docs/records.md: from `chkobba play`, a download, a duel) analysed by the
 // expert, move by move: pick the file, the seat and the precision; step through the
 // game with every hand shown and the expert's view of each play of that seat.
 import { t, onLangChange } from "./i18n.js";
