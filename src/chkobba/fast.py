@@ -195,7 +195,7 @@ def _check_mask(mask: int, what: str) -> None:
 
 
 def _teams(seats: int, side_of: Sequence[int]) -> bool:
-    """Whether ``side_of`` pairs partners; raise unless it is a seating docs/rules.md §2.1 allows."""
+    """Whether ``side_of`` pairs partners; raise unless docs/rules.md §2.1 allows the seating."""
     if seats not in (2, 3, 4):
         raise ValueError(f"Chkobba is played by 2, 3 or 4 players, not {seats}")
     sides = tuple(side_of)

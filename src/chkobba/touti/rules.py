@@ -35,7 +35,7 @@ CHOICES: Final[dict[str, tuple[str, ...]]] = {
 
 @dataclass(frozen=True, slots=True)
 class ToutiRules:
-    """The options of a game of Touti; the defaults are docs/rules.md §4 and its [decided] points."""
+    """The options of a game of Touti; the defaults: docs/rules.md §4 and its [decided] points."""
 
     target: int = 600
     """Match points that win the match (book §2.4: 600, 800 or 1000)."""
