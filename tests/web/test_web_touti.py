@@ -38,6 +38,12 @@ def test_page_and_a_whole_match(sqlite_client: TestClient) -> None:
         assert r.status_code == 200, r.text
         v = r.json()
     assert v["winner"] is not None and max(v["totals"]) >= 600
+    # The story is a list of events the page tells in its language, each with its English.
+    kinds = {e["kind"] for e in v["log"]}
+    assert {"play", "trick", "contract", "team", "result"} <= kinds
+    assert kinds <= {"bid", "trump", "play", "canto", "pass", "alla", "macharich", "redeal",
+                     "claim", "trick", "no_contract", "contract", "team", "result"}
+    assert all(isinstance(e["text"], str) and e["text"] for e in v["log"])
     rec = c.get(f"/api/touti/games/{g['game']}/record", headers=auth(g["token"]))
     assert rec.status_code == 200
     rep = replay(ToutiRecord.loads(rec.text))

@@ -322,12 +322,12 @@ def trick_event(deal: Deal, names: list[str]) -> dict[str, Any]:
 
 
 def score_events(deal: Deal, names: list[str]) -> list[dict[str, Any]]:
-    """The end of a deal: ``redeal`` (no contract), or ``contract`` (declarer, bid, trumps),
+    """The end of a deal: ``no_contract``, or ``contract`` (declarer, bid, trumps),
     each team's ``team`` line (card points, the last trick's 10, announcements) and the
     ``result`` (the declarer's total against the bid, made or not, the points scored)."""
     sc = deal.score
     if sc is None:
-        return [{"kind": "redeal", "text": "No contract: the cards are dealt again."}]
+        return [{"kind": "no_contract", "text": "No contract: the cards are dealt again."}]
     lines = score_lines(sc, names)
     return [
         {

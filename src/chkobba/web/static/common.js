@@ -142,8 +142,11 @@ export function saveToken(game, token) {
   localStorage.setItem(`chkobba.token.${game}`, token);
 }
 
-export async function api(path, body) {
-  const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+/** A JSON API call: a GET, or a POST of ``body``; a seat ``token`` goes in the
+ * Authorization header, never in the URL (access logs keep URLs). */
+export async function api(path, body, token) {
+  const headers = token ? { Authorization: `Bearer ${token}` } : {};
+  const opts = body === undefined ? { headers } : { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const r = await fetch(path, opts);
   const data = await r.json().catch(() => ({}));
   if (!r.ok) throw new Error(data.message || `${r.status}`);
