@@ -43,7 +43,8 @@ export function seatName(players, seat) {
   const p = players?.[seat];
   if (!p) return `#${seat + 1}`;
   if (p.name) return p.name;
-  // Numbered, so that several computer seats (partner and opponents) can be told apart.
+  // Numbered, so that several computer seats (partner and opponents) can be told apart;
+  // a name, so capitalised ("Computer 2 wins"), like the names people give themselves.
   if (p.computer) return `${t("computer")} ${seat + 1} (${levelName(p.computer)})`;
   return t("free_seat");
 }
