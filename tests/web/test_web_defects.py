@@ -164,6 +164,7 @@ def test_touti_games_are_created_within_a_budget(sqlite_url: str) -> None:
         assert [r.status_code for r in made] == [201, 201, 201]
         r = c.post("/api/touti/games", json={"opponent": "random", "partner": "random"})
         assert r.status_code == 429 and r.json()["error"] == "rate_limited"
+        assert int(r.headers["Retry-After"]) >= 1
         # The budget is the one Chkobba's games are made from.
         r = c.post("/api/games", json={"mode": "room"})
         assert r.status_code == 429

@@ -187,6 +187,47 @@ def test_an_analysis_stops_when_its_client_leaves(tmp_path: Path) -> None:
         server.stop()
 
 
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid``."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether a process runs (a zombie, ended and not yet reaped, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_workers_do_not_outlive_a_killed_server(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path / "data", "--bot-delay", "0")
+    try:
+        server.start()
+        body = a_record(rounds=1).dumps().encode()
+        with raw_post(server.port, "/api/analyze?seat=0&samples=16&round=1", body) as s:
+            assert b" 200 " in s.recv(100)
+        assert server.proc is not None
+        workers = children(server.proc.pid)
+        assert workers
+        server.kill()  # SIGKILL: the server cannot stop them itself
+        deadline = time.monotonic() + 10
+        while any(alive(pid) for pid in workers):
+            assert time.monotonic() < deadline, "a worker outlived its server"
+            time.sleep(0.1)
+    finally:
+        server.stop()
+
+
 def test_hints_are_computed_once_per_position(sqlite_url: str) -> None:
     with make_client(sqlite_url) as c:
         g = c.post("/api/games", json={"mode": "computer", "level": "random", "target": 11})

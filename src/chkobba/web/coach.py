@@ -464,7 +464,6 @@ class Coach:
 
     async def analysis(self, request: Request) -> Response:
         """``GET /api/games/{game}/analysis?seat=N|all&samples=K&round=R``."""
-        self.analysis_budgets.check(request)
         code = request.path_params["game"].strip().upper()
         asked = _asked(request)
         source = f"game:{code}"
@@ -474,6 +473,8 @@ class Coach:
             key = cache_key(facts, plan(facts, asked, self.max_cost), asked)
             if (hit := self._cached(key)) is not None:
                 return hit
+        # A cached answer is cheap to give: only what reaches the database or a worker counts.
+        self.analysis_budgets.check(request)
         stored = await self.hub.journal.call(self.store.game, code)
         if stored is None:
             return error(404, "unknown_game", "no such game")

@@ -11,6 +11,7 @@ address (:class:`Budgets`), a seat token from the ``Authorization`` header
 from __future__ import annotations
 
 import logging
+import math
 from typing import Any, Final
 
 from sqlalchemy.exc import DBAPIError, OperationalError
@@ -45,17 +46,24 @@ MAX_ADDRESSES: Final = 10_000
 
 
 class Refused(Exception):
-    """A request answered with an error: ``status``, ``code`` and a one-line message."""
+    """A request answered with an error: ``status``, ``code`` and a one-line message;
+    ``retry_after``, the seconds after which asking again may succeed (a 429's)."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, retry_after: float | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.retry_after = retry_after
 
     def response(self) -> JSONResponse:
-        """The answer in the JSON error format."""
-        return error(self.status, self.code, self.message)
+        """The answer in the JSON error format (with ``Retry-After`` if known)."""
+        answer = error(self.status, self.code, self.message)
+        if self.retry_after is not None:
+            answer.headers["Retry-After"] = str(max(1, math.ceil(self.retry_after)))
+        return answer
 
 
 def error(status: int, code: str, message: str) -> JSONResponse:
@@ -109,12 +117,15 @@ class Budgets:
 
     def check(self, request: HTTPConnection) -> None:
         """Raise :class:`Refused` (429) if the request's address is over its budget."""
-        if not self.allow(client_address(request)):
+        address = client_address(request)
+        if not self.allow(address):
+            bucket = self.buckets[address]
             raise Refused(
                 429,
                 "rate_limited",
                 f"too many {self.what} from your address (at most {self.rate:g} a second, "
                 f"bursts of {self.burst:g}): slow down",
+                retry_after=(1 - bucket.tokens) / bucket.rate,
             )
 
 

@@ -21,7 +21,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import multiprocessing.connection
 import os
+import threading
 import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable
@@ -38,6 +40,8 @@ T = TypeVar("T")
 
 WORKER_NICENESS: Final = 10
 """How much lower than the server's the workers' scheduling priority is."""
+BUSY_RETRY_SECONDS: Final = 5
+"""The ``Retry-After`` of a job refused for a full queue or a quota: a guess, jobs vary."""
 
 
 @dataclass(frozen=True)
@@ -60,8 +64,9 @@ class Limits:
     job_seconds: float = 120.0
     """A job still running after this long is stopped (``503 timeout``)."""
     analysis_rate: float = 2.0
-    """Analysis requests a second per client address (cached answers included)."""
-    analysis_burst: float = 20.0
+    """Analysis requests a second per client address (a record's cached answers
+    included: each brings up to 512 kB to read)."""
+    analysis_burst: float = 30.0
     coach_rate: float = 10.0
     """Hint, question, unseen and summary requests a second per client address."""
     coach_burst: float = 30.0
@@ -86,6 +91,15 @@ def _start_worker(flags: Any) -> None:
     _flags = flags
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        # A pool's workers do not notice their server killed (SIGKILL): see to it.
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
+
+
+def _exit_with(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])
+    os._exit(0)
 
 
 def _run_job(slot: int, seconds: float, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
@@ -158,6 +172,7 @@ class Lane:
                 429,
                 "busy",
                 f"the server's {self.name} queue is full ({self.queue} jobs): try again later",
+                retry_after=BUSY_RETRY_SECONDS,
             )
         if self.by_client[client] >= self.per_client:
             self.counts["quota"] += 1
@@ -166,6 +181,7 @@ class Lane:
                 "rate_limited",
                 f"your address already has {self.per_client} {self.name} jobs waiting or "
                 "running: wait for them",
+                retry_after=BUSY_RETRY_SECONDS,
             )
         self.admitted += 1
         self.by_client[client] += 1

@@ -150,8 +150,17 @@ export async function api(path, body, token) {
   const opts = body === undefined ? { headers } : { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const r = await fetch(path, opts);
   const data = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(data.message || `${r.status}`);
+  if (!r.ok) throw apiError(r, data);
   return data;
+}
+
+/** The error of a refused API call: the server's message, its status and, for a 429,
+ * the seconds it asks to wait (Retry-After). */
+export function apiError(r, data) {
+  const e = new Error(data.message || `${r.status}`);
+  e.status = r.status;
+  e.retryAfter = Number(r.headers.get("Retry-After")) || 0;
+  return e;
 }
 
 export function setupHeader() {
