@@ -122,7 +122,10 @@ def test_raised_cards_stay_below_the_hands_label(server: ServerProcess, browser:
     d = browser
     g = post(server.base, "/api/games", {"mode": "computer", "level": "random", "target": 11})
     open_as(d, server.base, g["game"], g["token"])
-    wait(d, lambda d: visible(d, "#hand .card.playable"))
+    wait(d, lambda d: visible(d, "#hand .card.playable") or visible(d, "#cut-keep"))
+    if visible(d, "#cut-keep"):  # this seat cuts first: decide, then play
+        visible(d, "#cut-keep")[0].click()
+        wait(d, lambda d: visible(d, "#hand .card.playable"))
     label = rect(d, "#hand-zone h3")
     outline = 3  # px, drawn outside the card's box
     for card in visible(d, "#hand .card.playable"):

@@ -38,6 +38,8 @@ HTTP_ERROR_CODES: Final = {
     "busy": "the server's queue for this work is full: try again later (429)",
     "timeout": "the work took longer than the limit and was stopped (503)",
     "server_error": "the server failed (500), or the database does not answer (503)",
+    "starting": "/healthz: the server is starting (503)",
+    "database_unavailable": "/healthz: the database does not answer (503)",
 }
 """The ``error`` codes of HTTP answers (besides the game's own: ``not_your_turn``, …)."""
 
