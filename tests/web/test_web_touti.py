@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from starlette.testclient import TestClient
+from wsutil import auth
 
 from chkobba.cards import Card
 from chkobba.touti.record import ToutiRecord, replay
@@ -25,9 +26,9 @@ def test_page_and_a_whole_match(sqlite_client: TestClient) -> None:
     assert c.get("/touti").status_code == 200
     g = new_game(c)
     assert c.get(g["url"]).status_code == 200
-    v = c.get(f"/api/touti/games/{g['game']}", params={"token": g["token"]}).json()
+    v = c.get(f"/api/touti/games/{g['game']}", headers=auth(g["token"])).json()
     assert v["turn"] == 0 and v["legal"] and len(v["hand"]) == 10
-    early = c.get(f"/api/touti/games/{g['game']}/record", params={"token": g["token"]})
+    early = c.get(f"/api/touti/games/{g['game']}/record", headers=auth(g["token"]))
     assert early.status_code == 409  # the record shows every hand
     for _ in range(3000):
         if v["winner"] is not None:
@@ -37,7 +38,13 @@ def test_page_and_a_whole_match(sqlite_client: TestClient) -> None:
         assert r.status_code == 200, r.text
         v = r.json()
     assert v["winner"] is not None and max(v["totals"]) >= 600
-    rec = c.get(f"/api/touti/games/{g['game']}/record", params={"token": g["token"]})
+    # The story is a list of events the page tells in its language, each with its English.
+    kinds = {e["kind"] for e in v["log"]}
+    assert {"play", "trick", "contract", "team", "result"} <= kinds
+    assert kinds <= {"bid", "trump", "play", "canto", "pass", "alla", "macharich", "redeal",
+                     "claim", "trick", "no_contract", "contract", "team", "result"}
+    assert all(isinstance(e["text"], str) and e["text"] for e in v["log"])
+    rec = c.get(f"/api/touti/games/{g['game']}/record", headers=auth(g["token"]))
     assert rec.status_code == 200
     rep = replay(ToutiRecord.loads(rec.text))
     assert rep.winner == v["winner"] and rep.totals == v["totals"]
@@ -46,7 +53,7 @@ def test_page_and_a_whole_match(sqlite_client: TestClient) -> None:
 def test_the_view_hides_the_other_hands(sqlite_client: TestClient) -> None:
     c = sqlite_client
     g = new_game(c)
-    v = c.get(f"/api/touti/games/{g['game']}", params={"token": g["token"]}).json()
+    v = c.get(f"/api/touti/games/{g['game']}", headers=auth(g["token"])).json()
     text = json.dumps(v)
     assert v["turn"] == 0 and v["phase"] == "bid"  # no card has been played yet
     mine = set(v["hand"])
@@ -65,13 +72,14 @@ def test_bad_requests(sqlite_client: TestClient) -> None:
     assert c.post("/api/touti/games", content=b"[").status_code == 400
     g = new_game(c)
     url = f"/api/touti/games/{g['game']}"
-    assert c.get(url, params={"token": "nope"}).status_code == 403
-    assert c.get("/api/touti/games/NOPE", params={"token": "x"}).status_code == 404
+    assert c.get(url, headers=auth("nope")).status_code == 403
+    assert c.get(url).status_code == 403
+    assert c.get("/api/touti/games/NOPE", headers=auth("x")).status_code == 404
     r = c.post(url + "/move", json={"token": g["token"], "move": "75"})
     assert r.status_code == 400 and "malformed bid" in r.json()["message"]
     r = c.post(url + "/move", json={"token": g["token"], "move": "Zz"})
     assert r.status_code == 400
-    v = c.get(url, params={"token": g["token"]}).json()
+    v = c.get(url, headers=auth(g["token"])).json()
     assert v["phase"] == "bid"
     r = c.post(url + "/move", json={"token": g["token"], "move": "Ah"})
     assert r.status_code == 400 and r.json()["error"] == "illegal_move"

@@ -1,8 +1,10 @@
 """Touti in headless Chromium: start a game against the computer and play by clicks
-(a screenshot goes to test-artifacts/touti-web.png)."""
+(a screenshot goes to test-artifacts/touti-web.png); the story in the page's language;
+the seat token never in a URL (the server's access log is read)."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +22,9 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    srv = ServerProcess(tmp_path_factory.mktemp("touti-browser"), "--bot-delay", "0")
+    srv = ServerProcess(
+        tmp_path_factory.mktemp("touti-browser"), "--bot-delay", "0", "--log-level", "info"
+    )
     try:
         srv.start()
         yield srv
@@ -62,7 +66,14 @@ def test_touti_by_clicks(server: ServerProcess, tmp_path: Path) -> None:
                  or d.find_element(By.ID, "g-error").text)
             assert not d.find_element(By.ID, "g-error").text
         log = d.find_elements(By.CSS_SELECTOR, "#t-log li")
-        assert len(log) > 10 and any("trick" in li.text for li in log)
+        assert len(log) > 10 and any(li.text.startswith("Trick ") for li in log)
+        game = d.current_url.rsplit("/", 1)[1]
+        token = d.execute_script(f"return localStorage.getItem('touti.token.{game}')")
+        assert token
+        # The page's requests are in the access log, its seat token nowhere.
+        access = server.log.read_text(errors="replace")
+        assert f"GET /api/touti/games/{game} " in access
+        assert token not in access and "token=" not in access
     finally:
         d.quit()
 
@@ -92,5 +103,21 @@ def test_touti_in_french_and_arabic(server: ServerProcess) -> None:
         assert d.find_element(By.ID, "t-prompt").text == "مزايدتك (أو باس):"
         assert d.find_element(By.TAG_NAME, "html").get_attribute("dir") == "rtl"
         assert "باس" in [b.text for b in visible(d, "#t-actions button")]
+        # The story is told in the page's language, names and cards isolated for bidi.
+        before = body(d, "data-ply")
+        next(b for b in visible(d, "#t-actions button") if b.text == "باس").click()
+        wait(d, lambda d: body(d, "data-ply") != before)
+        story = d.execute_script(
+            "return [...document.querySelectorAll('#t-log li')].map((li) => li.textContent)"
+        )
+        assert "أنت تقول باس" in " ".join(story).replace("\u2068", "").replace("\u2069", "")
+        for line in story:
+            assert re.search("[\u0600-\u06ff]", line), line
+            assert not re.search(r"\b(bids|passes|plays|trick|says|You)\b", line), line
+            for name in ("اليمين", "الشريك", "اليسار"):
+                assert line.count(name) == line.count(f"\u2068{name}\u2069"), line
+        Select(d.find_element(By.ID, "lang")).select_by_value("fr")
+        story = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#t-log li")]
+        assert "Vous passez" in story
     finally:
         d.quit()

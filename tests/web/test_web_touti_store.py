@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import delete, select
 from starlette.testclient import TestClient
-from wsutil import ServerProcess, make_client
+from wsutil import ServerProcess, auth, make_client
 
 from chkobba.store import Store
 from chkobba.store.schema import touti_games, touti_moves
@@ -27,7 +27,7 @@ def new_game(c: TestClient, level: str = "random") -> dict[str, Any]:
 
 
 def look(c: TestClient, g: dict[str, Any]) -> dict[str, Any]:
-    r = c.get(f"/api/touti/games/{g['game']}", params={"token": g["token"]})
+    r = c.get(f"/api/touti/games/{g['game']}", headers=auth(g["token"]))
     assert r.status_code == 200, r.text
     return r.json()  # type: ignore[no-any-return]
 
@@ -100,14 +100,14 @@ def test_a_restart_resumes_the_game_and_it_finishes(db_url: str) -> None:
     with make_client(db_url) as c:
         # A new server on the same database: the same URL and token, the same view.
         assert look(c, g) == v
-        r = c.get(f"/api/touti/games/{g['game']}", params={"token": "not-the-token"})
+        r = c.get(f"/api/touti/games/{g['game']}", headers=auth("not-the-token"))
         assert r.status_code == 403 and r.json()["error"] == "bad_token"
         for i in range(3000):
             if v["winner"] is not None:
                 break
             v = play(c, g, v, i)
         assert v["winner"] is not None
-        text = c.get(f"/api/touti/games/{g['game']}/record", params={"token": g["token"]}).text
+        text = c.get(f"/api/touti/games/{g['game']}/record", headers=auth(g["token"])).text
     rep = replay(ToutiRecord.loads(text))  # every move checked by the engine
     assert rep.winner == v["winner"] and rep.totals == v["totals"]
     assert len(stored_moves(db_url, g["game"])) == v["ply"]
@@ -163,12 +163,16 @@ def test_unknown_games_after_a_restart(sqlite_url: str) -> None:
         g = new_game(c)
     with make_client(sqlite_url) as c:
         for game in ("NOPE", "DEADBEEF", "deadbee", "DEADBEEF0"):
-            r = c.get(f"/api/touti/games/{game}", params={"token": g["token"]})
+            r = c.get(f"/api/touti/games/{game}", headers=auth(g["token"]))
             assert r.status_code == 404 and r.json()["error"] == "unknown_game"
-        for token in ("x", "\ud800", 7):
+        for token in ("x", 7):
             r = c.post(f"/api/touti/games/{g['game']}/move",
                        content=json.dumps({"token": token, "move": "pass"}))
             assert r.status_code == 403 and r.json()["error"] == "bad_token"
+        # A lone surrogate is no text: the body is refused before any token is read.
+        r = c.post(f"/api/touti/games/{g['game']}/move",
+                   content=json.dumps({"token": "\ud800", "move": "pass"}))
+        assert r.status_code == 400 and r.json()["error"] == "bad_json"
 
 
 def test_a_game_that_cannot_be_replayed_is_left_aside(sqlite_url: str) -> None:
@@ -182,16 +186,17 @@ def test_a_game_that_cannot_be_replayed_is_left_aside(sqlite_url: str) -> None:
     finally:
         store.close()
     with make_client(sqlite_url) as c:
-        r = c.get(f"/api/touti/games/{bad['game']}", params={"token": bad["token"]})
+        r = c.get(f"/api/touti/games/{bad['game']}", headers=auth(bad["token"]))
         assert r.status_code == 404 and r.json()["error"] == "unknown_game"
         assert look(c, good) == v
 
 
-def http(base: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+def http(
+    base: str, path: str, body: dict[str, Any] | None = None, token: str | None = None
+) -> dict[str, Any]:
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(
-        base + path, data=data, headers={"Content-Type": "application/json"}
-    )
+    headers = {"Content-Type": "application/json", **(auth(token) if token else {})}
+    req = urllib.request.Request(base + path, data=data, headers=headers)
     with urllib.request.urlopen(req, timeout=30) as r:
         return dict(json.loads(r.read()))
 
@@ -202,15 +207,15 @@ def test_a_server_killed_mid_game_resumes_it(tmp_path: Path) -> None:
         server.start()
         g = http(server.base, "/api/touti/games", {"opponent": "search", "partner": "random"})
         path = f"/api/touti/games/{g['game']}"
-        v = http(server.base, f"{path}?token={g['token']}")
+        v = http(server.base, path, token=g["token"])
         for i in range(4):
             move = "pass" if "pass" in v["legal"] else v["legal"][i % len(v["legal"])]
             v = http(server.base, path + "/move", {"token": g["token"], "move": move})
         server.kill()  # SIGKILL: no chance to tidy up
         server.start()
-        assert http(server.base, f"{path}?token={g['token']}") == v
+        assert http(server.base, path, token=g["token"]) == v
         with pytest.raises(urllib.error.HTTPError) as e:
-            http(server.base, f"{path}?token=nope")
+            http(server.base, path, token="nope")
         assert e.value.code == 403
     finally:
         server.stop()

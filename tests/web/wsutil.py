@@ -62,8 +62,17 @@ class PgServer:
         self._run(
             "initdb", "-D", str(data), "-U", "chkobba", "--auth=trust", "-E", "UTF8", "--no-sync"
         )
+        self.resume()
+
+    def resume(self) -> None:
+        """Start the server (again, after :meth:`halt`), on the same port and files."""
         opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
-        self._run("pg_ctl", "-D", str(data), "-o", opts, "-l", str(self.dir / "log"), "-w", "start")
+        data = str(self.dir / "data")
+        self._run("pg_ctl", "-D", data, "-o", opts, "-l", str(self.dir / "log"), "-w", "start")
+
+    def halt(self) -> None:
+        """Stop the server at once, as a crash would, keeping its files."""
+        self._run("pg_ctl", "-D", str(self.dir / "data"), "-m", "immediate", "-w", "stop")
 
     def _run(self, exe: str, *args: str) -> None:
         cmd = [str(self.bindir / exe), *args]
@@ -89,12 +98,18 @@ class PgServer:
     def stop(self) -> None:
         """Stop the server and remove its files."""
         try:
-            self._run("pg_ctl", "-D", str(self.dir / "data"), "-m", "immediate", "stop")
+            if (self.dir / "data" / "postmaster.pid").exists():
+                self.halt()
         finally:
             shutil.rmtree(self.dir, ignore_errors=True)
 
 
 FAST = Settings(bot_delay=0, rate=10_000, burst=10_000)
+
+
+def auth(token: str) -> dict[str, str]:
+    """The header that carries a seat token on a GET (never the URL)."""
+    return {"Authorization": f"Bearer {token}"}
 
 
 def make_client(url: str, settings: Settings = FAST) -> TestClient:

@@ -87,8 +87,17 @@ def summarize(rounds: Sequence[Round], names: Sequence[str] | None = None) -> Su
     )
 
 
+def _plain(text: str) -> str:
+    """``text`` drawn as it is: matplotlib reads a pair of ``$`` as a formula (mathtext),
+    which garbles a name such as ``cost $5 and $6``, or fails on ``$a^$``."""
+    return text.replace("$", r"\$")
+
+
 def chart(summary: Summary, fmt: str = "png") -> bytes:
-    """The summary as a bar chart: per category, one bar per side (``png`` or ``svg``)."""
+    """The summary as a bar chart: per category, one bar per side (``png`` or ``svg``).
+
+    Names and labels are text, never formulas, whatever ``$`` they hold.
+    """
     # Imported here: matplotlib is slow to import and only the summary needs it.
     import matplotlib
 
@@ -104,13 +113,17 @@ def chart(summary: Summary, fmt: str = "png") -> bytes:
     for s, name in enumerate(summary.sides):
         values = [row[s] for row in summary.points]
         ys = [i + (s - (n - 1) / 2) * height for i in rows]
-        bars = ax.barh(ys, values, height=height, label=name, color=colours[s % len(colours)])
+        bars = ax.barh(
+            ys, values, height=height, label=_plain(name), color=colours[s % len(colours)]
+        )
         ax.bar_label(bars, padding=2, fontsize=8)
-    ax.set_yticks(list(rows), list(summary.labels))
+    ax.set_yticks(list(rows), [_plain(label) for label in summary.labels])
     ax.invert_yaxis()
     ax.set_xlabel("points")
     totals = ", ".join(f"{n} {summary.side_total(s)}" for s, n in enumerate(summary.sides))
-    ax.set_title(f"Points per category over {summary.rounds} round(s): {totals}", fontsize=9)
+    ax.set_title(
+        _plain(f"Points per category over {summary.rounds} round(s): {totals}"), fontsize=9
+    )
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     out = io.BytesIO()

@@ -25,6 +25,8 @@ from chkobba.rules import RULES_VERSION, RuleSet, preset
 from chkobba.store.schema import games, moves, seats
 
 GAME_STATUSES: Final = ("open", "playing", "finished")
+CONNECT_TIMEOUT: Final = 5
+"""Seconds a new PostgreSQL connection may take before it fails (the driver waits forever)."""
 """A game is ``open`` while seats are free, ``playing``, then ``finished``."""
 
 
@@ -141,11 +143,18 @@ class Store:
                 raise StoreError(
                     "PostgreSQL needs the psycopg driver: pip install 'chkobba[postgres]'"
                 ) from None
-            self.engine = create_engine(self.url, pool_pre_ping=True)
+            self.engine = create_engine(
+                self.url, pool_pre_ping=True, connect_args={"connect_timeout": CONNECT_TIMEOUT}
+            )
 
     def close(self) -> None:
         """Release every connection."""
         self.engine.dispose()
+
+    def ping(self) -> None:
+        """Ask the database a trivial question (``SELECT 1``); raise if it does not answer."""
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("SELECT 1")
 
     def checkpoint(self) -> None:
         """Copy SQLite's write-ahead log into the database, without blocking writers."""

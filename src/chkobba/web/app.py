@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any, Final
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -26,7 +26,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from chkobba.rules import RulesError
 from chkobba.store import Store
 from chkobba.web.coach import Coach
-from chkobba.web.hub import Conn, Hub, RateLimiter, Settings, clean_name, is_fair, levels
+from chkobba.web.http import (
+    HTTP_ERROR_CODES,
+    Budgets,
+    JsonErrors,
+    Refused,
+    error,
+    json_body,
+)
+from chkobba.web.hub import Conn, Hub, Settings, clean_name, is_fair, levels
 from chkobba.web.protocol import (
     ERROR_CODES,
     MAX_MESSAGE_BYTES,
@@ -38,41 +46,30 @@ from chkobba.web.protocol import (
 )
 from chkobba.web.replay import game_record, replay_frames
 from chkobba.web.touti import ToutiTables, touti_routes
+from chkobba.web.work import Limits, Work
 
 log = logging.getLogger("chkobba.web")
 
 STATIC: Final = Path(__file__).parent / "static"
 MAX_BODY: Final = 4096
+PING_SECONDS: Final = 2.0
+"""How long ``/healthz`` waits for the database's answer to ``SELECT 1``."""
 TARGETS: Final = (11, 21, 31)
 SEATINGS: Final = {"2": (2, False), "2v2": (4, True), "3": (3, False), "4": (4, False)}
 """The table layouts a game can be created with: players, and whether in teams."""
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise HTTPException(413, f"the request body is limited to {MAX_BODY} bytes")
-    if not raw:
-        return {}
-    try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise HTTPException(400, "the request body is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise HTTPException(400, "the request body must be a JSON object")
-    return data
-
-
-def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
+def create_app(
+    db_url: str, settings: Settings | None = None, limits: Limits | None = None
+) -> Starlette:
     """The web application, storing games in the database at ``db_url``."""
     store = Store(db_url, manual_checkpoints=True)
     hub = Hub(store, settings)
-    coach = Coach(hub, store)
+    work = Work(limits or Limits())
+    coach = Coach(hub, store, work)
     touti = ToutiTables(hub.journal)
+    # Creating and joining games, Chkobba's and Touti's, share each address's budget.
+    creating = Budgets(hub.settings.rate, hub.settings.burst, "games created or joined")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -81,13 +78,44 @@ def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
         try:
             yield
         finally:
+            await work.close()
             await hub.stop()
             store.close()
 
+    pinging: asyncio.Task[None] | None = None
+
+    async def database_answers() -> str | None:
+        """None if the database answers ``SELECT 1`` in time, else why not."""
+        nonlocal pinging
+        # One question at a time: a database that hangs must not pile up threads.
+        if pinging is None or pinging.done():
+            pinging = asyncio.create_task(asyncio.to_thread(store.ping))
+        try:
+            await asyncio.wait_for(asyncio.shield(pinging), PING_SECONDS)
+        except TimeoutError:
+            return f"no answer to SELECT 1 within {PING_SECONDS:g} s"
+        except Exception as e:
+            reason = str(getattr(e, "orig", None) or e).strip().splitlines()
+            return reason[0] if reason else type(e).__name__
+        return None
+
     async def healthz(request: Request) -> Response:
         if not hub.ready:
-            return _error(503, "starting", "the server is starting")
-        return JSONResponse({"ok": True, "games": len(hub.rooms)})
+            return error(503, "starting", "the server is starting")
+        down = await database_answers()
+        if down is not None:
+            return JSONResponse(
+                {
+                    "ok": False,
+                    "error": "database_unavailable",
+                    "message": f"the database does not answer: {down}",
+                    "games": len(hub.rooms),
+                },
+                status_code=503,
+            )
+        return JSONResponse(
+            {"ok": True, "games": len(hub.rooms), "database": "ok", "work": work.stats()}
+        )
 
     async def info(request: Request) -> Response:
         return JSONResponse(
@@ -98,70 +126,55 @@ def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
                 "seatings": list(SEATINGS),
                 "points": point_names(),
                 "errors": ERROR_CODES,
+                "http_errors": HTTP_ERROR_CODES,
                 "max_message_bytes": MAX_MESSAGE_BYTES,
             }
         )
 
-    limiters: dict[str, RateLimiter] = {}
-
-    def throttled(request: Request) -> JSONResponse | None:
-        """Creating and joining games share each client address's budget."""
-        if len(limiters) > 10_000:
-            limiters.clear()  # forget idle addresses rather than grow without bound
-        host = request.client.host if request.client else "?"
-        limiter = limiters.get(host)
-        if limiter is None:
-            limiter = limiters[host] = RateLimiter(hub.settings.rate, hub.settings.burst)
-        if limiter.allow():
-            return None
-        return _error(429, "rate_limited", "too many requests: slow down")
-
     async def create_game(request: Request) -> Response:
-        if (refused := throttled(request)) is not None:
-            return refused
-        data = await _body(request)
+        creating.check(request)
+        data = await json_body(request, MAX_BODY)
         mode = data.get("mode", "computer")
         seating = str(data.get("seating", "2"))
         target = data.get("target", 21)
         level = data.get("level")
         if mode not in ("computer", "room"):
-            return _error(400, "bad_request", "mode must be 'computer' or 'room'")
+            return error(400, "bad_request", "mode must be 'computer' or 'room'")
         if seating not in SEATINGS:
-            return _error(400, "bad_request", f"seating must be one of {', '.join(SEATINGS)}")
+            return error(400, "bad_request", f"seating must be one of {', '.join(SEATINGS)}")
         if type(target) is not int or target not in TARGETS:
-            return _error(400, "bad_request", "target must be 11, 21 or 31")
+            return error(400, "bad_request", "target must be 11, 21 or 31")
         if mode == "computer" and not (isinstance(level, str) and is_fair(level)):
-            return _error(
+            return error(
                 400, "unknown_level", f"unknown level {level!r} (known: {', '.join(levels())})"
             )
         try:
             name = clean_name(data.get("name"), "Player 1")
         except ValueError as e:
-            return _error(400, "bad_request", str(e))
+            return error(400, "bad_request", str(e))
         seats, teams = SEATINGS[seating]
         try:
             room, token = await hub.create_game(mode, seats, teams, target, level, name)
         except (RulesError, ValueError) as e:
-            return _error(400, "bad_request", str(e))
+            return error(400, "bad_request", str(e))
         return JSONResponse(
             {"game": room.id, "seat": 0, "token": token, "url": f"/g/{room.id}"},
             status_code=201,
         )
 
     async def join_game(request: Request) -> Response:
-        if (refused := throttled(request)) is not None:
-            return refused
-        data = await _body(request)
+        creating.check(request)
+        data = await json_body(request, MAX_BODY)
         room = await hub.get_room(request.path_params["game"])
         if room is None:
-            return _error(404, "unknown_game", "no such game")
+            return error(404, "unknown_game", "no such game")
         try:
             name = clean_name(data.get("name"), f"Player {room.seats - len(room.free_seats()) + 1}")
             seat, token = await hub.join(room, name)
         except ValueError as e:
-            return _error(400, "bad_request", str(e))
+            return error(400, "bad_request", str(e))
         except ProtocolError as e:
-            return _error(409, e.code, e.message)
+            return error(409, e.code, e.message)
         return JSONResponse({"game": room.id, "seat": seat, "token": token})
 
     async def list_games(request: Request) -> Response:
@@ -170,7 +183,7 @@ def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
             try:
                 limit = min(100, max(1, int(request.query_params.get("limit", "50"))))
             except ValueError:
-                return _error(400, "bad_request", "limit must be a number")
+                return error(400, "bad_request", "limit must be a number")
             found = await hub.journal.call(store.finished_games, limit)
             games = [
                 {
@@ -189,22 +202,22 @@ def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
         if status in ("open", "playing"):
             rooms = [r for r in hub.rooms.values() if r.status == status]
             return JSONResponse({"games": [r.summary() for r in rooms[-50:]]})
-        return _error(400, "bad_request", "status must be open, playing or finished")
+        return error(400, "bad_request", "status must be open, playing or finished")
 
     async def game_summary(request: Request) -> Response:
         room = await hub.get_room(request.path_params["game"])
         if room is None:
-            return _error(404, "unknown_game", "no such game")
+            return error(404, "unknown_game", "no such game")
         return JSONResponse(room.summary())
 
     async def _finished(request: Request) -> Any:
         code = request.path_params["game"].strip().upper()
         stored = await hub.journal.call(store.game, code)
         if stored is None:
-            return _error(404, "unknown_game", "no such game")
+            return error(404, "unknown_game", "no such game")
         if stored.status != "finished":
             # The frames and the record show every hand and every deck.
-            return _error(409, "not_finished", "a game can be replayed once it is over")
+            return error(409, "not_finished", "a game can be replayed once it is over")
         return stored
 
     async def record(request: Request) -> Response:
@@ -260,7 +273,7 @@ def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
                     re = parsed.id
                     await hub.handle(conn, parsed)
                 except ProtocolError as e:
-                    conn.send(error_message(e.code, e.message, re))
+                    conn.send(error_message(e.code, e.message, re if re is not None else e.re))
                 except Exception:
                     # The game is unharmed (moves apply only once stored); say so and go on.
                     log.exception("error handling a message")
@@ -283,7 +296,11 @@ def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
-        return _error(exc.status_code, "bad_request", exc.detail)
+        return error(exc.status_code, "bad_request", exc.detail)
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, Refused)
+        return exc.response()
 
     routes = [
         Route("/", page("index.html")),
@@ -299,12 +316,16 @@ def create_app(db_url: str, settings: Settings | None = None) -> Starlette:
         Route("/api/games/{game}/replay", replay),
         *coach.routes(),
         WebSocketRoute("/ws", ws_endpoint),
-        *touti_routes(touti),
+        *touti_routes(touti, creating),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
-        routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error}
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(JsonErrors)],
+        exception_handlers={HTTPException: http_error, Refused: refused},
     )
     app.state.hub = hub
     app.state.touti = touti
+    app.state.work = work
     return app

@@ -69,7 +69,8 @@ def new_token() -> str:
 
 def token_hash(token: str) -> str:
     """What the database keeps of a seat token: its SHA-256, never the token."""
-    return hashlib.sha256(token.encode()).hexdigest()
+    # A lone surrogate (JSON allows "\ud800") is no token, but must not be a crash.
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def clean_name(name: object, default: str) -> str:

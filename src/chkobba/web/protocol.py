@@ -23,11 +23,13 @@ from chkobba.scoring import POINT_ARABIC, POINT_NAMES, RoundScore
 
 PROTOCOL: Final = "chkobba-ws/1"
 MAX_MESSAGE_BYTES: Final = 2048
-"""Longest client message accepted; anything longer is refused unread."""
+"""Longest client message accepted, in UTF-8 bytes; anything longer is refused unread."""
+MAX_JSON_DEPTH: Final = 32
+"""Deepest nesting of arrays and objects accepted in any JSON the server reads."""
 
 ERROR_CODES: Final = {
     "too_large": "the message is longer than the limit",
-    "bad_json": "the message is not a JSON object",
+    "bad_json": "the message is not a JSON object (or nests too deeply, or holds a lone surrogate)",
     "bad_message": "a field is missing or has the wrong type",
     "unknown_type": "the message type is not one the server knows",
     "unknown_game": "no game has that id",
@@ -52,13 +54,75 @@ ERROR_CODES: Final = {
 
 
 class ProtocolError(Exception):
-    """A client message that cannot be acted on; ``code`` is one of :data:`ERROR_CODES`."""
+    """A client message that cannot be acted on; ``code`` is one of :data:`ERROR_CODES`.
 
-    def __init__(self, code: str, message: str) -> None:
+    ``re`` is the refused message's ``id`` when it had a valid one, so that even a
+    validation error answers the request it refuses.
+    """
+
+    def __init__(self, code: str, message: str, re: Any = None) -> None:
         assert code in ERROR_CODES, code
         super().__init__(message)
         self.code = code
         self.message = message
+        self.re = re
+
+
+def read_json(text: str | bytes) -> Any:
+    """Parse JSON from a client (a WebSocket message or an HTTP body), whatever it holds.
+
+    Raise :class:`ProtocolError` ``bad_json`` for text that is not JSON, nests
+    arrays and objects deeper than :data:`MAX_JSON_DEPTH` (which would otherwise
+    exhaust the parser's recursion), or holds a lone surrogate (``"\\ud800"``: valid
+    JSON, but no text, which nothing downstream could hash, store or print).
+    """
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise ProtocolError(
+            "bad_json", f"the JSON nests deeper than {MAX_JSON_DEPTH} levels"
+        ) from None
+    except UnicodeDecodeError:
+        raise ProtocolError("bad_json", "the JSON is not UTF-8 text") from None
+    except ValueError as e:
+        raise ProtocolError("bad_json", f"not valid JSON: {e}") from None
+    # Walked with a stack of its own: the check must not recurse either.
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            _check_text(value)
+        elif isinstance(value, dict | list):
+            if depth >= MAX_JSON_DEPTH:
+                raise ProtocolError(
+                    "bad_json", f"the JSON nests deeper than {MAX_JSON_DEPTH} levels"
+                )
+            if isinstance(value, dict):
+                for k, v in value.items():
+                    _check_text(k)
+                    stack.append((v, depth + 1))
+            else:
+                stack.extend((v, depth + 1) for v in value)
+    return data
+
+
+def _check_text(s: str) -> None:
+    if not s.isascii():
+        try:
+            s.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ProtocolError(
+                "bad_json", "the JSON holds a lone surrogate (such as \\ud800), which is not text"
+            ) from None
+
+
+def message_bytes(text: str | bytes) -> int:
+    """A message's length in UTF-8 bytes, which is what the limit counts."""
+    if isinstance(text, bytes):
+        return len(text)
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,42 +174,43 @@ _FIELDS: Final[dict[str, dict[str, tuple[type | tuple[type, ...], bool]]]] = {
 
 def parse_client_message(text: str | bytes) -> ClientMessage:
     """Read and validate one client message; raise :class:`ProtocolError` if bad."""
-    if len(text) > MAX_MESSAGE_BYTES:
+    if message_bytes(text) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ProtocolError("bad_json", f"not valid JSON: {e}") from None
+    data = read_json(text)
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "a message is a JSON object with a 'type'")
-    kind = data.get("type")
-    if not isinstance(kind, str):
-        raise ProtocolError("bad_message", "a message needs a 'type' string")
-    fields = _FIELDS.get(kind)
-    if fields is None:
-        known = ", ".join(sorted(_FIELDS))
-        raise ProtocolError("unknown_type", f"unknown message type {kind!r} (known: {known})")
     msg_id = data.get("id")
     if msg_id is not None and not (
         isinstance(msg_id, str | int) and not isinstance(msg_id, bool) and len(str(msg_id)) <= 64
     ):
         raise ProtocolError("bad_message", "'id' must be a short string or an integer")
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", "a message needs a 'type' string", msg_id)
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        known = ", ".join(sorted(_FIELDS))
+        raise ProtocolError(
+            "unknown_type", f"unknown message type {kind!r} (known: {known})", msg_id
+        )
     unknown = set(data) - set(fields) - {"type", "id"}
     if unknown:
         raise ProtocolError(
-            "bad_message", f"unknown field(s) for {kind!r}: {', '.join(sorted(unknown))}"
+            "bad_message", f"unknown field(s) for {kind!r}: {', '.join(sorted(unknown))}", msg_id
         )
     for name, (types, required) in fields.items():
         value = data.get(name)
         if value is None:
             if required:
-                raise ProtocolError("bad_message", f"{kind!r} needs a {name!r} field")
+                raise ProtocolError("bad_message", f"{kind!r} needs a {name!r} field", msg_id)
             continue
         if not isinstance(value, types) or isinstance(value, bool):
             want = types.__name__ if isinstance(types, type) else "value"
-            raise ProtocolError("bad_message", f"{name!r} must be a {want}, not {value!r}")
+            raise ProtocolError(
+                "bad_message", f"{name!r} must be a {want}, not {value!r}", msg_id
+            )
         if isinstance(value, str) and len(value) > 100:
-            raise ProtocolError("bad_message", f"{name!r} is too long")
+            raise ProtocolError("bad_message", f"{name!r} is too long", msg_id)
     if kind == "hello":
         return Hello(data["game"], data.get("token"), msg_id)
     if kind == "play":

@@ -16,17 +16,21 @@ view and the public log only, so no hidden card ever leaves the server. The
 record, which shows every deck, is served once the match is over.
 
     POST /api/touti/games            {"name", "target", "opponent", "partner"} → game, token
-    GET  /api/touti/games/{game}?token=…        the person's view
+    GET  /api/touti/games/{game}               the person's view
     POST /api/touti/games/{game}/move {"token", "move"}  a move in the notation
-    GET  /api/touti/games/{game}/record?token=…  the touti-record/1, once the match is over
-    GET  /touti, /touti/{game}                   the pages
+    GET  /api/touti/games/{game}/record        the touti-record/1, once the match is over
+    GET  /touti, /touti/{game}                 the pages
+
+The GETs carry the token as ``Authorization: Bearer TOKEN``, never in the URL,
+which access logs record. The story of the game (``log``) is a list of events,
+each with its facts (seats, cards, suits, points) for the page to tell in its
+language, and ``text``, the event in English.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hmac
-import json
 import logging
 import secrets
 import time
@@ -52,12 +56,24 @@ from chkobba.touti.agents import ToutiAgentError, make_touti_agent, touti_player
 from chkobba.touti.cards import STRENGTH
 from chkobba.touti.deal import Deal
 from chkobba.touti.match import ToutiMatch
-from chkobba.touti.moves import Call, NotationError, ToutiMove, parse_move
+from chkobba.touti.moves import (
+    Ask,
+    Bid,
+    Call,
+    Canto,
+    CardPlay,
+    NotationError,
+    Tell,
+    ToutiMove,
+    Trump,
+    parse_move,
+)
 from chkobba.touti.narrate import describe_move, describe_trick, score_lines
 from chkobba.touti.observe import observe
 from chkobba.touti.record import record_of
 from chkobba.touti.rules import TARGETS, ToutiRules
-from chkobba.web.hub import Journal, agent_seed, token_hash
+from chkobba.web.http import Budgets, Refused, error, json_body, no_token_in_url, seat_token
+from chkobba.web.hub import Journal, agent_seed, clean_name, token_hash
 
 log = logging.getLogger("chkobba.web")
 
@@ -90,7 +106,8 @@ class ToutiTable:
     names: list[str]
     ply: int = 0
     """Moves played in the match, which is also the number of the next stored move."""
-    log: list[str] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
+    """The public story: :func:`move_event`, :func:`trick_event`, :func:`score_events`."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     used: float = field(default_factory=time.monotonic)
 
@@ -98,11 +115,7 @@ class ToutiTable:
         """Whether ``token`` is this game's token."""
         if not isinstance(token, str):
             return False
-        try:
-            given = token_hash(token)
-        except UnicodeEncodeError:  # a lone surrogate from JSON is no token
-            return False
-        return hmac.compare_digest(given, self.token_hash)
+        return hmac.compare_digest(token_hash(token), self.token_hash)
 
 
 def table_from_stored(g: StoredTouti) -> ToutiTable:
@@ -275,18 +288,93 @@ async def _choose(table: ToutiTable, level: str, seat: int) -> ToutiMove:
     return move
 
 
+def _suit(suit: int) -> str:
+    return "shdc"[suit]
+
+
+def move_event(seat: int, move: ToutiMove, names: list[str]) -> dict[str, Any]:
+    """A move of the story: ``kind`` (``bid``, ``trump``, ``play``, ``canto``, the parlé's
+    ``ask`` and ``tell``, or the call: ``pass``, ``alla``, ``macharich``, ``zadtak``,
+    ``redeal``, ``claim``), ``seat`` and its amount, suit, card, topic or answer."""
+    event: dict[str, Any] = {"seat": seat}
+    if isinstance(move, Bid):
+        event.update(kind="bid", amount=move.amount)
+    elif isinstance(move, Trump):
+        event.update(kind="trump", suit=_suit(move.suit))
+    elif isinstance(move, CardPlay):
+        event.update(kind="play", card=str(CARDS[move.card]))
+    elif isinstance(move, Canto):
+        event.update(kind="canto", suit=_suit(move.suit))
+    elif isinstance(move, Ask):
+        # Parlé (told in English by the pages: the web game offers no parlé yet).
+        event.update(kind="ask", topic=move.topic)
+    elif isinstance(move, Tell):
+        event.update(kind="tell", topic=move.topic, answer=str(move).partition("=")[2])
+    else:
+        event["kind"] = move.value
+    event["text"] = describe_move(seat, move, names)
+    return event
+
+
+def trick_event(deal: Deal, names: list[str]) -> dict[str, Any]:
+    """The trick just finished: its number, its cards in order with their seats, its winner."""
+    t = deal.tricks[-1]
+    return {
+        "kind": "trick",
+        "number": len(deal.tricks),
+        "cards": [{"seat": t.seat_of(i), "card": str(CARDS[c])} for i, c in enumerate(t.cards)],
+        "winner": t.winner,
+        "text": describe_trick(t, len(deal.tricks), names),
+    }
+
+
+def score_events(deal: Deal, names: list[str]) -> list[dict[str, Any]]:
+    """The end of a deal: ``no_contract``, or ``contract`` (declarer, bid, trumps),
+    each team's ``team`` line (card points, the last trick's 10, announcements) and the
+    ``result`` (the declarer's total against the bid, made or not, the points scored)."""
+    sc = deal.score
+    if sc is None:
+        return [{"kind": "no_contract", "text": "No contract: the cards are dealt again."}]
+    lines = score_lines(sc, names)
+    return [
+        {
+            "kind": "contract",
+            "declarer": sc.declarer,
+            "bid": sc.bid,
+            "trump": _suit(sc.trump) if sc.trump is not None else None,
+            "text": lines[0],
+        },
+        *(
+            {
+                "kind": "team",
+                "team": t,
+                "card_points": sc.card_points[t],
+                "last_trick": sc.last_trick == t,
+                "cantos": sc.cantos[t],
+                "text": lines[1 + t].strip(),
+            }
+            for t in (0, 1)
+        ),
+        {
+            "kind": "result",
+            "total": sc.declarer_total,
+            "bid": sc.bid,
+            "made": sc.made,
+            "points": list(sc.points),
+            "text": lines[3].strip(),
+        },
+    ]
+
+
 def _note(table: ToutiTable, deal: Deal, tricks_before: int) -> None:
-    """Log the last move in words, and the trick or the deal it finished."""
+    """Log the last move, and the trick or the deal it finished."""
     seat, move = deal.history[-1]
     if move is not Call.NO_CANTO:
-        table.log.append(describe_move(seat, move, table.names))
+        table.log.append(move_event(seat, move, table.names))
     if len(deal.tricks) > tricks_before:
-        table.log.append(describe_trick(deal.tricks[-1], len(deal.tricks), table.names))
+        table.log.append(trick_event(deal, table.names))
     if deal.is_over:
-        if deal.score is None:
-            table.log.append("No contract: the cards are dealt again.")
-        else:
-            table.log.extend(score_lines(deal.score, table.names))
+        table.log.extend(score_events(deal, table.names))
     del table.log[:-LOG_LINES]
 
 
@@ -343,54 +431,40 @@ def view(table: ToutiTable) -> dict[str, Any]:
     }
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+def touti_routes(tables: ToutiTables, creating: Budgets) -> list[BaseRoute]:
+    """The Touti pages and API, to add to the app's routes; ``creating`` is the budget per
+    client address that creating games shares with Chkobba's."""
 
-
-async def _json_body(request: Request) -> dict[str, Any] | JSONResponse:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        return _error(413, "bad_request", f"the request body is limited to {MAX_BODY} bytes")
-    try:
-        data = json.loads(raw or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        return _error(400, "bad_request", "the request body is not valid JSON")
-    if not isinstance(data, dict):
-        return _error(400, "bad_request", "the request body must be a JSON object")
-    return data
-
-
-def touti_routes(tables: ToutiTables) -> list[BaseRoute]:
-    """The Touti pages and API, to add to the app's routes."""
-
-    async def table_for(request: Request, token: Any) -> ToutiTable | JSONResponse:
+    async def table_for(request: Request, token: Any) -> ToutiTable:
         table = await tables.get(request.path_params["game"])
         if table is None:
-            return _error(404, "unknown_game", "no such Touti game")
+            raise Refused(404, "unknown_game", "no such Touti game")
+        if token is None:
+            raise Refused(403, "bad_token", "send this game's token: 'Authorization: Bearer TOKEN'")
         if not table.holds(token):
-            return _error(403, "bad_token", "this game's token is needed")
+            raise Refused(403, "bad_token", "this game's token is needed")
         return table
 
     async def create(request: Request) -> Response:
-        data = await _json_body(request)
-        if isinstance(data, JSONResponse):
-            return data
-        name = data.get("name", "You")
-        if not isinstance(name, str) or not name.strip() or len(name) > 24:
-            return _error(400, "bad_request", "name must be 1 to 24 characters")
+        creating.check(request)
+        data = await json_body(request, MAX_BODY)
+        try:
+            name = clean_name(data.get("name"), "You")
+        except ValueError as e:
+            return error(400, "bad_request", str(e))
         target = data.get("target", 600)
         if type(target) is not int or target not in TARGETS:
-            return _error(400, "bad_request", f"target must be one of {list(TARGETS)}")
+            return error(400, "bad_request", f"target must be one of {list(TARGETS)}")
         opponent = data.get("opponent", DEFAULT_PLAYER)
         partner = data.get("partner", DEFAULT_PLAYER)
         known = touti_players()
         for label, who in (("opponent", opponent), ("partner", partner)):
             if who not in known:
-                return _error(400, "unknown_level", f"{label} must be one of {', '.join(known)}")
+                return error(400, "unknown_level", f"{label} must be one of {', '.join(known)}")
         try:
-            table, token = await tables.create(name.strip(), target, opponent, partner)
+            table, token = await tables.create(name, target, opponent, partner)
         except ToutiAgentError as e:
-            return _error(400, "unknown_level", str(e))
+            return error(400, "unknown_level", str(e))
         async with table.lock:
             try:
                 await tables.play_computers(table)
@@ -403,54 +477,47 @@ def touti_routes(tables: ToutiTables) -> list[BaseRoute]:
         )
 
     async def state(request: Request) -> Response:
-        table = await table_for(request, request.query_params.get("token"))
-        if isinstance(table, JSONResponse):
-            return table
+        table = await table_for(request, seat_token(request))
         async with table.lock:  # never read a match the computers are playing on
             try:
                 # A game resumed between two computer moves plays on up to the person's turn.
                 await tables.play_computers(table)
             except StoreFailed as e:
-                return _error(503, "server_error", str(e))
+                return error(503, "server_error", str(e))
             return JSONResponse(view(table))
 
     async def move(request: Request) -> Response:
-        data = await _json_body(request)
-        if isinstance(data, JSONResponse):
-            return data
+        no_token_in_url(request)
+        data = await json_body(request, MAX_BODY)
         table = await table_for(request, data.get("token"))
-        if isinstance(table, JSONResponse):
-            return table
         text = data.get("move")
         if not isinstance(text, str) or len(text) > 20:
-            return _error(400, "bad_request", "move must be a move in the notation, like 90 or Ah")
+            return error(400, "bad_request", "move must be a move in the notation, like 90 or Ah")
         async with table.lock:
             m = table.match
             try:
                 await tables.play_computers(table)
                 if m.is_over:
-                    return _error(409, "game_over", "the match is over")
+                    return error(409, "game_over", "the match is over")
                 if m.turn != 0:
-                    return _error(409, "not_your_turn", "it is not your turn")
+                    return error(409, "not_your_turn", "it is not your turn")
                 try:
                     played = parse_move(text)
                 except NotationError as e:
-                    return _error(400, "illegal_move", str(e))
+                    return error(400, "illegal_move", str(e))
                 reason = m.deal.why_illegal(played)
                 if reason is not None:
-                    return _error(400, "illegal_move", reason)
+                    return error(400, "illegal_move", reason)
                 await tables.commit(table, 0, played)
                 await tables.play_computers(table)
             except StoreFailed as e:
-                return _error(503, "server_error", str(e))
+                return error(503, "server_error", str(e))
             return JSONResponse(view(table))
 
     async def record(request: Request) -> Response:
-        table = await table_for(request, request.query_params.get("token"))
-        if isinstance(table, JSONResponse):
-            return table
+        table = await table_for(request, seat_token(request))
         if not table.match.is_over:
-            return _error(409, "not_finished", "the record shows every hand: it is served "
+            return error(409, "not_finished", "the record shows every hand: it is served "
                           "once the match is over")
         rec = record_of(table.match, table.names, meta={"app": "chkobba serve (touti)"})
         return Response(

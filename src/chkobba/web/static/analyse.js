@@ -2,7 +2,7 @@
 // expert, move by move: pick the file, the seat and the precision; step through the
 // game with every hand shown and the expert's view of each play of that seat.
 import { t, onLangChange } from "./i18n.js";
-import { breakdownTable, cardsRow, describeMove, el, endNotes, setupHeader, sideName } from "./common.js";
+import { apiError, breakdownTable, cardsRow, describeMove, el, endNotes, setupHeader, sideName } from "./common.js";
 import { ct } from "./coach-i18n.js";
 import {
   analyseByRound, decisionView, pickers, plyOfStep, progressView, resultView, stepOfPly,
@@ -74,7 +74,7 @@ async function run() {
     const r = await fetch(`/api/analyze?${query}${round ? `&round=${round}` : ""}`,
       { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
     const body = await r.json().catch(() => ({}));
-    if (!r.ok) throw new Error(body.message || `${r.status}`);
+    if (!r.ok) throw apiError(r, body);
     return body;
   };
   try {

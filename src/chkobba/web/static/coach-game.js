@@ -15,6 +15,7 @@ const score = { asked: 0, right: 0, ...JSON.parse(localStorage.getItem(scoreKey)
 let lastKey = "";
 let asking = false;
 let summary = null;
+let builtFor = null; // the token the panel was built for: a guest may take a seat later
 
 const token = () => savedToken(game);
 
@@ -142,6 +143,7 @@ async function showSummary() {
 }
 
 function refresh(force = false) {
+  if (token() !== builtFor) build();
   const body = document.body.dataset;
   const key = `${body.ply}/${body.myTurn}`;
   const changed = force || key !== lastKey;
@@ -155,6 +157,7 @@ function refresh(force = false) {
 
 function build() {
   const panel = $("coach");
+  builtFor = token();
   if (!token()) {
     // A spectator has no seat to coach: only the summary at the end is shown.
     panel.replaceChildren(el("h2", { text: ct("coach") }), el("p", { class: "note", text: ct("spectator") }));
@@ -178,7 +181,7 @@ function main() {
   build();
   onLangChange(() => { asking = false; build(); drawSummary(); refresh(true); });
   const watch = new MutationObserver(() => refresh());
-  watch.observe(document.body, { attributes: true, attributeFilter: ["data-ply", "data-my-turn", "data-over"] });
+  watch.observe(document.body, { attributes: true, attributeFilter: ["data-ply", "data-my-turn", "data-over", "data-seat"] });
 }
 
 main();

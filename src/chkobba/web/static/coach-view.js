@@ -74,7 +74,7 @@ export async function analyseByRound(fetchRound, rounds, progress) {
   let merged = null;
   for (let r = 1; r <= rounds; r++) {
     progress(r - 1, rounds);
-    const part = await fetchRound(r);
+    const part = await patiently(() => fetchRound(r));
     if (!merged) {
       merged = { ...part, decisions: [...part.decisions] };
     } else {
@@ -88,6 +88,19 @@ export async function analyseByRound(fetchRound, rounds, progress) {
   merged.mistakes = merged.decisions.filter((d) => d.mistake)
     .sort((a, b) => b.loss - a.loss).slice(0, 10).map((d) => [d.round, d.play]);
   return merged;
+}
+
+/** ``ask()``, asked again while the server says it is too busy (429), as long as it asks
+ * to wait (Retry-After), a few times at most. */
+async function patiently(ask) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ask();
+    } catch (e) {
+      if (e.status !== 429 || attempt >= 12) throw e;
+      await new Promise((done) => setTimeout(done, 1000 * Math.max(1, e.retryAfter)));
+    }
+  }
 }
 
 /** A progress bar with its words. */

@@ -43,7 +43,8 @@ export function seatName(players, seat) {
   const p = players?.[seat];
   if (!p) return `#${seat + 1}`;
   if (p.name) return p.name;
-  // Numbered, so that several computer seats (partner and opponents) can be told apart.
+  // Numbered, so that several computer seats (partner and opponents) can be told apart;
+  // a name, so capitalised ("Computer 2 wins"), like the names people give themselves.
   if (p.computer) return `${t("computer")} ${seat + 1} (${levelName(p.computer)})`;
   return t("free_seat");
 }
@@ -142,12 +143,24 @@ export function saveToken(game, token) {
   localStorage.setItem(`chkobba.token.${game}`, token);
 }
 
-export async function api(path, body) {
-  const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+/** A JSON API call: a GET, or a POST of ``body``; a seat ``token`` goes in the
+ * Authorization header, never in the URL (access logs keep URLs). */
+export async function api(path, body, token) {
+  const headers = token ? { Authorization: `Bearer ${token}` } : {};
+  const opts = body === undefined ? { headers } : { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const r = await fetch(path, opts);
   const data = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(data.message || `${r.status}`);
+  if (!r.ok) throw apiError(r, data);
   return data;
+}
+
+/** The error of a refused API call: the server's message, its status and, for a 429,
+ * the seconds it asks to wait (Retry-After). */
+export function apiError(r, data) {
+  const e = new Error(data.message || `${r.status}`);
+  e.status = r.status;
+  e.retryAfter = Number(r.headers.get("Retry-After")) || 0;
+  return e;
 }
 
 export function setupHeader() {

@@ -18,6 +18,7 @@ let waitingReply = false;
 let seq = 0;
 let backoff = 500;
 let gone = false;
+let connected = false;
 
 const $ = (id) => document.getElementById(id);
 
@@ -37,6 +38,9 @@ function connect() {
   };
   ws.onmessage = (ev) => handle(JSON.parse(ev.data));
   ws.onclose = () => {
+    // Cut off, this page knows nobody's presence, its own included: every dot goes grey.
+    connected = false;
+    render();
     if (gone) return;
     $("conn").classList.remove("hidden");
     waitingReply = false;
@@ -50,6 +54,7 @@ function handle(msg) {
     case "welcome":
       seat = msg.seat;
       room = msg;
+      connected = true;
       break;
     case "room":
       room = msg;
@@ -91,6 +96,11 @@ function players() {
   return room?.players ?? [];
 }
 
+/** Whether a seat is online, as far as this page knows: not at all while it is cut off. */
+function online(p) {
+  return connected && Boolean(p?.online);
+}
+
 function sideOf() {
   return room?.side_of ?? [];
 }
@@ -112,6 +122,8 @@ function render() {
   document.body.dataset.turn = state.turn;
   document.body.dataset.myTurn = state.legal.length > 0 && !waitingReply ? "1" : "0";
   document.body.dataset.over = state.over ? "1" : "0";
+  document.body.dataset.seat = seat;
+  document.body.dataset.connected = connected ? "1" : "0";
 }
 
 function renderWaiting() {
@@ -122,7 +134,7 @@ function renderWaiting() {
   $("share-code").textContent = room.game;
   $("seat-list").replaceChildren(
     ...room.players.map((p) =>
-      el("li", {}, el("span", { class: `dot ${p.online ? "on" : ""}` }),
+      el("li", {}, el("span", { class: `dot ${online(p) ? "on" : ""}` }),
         el("span", { class: "grow", text: p.taken ? seatName(room.players, p.seat) : t("free_seat") }),
         el("span", { text: p.seat === seat ? t("you") : "" }))),
   );
@@ -167,8 +179,10 @@ function renderSeats() {
       const p = players()[s];
       const backs = el("div", { class: "cards" });
       for (let i = 0; i < (state.hand_sizes[s] ?? 0); i++) backs.append(cardEl(null, { small: true }));
-      const box = el("div", { class: `seat ${state.turn === s && !state.over ? "turn" : ""}`, "data-seat": s },
-        el("div", { class: "name" }, el("span", { class: `dot ${p?.online ? "on" : ""}` }), seatName(players(), s)),
+      // Nobody has a turn until every seat is taken.
+      const turn = room.status === "playing" && state.turn === s && !state.over;
+      const box = el("div", { class: `seat ${turn ? "turn" : ""}`, "data-seat": s },
+        el("div", { class: "name" }, el("span", { class: `dot ${online(p) ? "on" : ""}` }), seatName(players(), s)),
         el("div", { class: "info", text: seatInfo(s) }),
         backs);
       return box;

@@ -44,7 +44,7 @@ const WORDS = {
     fill_computer: "Fill the empty seats with the computer",
     fill: "Fill",
     you: "you",
-    computer: "computer",
+    computer: "Computer",
     online: "online",
     offline: "offline",
     round: "Round",
@@ -102,6 +102,7 @@ const WORDS = {
     vs: "vs",
     dealer: "dealer",
     partner: "partner",
+    analyse_record: "Analyse a game record with the expert",
   },
   fr: {
     title: "Chkobba",
@@ -146,7 +147,7 @@ const WORDS = {
     fill_computer: "Compléter les places vides par l’ordinateur",
     fill: "Compléter",
     you: "vous",
-    computer: "ordinateur",
+    computer: "Ordinateur",
     online: "en ligne",
     offline: "hors ligne",
     round: "Manche",
@@ -204,6 +205,7 @@ const WORDS = {
     vs: "contre",
     dealer: "donneur",
     partner: "partenaire",
+    analyse_record: "Analyser un enregistrement de partie avec l’expert",
   },
   ar: {
     title: "شكبّة",
@@ -306,6 +308,7 @@ const WORDS = {
     vs: "ضد",
     dealer: "الموزّع",
     partner: "الشريك",
+    analyse_record: "حلّل سجلّ مباراة مع الخبير",
   },
 };
 

@@ -1,7 +1,14 @@
 // Touti against the computer: the person's view from /api/touti/games/{game}, moves posted back.
+// The seat token travels in the Authorization header (or a POST's body), never in a URL.
 import { api, cardEl, el, pretty } from "./common.js";
 import { mountLangPicker, onLangChange } from "./i18n.js";
 import { applyToutiWords, tt } from "./touti-i18n.js";
+
+// Names and signed numbers are isolated, so that a Latin name or "+20" reads right inside
+// Arabic text (cards are isolated by pretty()).
+const isolate = (s) => `\u2068${s}\u2069`;
+const signed = (n) => `\u2066${n >= 0 ? "+" : ""}${n}\u2069`;
+const CALLS = new Set(["pass", "alla", "macharich", "redeal", "claim"]);
 
 const suit = (s) => tt(`suit_${s}`);
 const DEFAULT_NAMES = new Set(["You", "Vous", "أنت"]);
@@ -88,11 +95,60 @@ function render(v) {
     : v.phase === "trump" ? tt("name_trumps")
     : v.phase === "canto" ? tt("announce_q")
     : tt("your_card");
-  $("t-log").replaceChildren(...v.log.map((line) => el("li", { text: line })));
+  $("t-log").replaceChildren(...v.log.map((e) => el("li", { text: story(e, names, team), "data-kind": e.kind })));
   $("t-log").scrollTop = $("t-log").scrollHeight;
-  if (v.winner !== null) {
-    $("t-end").hidden = false;
-    $("t-record").href = `/api/touti/games/${v.game}/record?token=${encodeURIComponent(token())}`;
+  $("t-end").hidden = v.winner === null;
+}
+
+/** One event of the game's story, in the page's language (the server's words are English). */
+function story(e, names, team) {
+  const who = (seat) => isolate(names[seat]);
+  // The person's own moves read in the second person: "You bid 90".
+  const move = (key, vars = {}) => tt(e.seat === 0 ? `log_${key}_you` : `log_${key}`, { name: who(e.seat), ...vars });
+  if (e.kind === "bid") return move("bid", { amount: e.amount });
+  if (e.kind === "trump") return move("trump", { suit: suit(e.suit) });
+  if (e.kind === "play") return move("play", { card: pretty(e.card) });
+  if (e.kind === "canto") return move("canto", { suit: suit(e.suit) });
+  if (CALLS.has(e.kind)) return move(e.kind);
+  if (e.kind === "trick") {
+    const cards = e.cards.map((c) => tt("log_trick_card", { card: pretty(c.card), name: who(c.seat) })).join(" ");
+    return tt("log_trick", { n: e.number, cards, name: who(e.winner) });
+  }
+  if (e.kind === "no_contract") return tt("log_no_contract");
+  if (e.kind === "contract") {
+    return e.trump
+      ? tt("log_contract", { name: who(e.declarer), bid: e.bid, suit: suit(e.trump) })
+      : tt("log_contract_no_trump", { name: who(e.declarer), bid: e.bid });
+  }
+  if (e.kind === "team") {
+    return tt("log_team", { team: isolate(team(e.team)), points: e.card_points })
+      + (e.last_trick ? tt("log_last_trick") : "")
+      + (e.cantos ? tt("log_cantos", { n: e.cantos }) : "");
+  }
+  if (e.kind === "result") {
+    return tt(e.made ? "log_made" : "log_failed", {
+      total: e.total, bid: e.bid,
+      a: isolate(team(0)), pa: signed(e.points[0]), b: isolate(team(1)), pb: signed(e.points[1]),
+    });
+  }
+  return e.text;
+}
+
+async function downloadRecord(ev) {
+  // A link cannot carry a header: fetch the record with the token, then save it.
+  ev.preventDefault();
+  $("g-error").textContent = "";
+  try {
+    const r = await fetch(`/api/touti/games/${gameId}/record`, { headers: { Authorization: `Bearer ${token()}` } });
+    if (!r.ok) throw new Error((await r.json().catch(() => ({}))).message || `${r.status}`);
+    const url = URL.createObjectURL(await r.blob());
+    const a = el("a", { href: url, download: `touti-${gameId}.json` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  } catch (e) {
+    $("g-error").textContent = e.message;
   }
 }
 
@@ -122,7 +178,7 @@ async function send(move) {
 
 async function load() {
   try {
-    render(await api(`/api/touti/games/${gameId}?token=${encodeURIComponent(token())}`));
+    render(await api(`/api/touti/games/${gameId}`, undefined, token()));
   } catch (e) {
     $("game").hidden = false;
     $("g-error").textContent = e.message;
@@ -130,6 +186,7 @@ async function load() {
 }
 
 mountLangPicker($("lang"));
+$("t-record").addEventListener("click", downloadRecord);
 applyToutiWords();
 onLangChange(() => {
   applyToutiWords();

@@ -1,0 +1,201 @@
+"""What every HTTP endpoint of the server shares (docs/protocol.md, "HTTP API").
+
+The JSON error format (:func:`error`, :class:`Refused`), reading a JSON body
+(:func:`json_body`, through the same :func:`~chkobba.web.protocol.read_json` as
+the WebSocket's messages), the client's address and the request budgets kept per
+address (:class:`Budgets`), a seat token from the ``Authorization`` header
+(:func:`seat_token`: tokens never travel in URLs, which access logs record), and
+:class:`JsonErrors`, which answers any unexpected failure in the same JSON format.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import Any, Final
+
+from sqlalchemy.exc import DBAPIError, OperationalError
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from chkobba.web.hub import RateLimiter
+from chkobba.web.protocol import ProtocolError, read_json
+
+log = logging.getLogger("chkobba.web")
+
+HTTP_ERROR_CODES: Final = {
+    "bad_request": "a parameter or a field is missing, malformed or out of range",
+    "bad_json": "the body is not JSON (or nests too deeply, or holds a lone surrogate)",
+    "bad_record": "the game record does not verify",
+    "token_in_url": "a seat token was sent in the URL: send it in the Authorization header",
+    "bad_token": "the seat token is not one of this game's",
+    "unknown_game": "no game has that id",
+    "unknown_level": "no computer player has that name",
+    "not_finished": "the game is not over yet",
+    "too_large": "the body, or the work asked for, is larger than the limit (413)",
+    "rate_limited": "too many requests from this address: slow down (429)",
+    "busy": "the server's queue for this work is full: try again later (429)",
+    "timeout": "the work took longer than the limit and was stopped (503)",
+    "server_error": "the server failed (500), or the database does not answer (503)",
+    "starting": "/healthz: the server is starting (503)",
+    "database_unavailable": "/healthz: the database does not answer (503)",
+}
+"""The ``error`` codes of HTTP answers (besides the game's own: ``not_your_turn``, …)."""
+
+MAX_ADDRESSES: Final = 10_000
+"""Addresses a :class:`Budgets` remembers before it forgets them all (idle ones mostly)."""
+
+
+class Refused(Exception):
+    """A request answered with an error: ``status``, ``code`` and a one-line message;
+    ``retry_after``, the seconds after which asking again may succeed (a 429's)."""
+
+    def __init__(
+        self, status: int, code: str, message: str, retry_after: float | None = None
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.retry_after = retry_after
+
+    def response(self) -> JSONResponse:
+        """The answer in the JSON error format (with ``Retry-After`` if known)."""
+        answer = error(self.status, self.code, self.message)
+        if self.retry_after is not None:
+            answer.headers["Retry-After"] = str(max(1, math.ceil(self.retry_after)))
+        return answer
+
+
+def error(status: int, code: str, message: str) -> JSONResponse:
+    """An answer in the JSON error format: ``{"error": code, "message": message}``."""
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+async def json_body(request: Request, limit: int) -> dict[str, Any]:
+    """The request's body, a JSON object of at most ``limit`` bytes (empty: ``{}``)."""
+    raw = await request.body()
+    if len(raw) > limit:
+        raise Refused(413, "too_large", f"the request body is limited to {limit} bytes")
+    if not raw.strip():
+        return {}
+    try:
+        data = read_json(raw)
+    except ProtocolError as e:
+        raise Refused(400, "bad_json", e.message) from None
+    if not isinstance(data, dict):
+        raise Refused(400, "bad_json", "the request body must be a JSON object")
+    return data
+
+
+def client_address(conn: HTTPConnection) -> str:
+    """Whom a request comes from, for quotas: the peer's IP address.
+
+    Behind a reverse proxy every request comes from the proxy's address unless
+    uvicorn trusts its ``X-Forwarded-For`` (``FORWARDED_ALLOW_IPS``).
+    """
+    return conn.client.host if conn.client else "?"
+
+
+class Budgets:
+    """A token bucket per client address for one kind of request: ``rate`` a second,
+    bursts of ``burst``; beyond, ``429 rate_limited``."""
+
+    def __init__(self, rate: float, burst: float, what: str) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.what = what
+        self.buckets: dict[str, RateLimiter] = {}
+
+    def allow(self, address: str) -> bool:
+        """Take one request from ``address``'s budget if there is one."""
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            if len(self.buckets) >= MAX_ADDRESSES:
+                self.buckets.clear()  # forget idle addresses rather than grow without bound
+            bucket = self.buckets[address] = RateLimiter(self.rate, self.burst)
+        return bucket.allow()
+
+    def check(self, request: HTTPConnection) -> None:
+        """Raise :class:`Refused` (429) if the request's address is over its budget."""
+        address = client_address(request)
+        if not self.allow(address):
+            bucket = self.buckets[address]
+            raise Refused(
+                429,
+                "rate_limited",
+                f"too many {self.what} from your address (at most {self.rate:g} a second, "
+                f"bursts of {self.burst:g}): slow down",
+                retry_after=(1 - bucket.tokens) / bucket.rate,
+            )
+
+
+def no_token_in_url(request: Request) -> None:
+    """Refuse (``400 token_in_url``) a request with a token in its URL's query, rather
+    than read it: URLs end up in access logs and browser histories."""
+    if "token" in request.query_params:
+        raise Refused(
+            400,
+            "token_in_url",
+            "never put a seat token in a URL: send it as 'Authorization: Bearer TOKEN'",
+        )
+
+
+def seat_token(request: Request) -> str | None:
+    """The seat token of ``Authorization: Bearer TOKEN``, or None if there is none (a
+    token in the URL is refused: :func:`no_token_in_url`)."""
+    no_token_in_url(request)
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Refused(400, "bad_request", "the Authorization header must be 'Bearer TOKEN'")
+    return token.strip()
+
+
+def database_down(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database cannot be reached (rather than a bug)."""
+    if isinstance(exc, OperationalError):
+        return True
+    return isinstance(exc, DBAPIError) and exc.connection_invalidated
+
+
+class JsonErrors:
+    """ASGI middleware: an HTTP request that fails unexpectedly is answered in the JSON
+    error format: ``503 server_error`` when the database does not answer, else ``500``.
+
+    A failure after the answer has started cannot be answered again; it goes on to
+    the server, which closes the connection.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception as e:
+            if started:
+                raise
+            path = scope.get("path", "?")
+            if database_down(e):
+                reason = str(getattr(e, "orig", None) or e).strip().splitlines()
+                log.error("%s: the database does not answer: %s", path, reason[0] if reason else e)
+                answer = error(503, "server_error", "the database does not answer; try again soon")
+            else:
+                log.exception("%s: unexpected error", path)
+                answer = error(500, "server_error", "the server failed; try again")
+            await answer(scope, receive, send)

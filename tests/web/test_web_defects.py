@@ -1,0 +1,235 @@
+"""The web app's defects of issue 13 (section 4), each with its repro: bad input gets a
+clear JSON error, never a traceback, a plain-text 500 or a lost game."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine
+from starlette.testclient import TestClient
+from wsutil import FAST, PgServer, auth, expect_error, hello, make_client, recv_until
+
+from chkobba.coach.summary import Summary, chart
+from chkobba.web.app import create_app
+from chkobba.web.hub import Settings
+from chkobba.web.protocol import MAX_JSON_DEPTH, MAX_MESSAGE_BYTES
+
+DEEP = "[" * 1000 + "]" * 1000
+"""2,000 bytes of nested brackets: deeper than the JSON parser's recursion allows."""
+
+
+@pytest.fixture
+def quiet_client(sqlite_url: str) -> Iterator[TestClient]:
+    """An app on SQLite whose failures are answered, not raised into the test."""
+    with TestClient(create_app(sqlite_url, FAST), raise_server_exceptions=False) as c:
+        yield c
+
+
+def computer_game(c: TestClient, name: str = "Amel") -> dict[str, Any]:
+    r = c.post("/api/games", json={"mode": "computer", "level": "random", "name": name,
+                                   "target": 11})
+    assert r.status_code == 201, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def no_errors_logged(caplog: pytest.LogCaptureFixture) -> None:
+    bad = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not bad, [r.getMessage() for r in bad]
+
+
+def test_a_lone_surrogate_token_is_refused_cleanly(
+    sqlite_client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    c = sqlite_client
+    g = computer_game(c)
+    with c.websocket_connect("/ws") as ws:
+        ws.send_text(json.dumps({"type": "hello", "game": g["game"], "token": "\ud800", "id": 1}))
+        err = expect_error(ws, "bad_json")
+        assert "surrogate" in err["message"]
+        # The connection is unharmed and still plays its seat.
+        assert hello(ws, g["game"], g["token"])["you"] == 0
+    for path in ("hint", "question", "unseen"):
+        r = c.post(f"/api/games/{g['game']}/{path}", content=b'{"token": "\\ud800"}')
+        assert r.status_code == 400 and r.json()["error"] == "bad_json", (path, r.text)
+    no_errors_logged(caplog)
+
+
+def test_deep_nesting_is_bad_json_everywhere(
+    sqlite_client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    c = sqlite_client
+    g = computer_game(c)
+    with c.websocket_connect("/ws") as ws:
+        ws.send_text(DEEP)
+        expect_error(ws, "bad_json")
+        # Deep, though well short of the parser's limit, is refused the same way.
+        ws.send_text("[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1))
+        expect_error(ws, "bad_json")
+        assert hello(ws, g["game"], g["token"])["you"] == 0
+    for path in (
+        "/api/games",
+        "/api/touti/games",
+        f"/api/games/{g['game']}/join",
+        f"/api/games/{g['game']}/hint",
+    ):
+        r = c.post(path, content=DEEP.encode())
+        assert r.status_code == 400 and r.json()["error"] == "bad_json", (path, r.text)
+    r = c.post("/api/analyze", content=DEEP.encode())
+    assert r.status_code == 400 and r.json()["error"] == "bad_record", r.text
+    no_errors_logged(caplog)
+
+
+def test_validation_errors_answer_the_message_they_refuse(sqlite_client: TestClient) -> None:
+    with sqlite_client.websocket_connect("/ws") as ws:
+        for msg, code in (
+            ({"type": "play", "id": 5}, "bad_message"),
+            ({"type": "nope", "id": "x"}, "unknown_type"),
+            ({"type": "hello", "game": 3, "id": 9}, "bad_message"),
+            ({"type": "ping", "extra": 1, "id": 10}, "bad_message"),
+            ({"id": 11}, "bad_message"),
+        ):
+            ws.send_json(msg)
+            assert expect_error(ws, code)["re"] == msg["id"]
+        # An id that is itself invalid cannot be answered.
+        ws.send_json({"type": "ping", "id": [1]})
+        assert "re" not in expect_error(ws, "bad_message")
+
+
+def test_the_message_limit_counts_bytes(sqlite_client: TestClient) -> None:
+    text = json.dumps({"type": "ping", "pad": "é" * 1020}, ensure_ascii=False)
+    assert len(text) <= MAX_MESSAGE_BYTES < len(text.encode())
+    with sqlite_client.websocket_connect("/ws") as ws:
+        ws.send_text(text)
+        expect_error(ws, "too_large")
+        ws.send_json({"type": "ping", "id": 1})
+        pong, _ = recv_until(ws, "pong")
+        assert pong["re"] == 1
+
+
+def my_turn(ws: Any, g: dict[str, Any]) -> dict[str, Any]:
+    """Follow the game as its seat 0 until that seat is to move; its state then."""
+    state = hello(ws, g["game"], g["token"])
+    while not state["legal"]:
+        state, _ = recv_until(ws, "state")
+    return state
+
+
+def play_a_round(c: TestClient, g: dict[str, Any]) -> None:
+    with c.websocket_connect("/ws") as ws:
+        state = hello(ws, g["game"], g["token"])
+        while not state["rounds"]:
+            if state["legal"]:
+                ws.send_json({"type": "play", "move": state["legal"][0], "ply": state["ply"]})
+            state, _ = recv_until(ws, "state")
+
+
+def test_names_are_text_in_the_summary_chart(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    g = computer_game(c, "$a^$")
+    play_a_round(c, g)
+    r = c.get(f"/api/games/{g['game']}/summary")
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["summary"]["sides"][0] == "$a^$"
+    assert "$a^$" in body["svg"]
+    # A pair of dollars is no formula either: the text comes out as it went in.
+    s = Summary(("karta",), ("kārṭa",), ((1, 0),), ("cost $5 and $6", "x_1^2"), 1)
+    svg = chart(s, "svg").decode()
+    assert "cost $5 and $6" in svg and "x_1^2" in svg
+
+
+def test_touti_tokens_travel_in_headers(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    g = c.post("/api/touti/games", json={"opponent": "random", "partner": "random"}).json()
+    url = f"/api/touti/games/{g['game']}"
+    for path in (url, url + "/record"):
+        r = c.get(path, params={"token": g["token"]})
+        assert r.status_code == 400 and r.json()["error"] == "token_in_url", r.text
+    r = c.post(url + "/move", params={"token": g["token"]}, json={"move": "pass"})
+    assert r.status_code == 400 and r.json()["error"] == "token_in_url"
+    assert c.get(url, headers=auth(g["token"])).json()["game"] == g["game"]
+    assert c.get(url, headers={"Authorization": g["token"]}).status_code == 400
+    assert c.get(url).json()["error"] == "bad_token"
+
+
+def test_touti_games_are_created_within_a_budget(sqlite_url: str) -> None:
+    with make_client(sqlite_url, Settings(bot_delay=0, rate=0.1, burst=3)) as c:
+        made = [c.post("/api/touti/games", json={"opponent": "random", "partner": "random"})
+                for _ in range(3)]
+        assert [r.status_code for r in made] == [201, 201, 201]
+        r = c.post("/api/touti/games", json={"opponent": "random", "partner": "random"})
+        assert r.status_code == 429 and r.json()["error"] == "rate_limited"
+        assert int(r.headers["Retry-After"]) >= 1
+        # The budget is the one Chkobba's games are made from.
+        r = c.post("/api/games", json={"mode": "room"})
+        assert r.status_code == 429
+
+
+def test_touti_names_are_checked_like_chkobba_names(sqlite_client: TestClient) -> None:
+    r = sqlite_client.post("/api/touti/games", json={"name": "a\u0007b"})
+    assert r.status_code == 400 and r.json()["error"] == "bad_request"
+
+
+def break_sqlite(c: TestClient, tmp_path: Path) -> None:
+    """Point the app's store at a database file that cannot be opened."""
+    store = c.app.state.hub.store  # type: ignore[attr-defined]
+    store.engine = create_engine(f"sqlite:///{tmp_path / 'missing' / 'x.db'}")
+
+
+def test_unexpected_errors_answer_json(
+    quiet_client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    c = quiet_client
+    assert c.get("/healthz").json()["database"] == "ok"
+
+    async def broken(*args: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(c.app.state.hub, "create_game", broken)  # type: ignore[attr-defined]
+    r = c.post("/api/games", json={"mode": "room"})
+    assert r.status_code == 500 and r.json()["error"] == "server_error"
+    monkeypatch.undo()
+    break_sqlite(c, tmp_path)
+    r = c.post("/api/games", json={"mode": "room"})
+    assert r.status_code == 503 and r.json()["error"] == "server_error", r.text
+    r = c.post("/api/touti/games", json={"opponent": "random", "partner": "random"})
+    assert r.status_code == 503 and r.json()["error"] == "server_error", r.text
+    h = c.get("/healthz")
+    assert h.status_code == 503 and h.json()["ok"] is False
+    assert "does not answer" in h.json()["message"]
+
+
+def test_a_stopped_postgresql_is_reported(tmp_path: Path) -> None:
+    pytest.importorskip("psycopg")
+    server = PgServer()
+    try:
+        url = server.new_database()
+        with TestClient(create_app(url, FAST), raise_server_exceptions=False) as c:
+            g = computer_game(c)
+            assert c.get("/healthz").status_code == 200
+            server.halt()
+            r = c.post("/api/games", json={"mode": "room"})
+            assert r.status_code == 503 and r.json()["error"] == "server_error", r.text
+            assert r.headers["content-type"] == "application/json"
+            h = c.get("/healthz")
+            assert h.status_code == 503 and h.json()["ok"] is False
+            with c.websocket_connect("/ws") as ws:
+                state = my_turn(ws, g)
+                ws.send_json({"type": "play", "move": state["legal"][0], "ply": state["ply"],
+                              "id": 3})
+                assert expect_error(ws, "server_error")["re"] == 3
+            server.resume()
+            assert c.get("/healthz").status_code == 200
+            with c.websocket_connect("/ws") as ws:
+                state = my_turn(ws, g)
+                ws.send_json({"type": "play", "move": state["legal"][0], "ply": state["ply"],
+                              "id": 4})
+                moved, _ = recv_until(ws, "state")
+                assert moved["re"] == 4 and moved["ply"] == state["ply"] + 1
+    finally:
+        server.stop()
