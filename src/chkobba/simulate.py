@@ -22,7 +22,6 @@ import functools
 import json
 import math
 import random
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,16 +29,24 @@ from typing import Any
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
+from rich.table import Table as RichTable
 
-from chkobba.agents.base import Agent, AgentError, check_playable, make_agent
-from chkobba.match import Match
-from chkobba.observe import observe
-from chkobba.rules import CHKOBBA
+from chkobba.duel.cli import GAME_OPTION, RULES_OPTION, check_players, game_rules
+from chkobba.duel.games import (
+    AgentMoveError,
+    DuelGame,
+    Table,
+    Unit,
+    choose_table,
+    describe,
+    game,
+    lineup_period,
+    play_out,
+    rotated,
+)
 
-
-class IllegalChoice(RuntimeError):
-    """A player chose a move that is not among its legal moves (a bug in that player)."""
+IllegalChoice = AgentMoveError
+"""A player chose a move that is not among its legal moves (a bug in that player)."""
 
 
 @dataclass
@@ -120,15 +127,23 @@ class Simulation:
     lineup: list[int]
     """The entry sitting at each seat in the first game."""
     entries: list[EntryResult]
+    game: str = "chkobba"
+    rules: str = "chkobba"
+    """The rule set played: a preset's name, and any changed option, in a few words."""
+    lowest_wins: bool = False
+    """Whether the fewest points won: margins are then counted the other way."""
 
     def to_json(self) -> dict[str, Any]:
         """The results as a JSON-ready dict (``chkobba simulate --json``)."""
         return {
+            "game": self.game,
+            "rules": self.rules,
             "mode": self.mode,
             "games": self.games,
             "seats": self.seats,
             "teams": self.teams,
             "target": self.target,
+            "lowest_wins": self.lowest_wins,
             "seed": self.seed,
             "lineup": [self.entries[e].name for e in self.lineup],
             "players": [e.to_json() for e in self.entries],
@@ -150,15 +165,6 @@ def lineup_for(names: Sequence[str], seats: int) -> list[int]:
     )
 
 
-def lineup_period(lineup: Sequence[int]) -> int:
-    """How many one-seat turns bring the lineup back to itself."""
-    n = len(lineup)
-    for r in range(1, n + 1):
-        if all(lineup[(s + r) % n] == lineup[s] for s in range(n)):
-            return r
-    return n
-
-
 def _derived_seed(*parts: object) -> int:
     # A str seed is hashed with SHA-512 by random.Random: stable across runs and
     # platforms, and independent streams for each (game, seat).
@@ -172,111 +178,101 @@ def run_simulation(
     mode: str = "rounds",
     seats: int = 2,
     teams: bool = False,
-    target: int = 21,
+    target: int | None = None,
     seed: int = 0,
     on_game: Callable[[], None] | None = None,
+    rules: Any = None,
+    game_name: str = "chkobba",
 ) -> Simulation:
     """Play ``games`` seeded rounds or matches between the named players.
 
     ``mode`` is ``rounds`` (each game is one round; points are round points) or
-    ``matches`` (each game is a match to ``target``). Game ``g`` turns the
-    lineup by ``g`` seats and uses the deals of group ``g // period``, so the
-    games of one group replay the same deals with every entry in every seat.
+    ``matches`` (each game is a match to ``target``, default the rules' own).
+    ``game_name`` is ``chkobba`` (``rules`` any preset's rule set, default
+    Chkobba's) or ``touti``. Game ``g`` turns the lineup by ``g`` seats and uses
+    the deals of group ``g // period``, so the games of one group replay the same
+    deals with every entry in every seat.
 
     An entry's margin in a game is its points (per seat it holds) minus the
-    mean of the other entries' points; its reported margin is the mean over
-    groups of the group's mean margin. Raises ``ValueError`` for a bad seating,
+    mean of the other entries' points (the other way round where the fewest
+    points win); its reported margin is the mean over groups of the group's mean
+    margin. Raises ``ValueError`` for a bad seating or rule set,
     :class:`~chkobba.agents.AgentError` for an unknown player name.
     """
     if mode not in ("rounds", "matches"):
         raise ValueError(f"mode must be 'rounds' or 'matches', not {mode!r}")
     if games < 1:
         raise ValueError(f"the number of games must be at least 1, not {games}")
-    rules = CHKOBBA.with_options({"target": target})
+    g = game(game_name)
+    if rules is None:
+        rules = g.rules()
+    if target is not None:
+        rules = g.with_target(rules, target)
     lineup = lineup_for(names, seats)
-    Match(rules, seats, teams, seed=0)  # checks the seating before any work
+    g.check_table(rules, seats, teams)  # before any work
     for n in dict.fromkeys(names):
-        check_playable(n)
+        g.check_player(n)
     period = lineup_period(lineup)
+    sign = -1 if g.lowest_wins(rules) else 1
     entries = [EntryResult(n) for n in names]
     group: list[list[float]] = [[] for _ in names]
-    for g in range(games):
-        turn = g % period
-        seating = [lineup[(s + turn) % seats] for s in range(seats)]
-        agents: list[Agent] = [
-            make_agent(names[e], _derived_seed("agent", seed, g, s)) for s, e in enumerate(seating)
+    unit: Unit = "round" if mode == "rounds" else "match"
+    for number in range(games):
+        turn = number % period
+        seating = rotated(lineup, turn)
+        agents = [
+            g.make_agent(names[e], _derived_seed("agent", seed, number, s))
+            for s, e in enumerate(seating)
         ]
-        match = Match(rules, seats, teams, seed=_derived_seed("deal", seed, g // period))
-        moves, seconds = _play(match, agents, stop_after_round=mode == "rounds")
-        _account(match, seating, entries, mode, moves, seconds, group)
-        if turn == period - 1 or g == games - 1:
+        table = g.start(rules, seats, teams, seed=_derived_seed("deal", seed, number // period))
+        clocks: list[list[float]] = [[] for _ in range(seats)]
+        play_out(table, agents, clocks, unit, g.round_word)
+        _account(table, seating, entries, mode, clocks, group, sign)
+        if turn == period - 1 or number == games - 1:
             for e, ms in enumerate(group):
                 if ms:
                     entries[e].margins.append(sum(ms) / len(ms))
                 ms.clear()
         if on_game is not None:
             on_game()
-    return Simulation(mode, games, seats, teams, target, seed, lineup, entries)
-
-
-def _play(
-    match: Match, agents: Sequence[Agent], stop_after_round: bool
-) -> tuple[list[int], list[float]]:
-    """Play the match (or its first round) out; moves and seconds spent per seat."""
-    moves = [0] * len(agents)
-    seconds = [0.0] * len(agents)
-    clock = time.perf_counter
-    while not match.is_over and not (stop_after_round and match.finished):
-        seat = match.turn
-        obs = observe(match, seat)
-        agent = agents[seat]
-        t0 = clock()
-        move = agent.choose(obs)
-        seconds[seat] += clock() - t0
-        moves[seat] += 1
-        if move not in obs.legal_moves:
-            raise IllegalChoice(
-                f"player {agent.name!r} at seat {seat} chose an illegal move: {move}"
-            )
-        match.apply_unchecked(move)
-    return moves, seconds
+    return Simulation(
+        mode, games, seats, teams, rules.target, seed, lineup, entries,
+        game=g.name, rules=describe(g, rules), lowest_wins=sign < 0,
+    )  # fmt: skip
 
 
 def _account(
-    match: Match,
+    table: Table,
     seating: Sequence[int],
     entries: list[EntryResult],
     mode: str,
-    moves: Sequence[int],
-    seconds: Sequence[float],
+    clocks: Sequence[Sequence[float]],
     group: list[list[float]],
+    sign: int,
 ) -> None:
     """Add one finished game to the entries' results."""
     if mode == "rounds":
-        score = match.finished[0].score
-        assert score is not None
-        side_points: Sequence[int] = score.points
+        side_points = table.round_points(0)
         rounds = 1
     else:
-        side_points = match.totals
-        rounds = len(match.finished)
+        side_points = table.totals()
+        rounds = table.rounds
+    side_of = table.side_of
     seats_of: dict[int, list[int]] = {}
     for s, e in enumerate(seating):
         seats_of.setdefault(e, []).append(s)
     points: dict[int, float] = {}
     for e, ss in seats_of.items():
-        points[e] = sum(side_points[match.side_of[s]] for s in ss) / len(ss)
+        points[e] = sum(side_points[side_of[s]] for s in ss) / len(ss)
         entries[e].points += points[e]
         entries[e].rounds += rounds
-        entries[e].moves += sum(moves[s] for s in ss)
-        entries[e].seconds += sum(seconds[s] for s in ss)
+        entries[e].moves += sum(len(clocks[s]) for s in ss)
+        entries[e].seconds += sum(sum(clocks[s]) for s in ss) / 1000
     if mode == "matches":
-        winners = {
-            e for e, ss in seats_of.items() if any(match.side_of[s] == match.winner for s in ss)
-        }
+        winners = {e for e, ss in seats_of.items() if any(side_of[s] == table.winner for s in ss)}
     else:
-        best = max(points.values())
-        winners = {e for e, p in points.items() if p == best}
+        best = max(sign * p for p in points.values())
+        winners = {e for e, p in points.items() if sign * p == best}
     for e in seats_of:
         if e not in winners:
             entries[e].losses += 1
@@ -285,20 +281,25 @@ def _account(
         else:
             entries[e].draws += 1
         others = [p for o, p in points.items() if o != e]
-        group[e].append(points[e] - sum(others) / len(others))
+        group[e].append(sign * (points[e] - sum(others) / len(others)))
 
 
-def results_table(sim: Simulation) -> Table:
+def results_table(sim: Simulation) -> RichTable:
     """The results as a rich table."""
-    unit = "round" if sim.mode == "rounds" else "match"
+    unit = game(sim.game).round_word if sim.mode == "rounds" else "match"
     games = f"{sim.games} {unit}{'es' if unit == 'match' else 's'}"
     names = " vs ".join(e.name for e in sim.entries)
     seating = f"{sim.seats} seats" + (", 2 against 2" if sim.teams else "")
-    title = f"{names}: {games}, {seating}, seed {sim.seed}"
+    rules = "" if sim.rules == "chkobba" else f"{sim.rules}, "
+    title = f"{names}: {games}, {rules}{seating}, seed {sim.seed}"
     if sim.mode == "matches":
         title += f", target {sim.target}"
-    caption = f"margin: points per {unit} above the others' mean, ± its standard error"
-    table = Table(title=title, caption=caption)
+    if sim.lowest_wins:
+        caption = f"margin: the others' mean minus own points per {unit} (the fewest win)"
+    else:
+        caption = f"margin: points per {unit} above the others' mean"
+    caption += ", ± its standard error"
+    table = RichTable(title=title, caption=caption)
     table.add_column("player")
     for col in ("won", "drawn", "lost", "win %", "pts/rnd", "margin", "± se", "ms/move"):
         table.add_column(col, justify="right")
@@ -327,19 +328,23 @@ def results_table(sim: Simulation) -> Table:
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="Seed for the deals and the players."
 )
+@GAME_OPTION
+@RULES_OPTION
 @click.option(
     "--seats",
-    type=click.Choice(["2", "3", "4"]),
+    "--players",
+    "seats",
+    type=click.Choice(["2", "3", "4", "6"]),
     default=None,
-    help="Players at the table (default: one per name, 4 with --teams, else 2).",
+    help="Players at the table, as the rules allow (default: one per name, 4 with --teams, "
+    "else 2, or the rules' first table).",
 )
 @click.option("--teams", is_flag=True, help="Play 2 against 2 (partners opposite).")
 @click.option(
     "--target",
-    type=click.Choice(["11", "21", "31"]),
-    default="21",
-    show_default=True,
-    help="Points that end a match.",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Points that end a match (default: the rules' own: 21 for chkobba, 600 for touti).",
 )
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the results as JSON (no progress bar)."
@@ -349,29 +354,27 @@ def simulate(
     rounds: int | None,
     matches: int | None,
     seed: int,
+    game_name: str,
+    rules_name: str | None,
     seats: str | None,
     teams: bool,
-    target: str,
+    target: int | None,
     as_json: bool,
 ) -> None:
     """Play seeded rounds or matches between PLAYERS and print the results.
 
     Name one player per seat, or two players to alternate around the table:
     `chkobba simulate greedy random --rounds 2000`. The lineup turns one seat
-    per game so that every player plays the same deals from every seat.
+    per game so that every player plays the same deals from every seat. Any
+    preset of the Chkobba family (--rules) or Touti (--game touti) can be played.
     """
-    for name in dict.fromkeys(players):
-        try:
-            check_playable(name)
-        except AgentError as e:
-            raise click.BadParameter(str(e), param_hint="PLAYERS") from None
+    g, rules = game_rules(game_name, rules_name, target)
+    check_players(g, players, "PLAYERS")
     if len(players) < 2:
         raise click.BadParameter("name at least two players", param_hint="PLAYERS")
     if rounds is not None and matches is not None:
         raise click.UsageError("give --rounds or --matches, not both")
-    n_seats = int(seats) if seats is not None else _default_seats(players, teams)
-    if teams and n_seats != 4:
-        raise click.BadParameter("teams need 4 seats (2 against 2)", param_hint="--teams")
+    n_seats, teams = _table(g, rules, players, seats, teams)
     if len(players) not in (2, n_seats):
         raise click.BadParameter(
             f"{len(players)} players named for {n_seats} seats: name one player per seat, "
@@ -381,8 +384,9 @@ def simulate(
     mode = "matches" if matches is not None else "rounds"
     games = matches if matches is not None else (rounds if rounds is not None else 1000)
     run = functools.partial(
-        run_simulation, players, games, mode=mode, seats=n_seats, teams=teams, target=int(target)
-    )
+        run_simulation, players, games, mode=mode, seats=n_seats, teams=teams, rules=rules,
+        game_name=game_name,
+    )  # fmt: skip
     try:
         if as_json:
             click.echo(json.dumps(run(seed=seed).to_json()))
@@ -403,7 +407,22 @@ def simulate(
     Console().print(results_table(sim))
 
 
-def _default_seats(players: Sequence[str], teams: bool) -> int:
-    if teams:
-        return 4
-    return len(players) if len(players) in (3, 4) else 2
+def _table(
+    g: DuelGame[Any], rules: Any, players: Sequence[str], seats: str | None, teams: bool
+) -> tuple[int, bool]:
+    """The table from ``--seats`` and ``--teams`` (or the number of names), checked
+    against the rules: a usage error if they do not allow it."""
+    n_seats: int | None = int(seats) if seats is not None else None
+    if n_seats is None and not teams and len(players) > 2:
+        n_seats = len(players)
+    if teams and n_seats not in (None, 4):
+        raise click.BadParameter("teams need 4 seats (2 against 2)", param_hint="--teams")
+    n_seats, partners = choose_table(
+        g.seatings(rules), n_seats, True if teams else None, prefer_teams=False
+    )
+    try:
+        g.check_table(rules, n_seats, partners)
+    except ValueError as e:
+        hint = "--teams" if teams else "--seats"
+        raise click.BadParameter(str(e), param_hint=hint) from None
+    return n_seats, partners
