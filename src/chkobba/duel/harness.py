@@ -197,6 +197,21 @@ class DuelResult:
         ]
 
 
+    def line(self) -> str:
+        """The result in one line: the margin and its interval, Elo, wins, time per move."""
+        m = self.margin
+        e = self.elo
+        return (
+            f"{self.a:>9} vs {self.b:<9} {m.mean:+6.3f}  [{_num(m.low, '+.3f')}, "
+            f"{_num(m.high, '+.3f')}]  Elo {_num(e.elo, '+6.0f')}  "
+            f"W/D/L {self.wins}/{self.draws}/{self.losses}  "
+            f"ms/move {self.a} {_num(self.a_timing.median_ms, '.1f')} "
+            f"(p95 {_num(self.a_timing.p95_ms, '.1f')}), "
+            f"{self.b} {_num(self.b_timing.median_ms, '.2f')} "
+            f"(p95 {_num(self.b_timing.p95_ms, '.2f')})"
+        )
+
+
 def _whole(x: float) -> float | int:
     # Points per seat are whole at a table of two, or of partners: print them so.
     return int(x) if x.is_integer() else x
