@@ -221,7 +221,7 @@ def choose_table(
         if (2, False) in tables or not tables:
             return 2, False
         if teams is False:
-            return next((t for t in tables if not t[1]), tables[0])
+            return next((t for t in tables if not t[1]), (tables[0][0], False))
         return tables[0]
     if teams is None:
         both = (players, True) in tables and (players, False) in tables
