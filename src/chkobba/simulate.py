@@ -38,7 +38,6 @@ from chkobba.duel.games import (
     Table,
     Unit,
     choose_table,
-    describe,
     game,
     lineup_period,
     play_out,
@@ -129,7 +128,9 @@ class Simulation:
     entries: list[EntryResult]
     game: str = "chkobba"
     rules: str = "chkobba"
-    """The rule set played: a preset's name, and any changed option, in a few words."""
+    """The rule set played: a preset's name (``touti`` for Touti)."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """The options changed from the preset (or from Touti's defaults)."""
     lowest_wins: bool = False
     """Whether the fewest points won: margins are then counted the other way."""
 
@@ -138,6 +139,7 @@ class Simulation:
         return {
             "game": self.game,
             "rules": self.rules,
+            "options": self.options,
             "mode": self.mode,
             "games": self.games,
             "seats": self.seats,
@@ -235,9 +237,10 @@ def run_simulation(
                 ms.clear()
         if on_game is not None:
             on_game()
+    rules_name, options = g.rules_json(rules)
     return Simulation(
         mode, games, seats, teams, rules.target, seed, lineup, entries,
-        game=g.name, rules=describe(g, rules), lowest_wins=sign < 0,
+        game=g.name, rules=rules_name, options=options, lowest_wins=sign < 0,
     )  # fmt: skip
 
 
@@ -290,7 +293,9 @@ def results_table(sim: Simulation) -> RichTable:
     games = f"{sim.games} {unit}{'es' if unit == 'match' else 's'}"
     names = " vs ".join(e.name for e in sim.entries)
     seating = f"{sim.seats} seats" + (", 2 against 2" if sim.teams else "")
-    rules = "" if sim.rules == "chkobba" else f"{sim.rules}, "
+    # The target is in the title already, for matches.
+    changed = {k: v for k, v in sim.options.items() if k != "target"}
+    rules = "" if sim.rules == "chkobba" and not changed else f"{sim.rules}, "
     title = f"{names}: {games}, {rules}{seating}, seed {sim.seed}"
     if sim.mode == "matches":
         title += f", target {sim.target}"
