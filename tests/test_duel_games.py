@@ -315,6 +315,8 @@ def test_bad_players_and_tables_are_one_line_errors(args: list[str], fragments: 
 
 
 def test_unknown_game() -> None:
+    assert game("touti").players() == ["random", "search", "technique"]
+    assert {"random", "greedy", "heuristic", "expert", "cheater"} <= set(game("chkobba").players())
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         game("chess")
     with pytest.raises(ValueError, match="unknown Touti player 'expert'"):
