@@ -371,3 +371,28 @@ def test_the_bench_writes_a_markdown_table_to_a_new_file(
                     "--markdown", str(written)])  # fmt: skip
     assert "exists" in capsys.readouterr().err
     assert written.read_text().count("| scop") == 3
+
+
+# -- the expert on every preset -------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["scopone", "scopone-scientifico"])
+def test_the_experts_inference_reads_hands_of_any_size(name: str) -> None:
+    """Scopone deals 9 cards each, scientifico 10 (RULES.md §3): the expert weighs its
+    samples by the other seats' plays of the deal, which it counts from the rules' hand
+    size (the presets' ladder plays the expert there)."""
+    from chkobba.agents import make_agent
+    from chkobba.agents.expert import EXPERT_TEMPERATURE, ExpertAgent
+    from chkobba.match import Match
+    from chkobba.observe import observe
+    from chkobba.search.inference import decisions
+
+    m = Match(PRESETS[name], 4, True, seed=3)
+    greedy = make_agent("greedy", 0)
+    for _ in range(5):
+        m.apply(greedy.choose(observe(m, m.turn)))
+    obs = observe(m, m.turn)
+    assert len(decisions(obs)) == 5 - sum(t.seat == obs.seat for t in obs.history)
+    # The registered expert's inference, on a small budget.
+    expert = ExpertAgent(1, samples=16, temperature=EXPERT_TEMPERATURE)
+    assert expert.choose(obs) in obs.legal_moves
