@@ -34,7 +34,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -106,15 +106,21 @@ def chkobba_ladder(args: argparse.Namespace) -> None:
             json.dump({f"{a} vs {b}": r.to_json() for (a, b), r in results.items()}, f, indent=1)
 
 
+Row = tuple[str, str, DuelResult]
+"""A preset's name, its table (``2`` or ``2v2``) and a duel played there."""
+
+
 def preset_ladder(
     presets: Sequence[str],
     duels: Sequence[tuple[str, str]],
     pairs: int,
     seed: int,
     jobs: int | None,
-) -> list[tuple[str, str, DuelResult]]:
-    """Play the duels on every preset and table; print each as it ends."""
-    out: list[tuple[str, str, DuelResult]] = []
+    on_row: Callable[[Row], None] | None = None,
+) -> list[Row]:
+    """Play the duels on every preset and table; print each and hand it to ``on_row``
+    as it ends."""
+    out: list[Row] = []
     for name in presets:
         rules = PRESETS[name]
         for seating in (s for s in TABLES if s in rules.seatings):
@@ -127,28 +133,32 @@ def preset_ladder(
                 )
                 out.append((name, seating, r))
                 print(f"  {r.line()}  ({time.perf_counter() - start:.0f} s)", flush=True)
+                if on_row is not None:
+                    on_row(out[-1])
     return out
 
 
-def markdown(rows: Sequence[tuple[str, str, DuelResult]], pairs: int, seed: int) -> str:
-    """The ladder as a Markdown table."""
-    lines = [
+def markdown_head(pairs: int, seed: int) -> str:
+    """The Markdown table's introduction and header."""
+    return (
         f"Duplicate duels, {pairs} pairs each (seed {seed}): the margin is A's points minus "
         "B's per deal (B's minus A's in scopa-a-perdere, where the fewest points win), "
-        "with its 95% interval; the time is each player's median per move.",
-        "",
-        "| preset | table | A vs B | margin per deal | 95% interval | ms/move A | ms/move B |",
-        "|---|---|---|---:|---|---:|---:|",
-    ]
-    for name, seating, r in rows:
-        m = r.margin
-        table = "2 players" if seating == "2" else "2 against 2"
-        lines.append(
-            f"| {name} | {table} | {r.a} vs {r.b} | {m.mean:+.2f} | "
-            f"{m.low:+.2f} to {m.high:+.2f} | {r.a_timing.median_ms:.3g} | "
-            f"{r.b_timing.median_ms:.3g} |"
-        )
-    return "\n".join(lines) + "\n"
+        "with its 95% interval; the time is each player's median per move.\n\n"
+        "| preset | table | A vs B | margin per deal | 95% interval | ms/move A | ms/move B |\n"
+        "|---|---|---|---:|---|---:|---:|\n"
+    )
+
+
+def markdown_row(row: Row) -> str:
+    """One duel as a row of the Markdown table."""
+    name, seating, r = row
+    m = r.margin
+    table = "2 players" if seating == "2" else "2 against 2"
+    return (
+        f"| {name} | {table} | {r.a} vs {r.b} | {m.mean:+.2f} | "
+        f"{m.low:+.2f} to {m.high:+.2f} | {r.a_timing.median_ms:.3g} | "
+        f"{r.b_timing.median_ms:.3g} |\n"
+    )
 
 
 def new_path(now: datetime | None = None) -> Path:
@@ -211,11 +221,20 @@ def main(argv: Sequence[str] | None = None) -> None:
             ap.error(f"{path} exists: the table is written only to a new file")
     print(f"{args.pairs} duplicate pairs per duel, seed {args.seed}")
     print("margin = points per deal, A − B (B − A where the fewest win), with its 95% interval")
-    rows = preset_ladder(presets, args.duels, args.pairs, args.seed, args.jobs)
-    if path is not None:
-        with path.open("x", encoding="utf-8") as f:
-            f.write(markdown(rows, args.pairs, args.seed))
-        print(f"Markdown table written to {path}", file=sys.stderr)
+    if path is None:
+        preset_ladder(presets, args.duels, args.pairs, args.seed, args.jobs)
+        return
+    # Created first and written row by row: hours of duels are not lost to a late error.
+    with path.open("x", encoding="utf-8") as f:
+        f.write(markdown_head(args.pairs, args.seed))
+        f.flush()
+
+        def write(row: Row) -> None:
+            f.write(markdown_row(row))
+            f.flush()
+
+        preset_ladder(presets, args.duels, args.pairs, args.seed, args.jobs, write)
+    print(f"Markdown table written to {path}", file=sys.stderr)
 
 
 if __name__ == "__main__":
