@@ -85,8 +85,9 @@ GAME_OPTION = click.option(
 """``--game``, shared with ``chkobba simulate``."""
 
 RULES_OPTION = click.option(
-    "--rules", "rules_name", type=click.Choice(list(PRESETS)), default=None,
-    help="A preset of the Chkobba family (see `chkobba rules`; default chkobba).",
+    "--rules", "rules_name", type=click.Choice(list(PRESETS)), default=None, metavar="NAME",
+    help="A preset of the Chkobba family: " + ", ".join(PRESETS) + " (see `chkobba rules`; "
+         "default chkobba).",
 )  # fmt: skip
 """``--rules``, shared with ``chkobba simulate``."""
 
@@ -154,7 +155,7 @@ def checked_rules(
     "--save-dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Save every game there as a chkobba-record/1 file.",
+    help="Save every game there as a record (chkobba-record/1, or touti-record/1).",
 )
 def duel(
     a: str,
