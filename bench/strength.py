@@ -156,9 +156,14 @@ def markdown_row(row: Row) -> str:
     table = "2 players" if seating == "2" else "2 against 2"
     return (
         f"| {name} | {table} | {r.a} vs {r.b} | {m.mean:+.2f} | "
-        f"{m.low:+.2f} to {m.high:+.2f} | {r.a_timing.median_ms:.3g} | "
-        f"{r.b_timing.median_ms:.3g} |\n"
+        f"{m.low:+.2f} to {m.high:+.2f} | {ms(r.a_timing.median_ms)} | "
+        f"{ms(r.b_timing.median_ms)} |\n"
     )
+
+
+def ms(x: float) -> str:
+    """Milliseconds to three significant digits, without an exponent."""
+    return f"{x:.0f}" if x >= 100 else f"{x:.3g}"
 
 
 def new_path(now: datetime | None = None) -> Path:
