@@ -81,7 +81,7 @@ def test_the_table_is_chosen_among_the_rules_seatings() -> None:
     assert choose_table(both, 4, None, prefer_teams=False) == (4, False)
     assert choose_table(both, 4, False, prefer_teams=True) == (4, False)
     assert choose_table(both, None, True, prefer_teams=False) == (4, True)
-    # Scopone and Touti have one table, 2 against 2 (RULES.md §3 and §4).
+    # Scopone and Touti have one table, 2 against 2 (docs/rules.md §3 and §4).
     assert choose_table(("2v2",), None, None, prefer_teams=False) == (4, True)
     assert choose_table(("2v2",), 4, None, prefer_teams=False) == (4, True)
     # Six players each for themselves, where the rules name that table.
@@ -91,7 +91,7 @@ def test_the_table_is_chosen_among_the_rules_seatings() -> None:
 @pytest.mark.parametrize(("players", "rotations"), [(2, 2), (3, 3), (4, 2), (6, 2)])
 def test_every_player_sits_every_seat_of_a_pair(players: int, rotations: int) -> None:
     """A pair is played once per turn of the alternating lineup, so A and B each sit
-    every seat on the same cards (six independent players: Scopa seed, line 11)."""
+    every seat on the same cards (six independent players: scopa-wikipedia-fr.txt line 11)."""
     spec = DuelSpec("a", "b", players, "round", 0, PRESETS["scopa"], teams=False)
     assert spec.rotations == rotations == lineup_period([s % 2 for s in range(players)])
     games = [seat_roles(spec, g) for g in range(spec.rotations)]
@@ -120,7 +120,7 @@ def test_duel_on_a_preset_plays_its_rules(tmp_path: Path) -> None:
 
 
 def test_duel_defaults_to_the_presets_table() -> None:
-    """Scopone is played 2 against 2 only (RULES.md §3, Scopone)."""
+    """Scopone is played 2 against 2 only (docs/rules.md §3, Scopone)."""
     data = invoke_json("duel", "greedy", "random", "--rules", "scopone", "--pairs", "2",
                        "--jobs", "1")  # fmt: skip
     assert (data["players"], data["teams"], data["rules"]) == (4, True, "scopone")
@@ -155,7 +155,7 @@ def test_four_players_each_for_themselves(tmp_path: Path) -> None:
 
 
 def test_fewest_points_win_in_scopa_a_perdere() -> None:
-    """Scopa a perdere (RULES.md §3): the margin is B's points minus A's, so a positive
+    """Scopa a perdere (docs/rules.md §3): the margin is B's points minus A's, so a positive
     margin is still A doing better."""
     r = run_duel("greedy", "random", 6, seed=2, jobs=1, rules=PRESETS["scopa-a-perdere"])
     assert r.to_json()["lowest_wins"] is True
@@ -167,7 +167,7 @@ def test_fewest_points_win_in_scopa_a_perdere() -> None:
 
 
 def test_a_match_is_won_as_the_rules_decide(tmp_path: Path) -> None:
-    """Scopa a perdere's match is won by strictly the lowest total (RULES.md §3): the
+    """Scopa a perdere's match is won by strictly the lowest total (docs/rules.md §3): the
     duel's wins follow the match's winner, not the higher total."""
     rules = preset("scopa-a-perdere", {"target": 6})
     r = run_duel("greedy", "random", 3, seed=1, jobs=1, unit="match", rules=rules,
@@ -200,8 +200,9 @@ def test_simulate_on_a_preset() -> None:
 
 
 def test_touti_duel_plays_duplicate_deals(tmp_path: Path) -> None:
-    """Touti is played by 4, two teams of two, partners opposite (Touti seed, line 244):
-    each deal twice, A's team in seats 0 and 2, then in seats 1 and 3."""
+    """Touti is played by 4, two teams of two, partners opposite (docs/rules.md §4; seeds:
+    jeux-de-cartes-au-maroc-touti-extract.txt line 244): each deal twice, A's team in
+    seats 0 and 2, then in seats 1 and 3."""
     data = invoke_json("duel", "technique", "random", "--game", "touti", "--pairs", "2",
                        "--jobs", "1", "--save-dir", str(tmp_path))  # fmt: skip
     assert (data["game"], data["rules"], data["players"], data["teams"]) == (
@@ -378,7 +379,7 @@ def test_the_bench_writes_a_markdown_table_to_a_new_file(
 
 @pytest.mark.parametrize("name", ["scopone", "scopone-scientifico"])
 def test_the_experts_inference_reads_hands_of_any_size(name: str) -> None:
-    """Scopone deals 9 cards each, scientifico 10 (RULES.md §3): the expert weighs its
+    """Scopone deals 9 cards each, scientifico 10 (docs/rules.md §3): the expert weighs its
     samples by the other seats' plays of the deal, which it counts from the rules' hand
     size (the presets' ladder plays the expert there)."""
     from chkobba.agents import make_agent

@@ -12,8 +12,8 @@ index, never on which process plays it or in what order, so a duel gives the
 same results on one core or many.
 
 **Void deals.** Whether a Chkobba deal is void (three of a rank on the table,
-RULES.md §2.2) depends on the cutter's decision, and the games of a pair may
-decide differently. So a deck is drawn from the pair's generator, and drawn
+docs/rules.md §2.2) depends on the cutter's decision, and the games of a pair
+may decide differently. So a deck is drawn from the pair's generator, and drawn
 again until its deal is valid *whichever* way the cut is decided; every game
 then plays that same deck. This leaves out the about 3% of shuffles that would
 be void for at least one decision, where a real table would reshuffle only if

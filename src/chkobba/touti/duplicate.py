@@ -105,7 +105,7 @@ class ToutiTable:
 
 
 class ToutiGame:
-    """Touti (RULES.md §4): 4 players, 2 against 2, its own players and rule options."""
+    """Touti (docs/rules.md §4): 4 players, 2 against 2, its own players and rule options."""
 
     name = "touti"
     round_word = "deal"
