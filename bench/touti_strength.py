@@ -2,8 +2,10 @@
 
 Prints, for each duel, A's mean margin per deal (A's team's match points minus
 B's team's, averaged over both plays of each deal) with its 95% interval over
-the pairs, how many pairs A won/drew/lost, and A's milliseconds per move (mean
-over every move it made: bids, trumps, announcements and cards).
+the pairs, the Elo difference, how many deals A won/drew/lost, and each side's
+median and 95th-percentile milliseconds per move (every move it made: bids,
+trumps, announcements and cards). The duels are ``chkobba duel --game touti``'s
+(:func:`chkobba.duel.run_duel`), on every core.
 
     python bench/touti_strength.py --pairs 400 --seed 1
 
@@ -13,41 +15,23 @@ Everything but the timings is reproducible from the seed.
 from __future__ import annotations
 
 import argparse
-import math
-import statistics
 import time
 
-from chkobba.touti.agents import make_touti_agent
-from chkobba.touti.duplicate import play_pair
-from chkobba.touti.search import SearchAgent
+from chkobba.duel.harness import run_duel
+from chkobba.touti.agents import register
+from chkobba.touti.search import DEFAULT_SAMPLES, SearchAgent
 
 DUELS = [("search", "technique"), ("technique", "random")]
 
 
-def run(a_name: str, b_name: str, pairs: int, seed: int, samples: int) -> str:
-    """Play one duel and return its line."""
-    a = SearchAgent(seed, samples) if a_name == "search" else make_touti_agent(a_name, seed)
-    b = make_touti_agent(b_name, seed + 1)
-    margins: list[float] = []
-    secs = 0.0
-    moves = 0
-    start = time.perf_counter()
-    for i in range(pairs):
-        r = play_pair(a, b, seed * 1_000_003 + i)
-        margins.append(r.margin / 2)
-        secs += r.a_seconds
-        moves += r.a_moves
-    mean = statistics.fmean(margins)
-    half = 1.96 * statistics.stdev(margins) / math.sqrt(len(margins)) if pairs > 1 else 0.0
-    w = sum(m > 0 for m in margins)
-    d = sum(m == 0 for m in margins)
-    lo = len(margins) - w - d
-    return (
-        f"{a_name:>9} vs {b_name:<9} margin/deal {mean:+7.2f} [{mean - half:+.2f}, "
-        f"{mean + half:+.2f}]  pairs W/D/L {w}/{d}/{lo}  "
-        f"{a_name} {1000 * secs / max(moves, 1):.2f} ms/move  "
-        f"({time.perf_counter() - start:.0f} s)"
-    )
+def search_player(samples: int) -> str:
+    """The name of the search with ``samples`` sampled deals, registered if it is not the
+    default (worker processes inherit it where they are forked, as on Linux)."""
+    if samples == DEFAULT_SAMPLES:
+        return "search"
+    name = f"search-{samples}"
+    register(name)(lambda seed: SearchAgent(seed, samples))
+    return name
 
 
 def main() -> None:
@@ -55,12 +39,20 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     ap.add_argument("--pairs", type=int, default=400, help="duplicate pairs per duel")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--samples", type=int, default=24, help="the search's sampled deals")
+    ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: all)")
+    ap.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
+                    help="the search's sampled deals")  # fmt: skip
     args = ap.parse_args()
+    search = search_player(args.samples)
     print(f"{args.pairs} duplicate pairs per duel, seed {args.seed}, search samples {args.samples}")
     print("margin = A's team's match points minus B's per deal, 95% interval")
     for a, b in DUELS:
-        print(run(a, b, args.pairs, args.seed, args.samples), flush=True)
+        start = time.perf_counter()
+        r = run_duel(
+            search if a == "search" else a, b, args.pairs, seed=args.seed, game_name="touti",
+            jobs=args.jobs,
+        )  # fmt: skip
+        print(r.line(), f" ({time.perf_counter() - start:.0f} s)", flush=True)
 
 
 if __name__ == "__main__":

@@ -296,8 +296,8 @@ def test_an_illegal_move_is_reported(cheat: str) -> None:
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="at least one pair"):
         run_duel("random", "random", 0)
-    with pytest.raises(ValueError, match="2 players or 4"):
-        run_duel("random", "random", 1, players=3)
+    with pytest.raises(ValueError, match="not 5"):
+        run_duel("random", "random", 1, players=5)
     with pytest.raises(ValueError, match="unit"):
         run_duel("random", "random", 1, unit="set")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown player 'nobody'"):

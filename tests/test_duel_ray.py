@@ -24,7 +24,7 @@ from chkobba.cli import main
 from chkobba.duel import run_duel, run_tournament
 from chkobba.duel.play import DuelSpec
 from chkobba.duel.ray_backend import RayError, head_of, play_on_ray, ray_session
-from chkobba.rules import CHKOBBA
+from chkobba.rules import CHKOBBA, PRESETS
 
 HAS_RAY = importlib.util.find_spec("ray") is not None
 needs_ray = pytest.mark.skipif(
@@ -163,6 +163,22 @@ def test_team_matches_on_ray(local_ray: None) -> None:
     alone = run_duel("random", "greedy", 4, jobs=1, **kw)
     assert without_timing(on_ray.to_json()) == without_timing(alone.to_json())
     assert on_ray.rounds > 8
+
+
+@needs_ray
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"game_name": "touti"},
+        {"rules": PRESETS["scopone"]},
+        {"players": 3, "rules": PRESETS["escoba"]},
+    ],
+)
+def test_touti_and_presets_on_ray(local_ray: None, kw: dict[str, Any]) -> None:
+    a, b = ("technique", "random") if kw.get("game_name") == "touti" else ("greedy", "random")
+    on_ray = run_duel(a, b, 4, seed=6, ray="local", **kw)
+    alone = run_duel(a, b, 4, seed=6, jobs=1, **kw)
+    assert without_timing(on_ray.to_json()) == without_timing(alone.to_json())
 
 
 @needs_ray

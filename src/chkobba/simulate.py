@@ -22,7 +22,6 @@ import functools
 import json
 import math
 import random
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,16 +29,23 @@ from typing import Any
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
+from rich.table import Table as RichTable
 
-from chkobba.agents.base import Agent, AgentError, check_playable, make_agent
-from chkobba.match import Match
-from chkobba.observe import observe
-from chkobba.rules import CHKOBBA, PRESETS, RulesError, RuleSet, preset
+from chkobba.duel.cli import GAME_OPTION, RULES_OPTION, check_players, game_rules
+from chkobba.duel.games import (
+    AgentMoveError,
+    DuelGame,
+    Table,
+    Unit,
+    choose_table,
+    game,
+    lineup_period,
+    play_out,
+    rotated,
+)
 
-
-class IllegalChoice(RuntimeError):
-    """A player chose a move that is not among its legal moves (a bug in that player)."""
+IllegalChoice = AgentMoveError
+"""A player chose a move that is not among its legal moves (a bug in that player)."""
 
 
 @dataclass
@@ -120,18 +126,26 @@ class Simulation:
     lineup: list[int]
     """The entry sitting at each seat in the first game."""
     entries: list[EntryResult]
+    game: str = "chkobba"
     rules: str = "chkobba"
-    """The preset played (``chkobba`` or one of the Scopa family)."""
+    """The rule set played: a preset's name (``touti`` for Touti)."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """The options changed from the preset (or from Touti's defaults)."""
+    lowest_wins: bool = False
+    """Whether the fewest points won: margins are then counted the other way."""
 
     def to_json(self) -> dict[str, Any]:
         """The results as a JSON-ready dict (``chkobba simulate --json``)."""
         return {
-            "mode": self.mode,
+            "game": self.game,
             "rules": self.rules,
+            "options": self.options,
+            "mode": self.mode,
             "games": self.games,
             "seats": self.seats,
             "teams": self.teams,
             "target": self.target,
+            "lowest_wins": self.lowest_wins,
             "seed": self.seed,
             "lineup": [self.entries[e].name for e in self.lineup],
             "players": [e.to_json() for e in self.entries],
@@ -153,15 +167,6 @@ def lineup_for(names: Sequence[str], seats: int) -> list[int]:
     )
 
 
-def lineup_period(lineup: Sequence[int]) -> int:
-    """How many one-seat turns bring the lineup back to itself."""
-    n = len(lineup)
-    for r in range(1, n + 1):
-        if all(lineup[(s + r) % n] == lineup[s] for s in range(n)):
-            return r
-    return n
-
-
 def _derived_seed(*parts: object) -> int:
     # A str seed is hashed with SHA-512 by random.Random: stable across runs and
     # platforms, and independent streams for each (game, seat).
@@ -178,111 +183,99 @@ def run_simulation(
     target: int | None = None,
     seed: int = 0,
     on_game: Callable[[], None] | None = None,
-    rules: RuleSet = CHKOBBA,
+    rules: Any = None,
+    game_name: str = "chkobba",
 ) -> Simulation:
     """Play ``games`` seeded rounds or matches between the named players.
 
     ``mode`` is ``rounds`` (each game is one round; points are round points) or
-    ``matches`` (each game is a match to ``target``, by default the rules' own).
-    ``rules`` is the rule set (Chkobba by default). Game ``g`` turns the
-    lineup by ``g`` seats and uses the deals of group ``g // period``, so the
-    games of one group replay the same deals with every entry in every seat.
+    ``matches`` (each game is a match to ``target``, default the rules' own).
+    ``game_name`` is ``chkobba`` (``rules`` any preset's rule set, default
+    Chkobba's) or ``touti``. Game ``g`` turns the lineup by ``g`` seats and uses
+    the deals of group ``g // period``, so the games of one group replay the same
+    deals with every entry in every seat.
 
     An entry's margin in a game is its points (per seat it holds) minus the
-    mean of the other entries' points; its reported margin is the mean over
-    groups of the group's mean margin. Raises ``ValueError`` for a bad seating,
+    mean of the other entries' points (the other way round where the fewest
+    points win); its reported margin is the mean over groups of the group's mean
+    margin. Raises ``ValueError`` for a bad seating or rule set,
     :class:`~chkobba.agents.AgentError` for an unknown player name.
     """
     if mode not in ("rounds", "matches"):
         raise ValueError(f"mode must be 'rounds' or 'matches', not {mode!r}")
     if games < 1:
         raise ValueError(f"the number of games must be at least 1, not {games}")
+    g = game(game_name)
+    if rules is None:
+        rules = g.rules()
     if target is not None:
-        rules = rules.with_options({"target": target})
+        rules = g.with_target(rules, target)
     lineup = lineup_for(names, seats)
-    Match(rules, seats, teams, seed=0)  # checks the seating before any work
+    g.check_table(rules, seats, teams)  # before any work
     for n in dict.fromkeys(names):
-        check_playable(n)
+        g.check_player(n)
     period = lineup_period(lineup)
+    sign = -1 if g.lowest_wins(rules) else 1
     entries = [EntryResult(n) for n in names]
     group: list[list[float]] = [[] for _ in names]
-    for g in range(games):
-        turn = g % period
-        seating = [lineup[(s + turn) % seats] for s in range(seats)]
-        agents: list[Agent] = [
-            make_agent(names[e], _derived_seed("agent", seed, g, s)) for s, e in enumerate(seating)
+    unit: Unit = "round" if mode == "rounds" else "match"
+    for number in range(games):
+        turn = number % period
+        seating = rotated(lineup, turn)
+        agents = [
+            g.make_agent(names[e], _derived_seed("agent", seed, number, s))
+            for s, e in enumerate(seating)
         ]
-        match = Match(rules, seats, teams, seed=_derived_seed("deal", seed, g // period))
-        moves, seconds = _play(match, agents, stop_after_round=mode == "rounds")
-        _account(match, seating, entries, mode, moves, seconds, group)
-        if turn == period - 1 or g == games - 1:
+        table = g.start(rules, seats, teams, seed=_derived_seed("deal", seed, number // period))
+        clocks: list[list[float]] = [[] for _ in range(seats)]
+        play_out(table, agents, clocks, unit, g.round_word)
+        _account(table, seating, entries, mode, clocks, group, sign)
+        if turn == period - 1 or number == games - 1:
             for e, ms in enumerate(group):
                 if ms:
                     entries[e].margins.append(sum(ms) / len(ms))
                 ms.clear()
         if on_game is not None:
             on_game()
-    return Simulation(mode, games, seats, teams, rules.target, seed, lineup, entries, rules.name)
-
-
-def _play(
-    match: Match, agents: Sequence[Agent], stop_after_round: bool
-) -> tuple[list[int], list[float]]:
-    """Play the match (or its first round) out; moves and seconds spent per seat."""
-    moves = [0] * len(agents)
-    seconds = [0.0] * len(agents)
-    clock = time.perf_counter
-    while not match.is_over and not (stop_after_round and match.finished):
-        seat = match.turn
-        obs = observe(match, seat)
-        agent = agents[seat]
-        t0 = clock()
-        move = agent.choose(obs)
-        seconds[seat] += clock() - t0
-        moves[seat] += 1
-        if move not in obs.legal_moves:
-            raise IllegalChoice(
-                f"player {agent.name!r} at seat {seat} chose an illegal move: {move}"
-            )
-        match.apply_unchecked(move)
-    return moves, seconds
+    rules_name, options = g.rules_json(rules)
+    return Simulation(
+        mode, games, seats, teams, rules.target, seed, lineup, entries,
+        game=g.name, rules=rules_name, options=options, lowest_wins=sign < 0,
+    )  # fmt: skip
 
 
 def _account(
-    match: Match,
+    table: Table,
     seating: Sequence[int],
     entries: list[EntryResult],
     mode: str,
-    moves: Sequence[int],
-    seconds: Sequence[float],
+    clocks: Sequence[Sequence[float]],
     group: list[list[float]],
+    sign: int,
 ) -> None:
     """Add one finished game to the entries' results."""
     if mode == "rounds":
-        score = match.finished[0].score
-        assert score is not None
-        side_points: Sequence[int] = score.points
+        side_points = table.round_points(0)
         rounds = 1
     else:
-        side_points = match.totals
-        rounds = len(match.finished)
+        side_points = table.totals()
+        rounds = table.rounds
+    side_of = table.side_of
     seats_of: dict[int, list[int]] = {}
     for s, e in enumerate(seating):
         seats_of.setdefault(e, []).append(s)
     points: dict[int, float] = {}
     for e, ss in seats_of.items():
-        points[e] = sum(side_points[match.side_of[s]] for s in ss) / len(ss)
+        points[e] = sum(side_points[side_of[s]] for s in ss) / len(ss)
         entries[e].points += points[e]
         entries[e].rounds += rounds
-        entries[e].moves += sum(moves[s] for s in ss)
-        entries[e].seconds += sum(seconds[s] for s in ss)
+        entries[e].moves += sum(len(clocks[s]) for s in ss)
+        entries[e].seconds += sum(sum(clocks[s]) for s in ss) / 1000
     if mode == "matches":
-        winners = {
-            e for e, ss in seats_of.items() if any(match.side_of[s] == match.winner for s in ss)
-        }
+        winners = {e for e, ss in seats_of.items() if any(side_of[s] == table.winner for s in ss)}
     else:
-        best = max(points.values())
-        winners = {e for e, p in points.items() if p == best}
+        best = max(sign * p for p in points.values())
+        winners = {e for e, p in points.items() if sign * p == best}
     for e in seats_of:
         if e not in winners:
             entries[e].losses += 1
@@ -291,21 +284,27 @@ def _account(
         else:
             entries[e].draws += 1
         others = [p for o, p in points.items() if o != e]
-        group[e].append(points[e] - sum(others) / len(others))
+        group[e].append(sign * (points[e] - sum(others) / len(others)))
 
 
-def results_table(sim: Simulation) -> Table:
+def results_table(sim: Simulation) -> RichTable:
     """The results as a rich table."""
-    unit = "round" if sim.mode == "rounds" else "match"
+    unit = game(sim.game).round_word if sim.mode == "rounds" else "match"
     games = f"{sim.games} {unit}{'es' if unit == 'match' else 's'}"
     names = " vs ".join(e.name for e in sim.entries)
     seating = f"{sim.seats} seats" + (", 2 against 2" if sim.teams else "")
-    game = "" if sim.rules == "chkobba" else f"{sim.rules}, "
-    title = f"{names}: {game}{games}, {seating}, seed {sim.seed}"
+    # The target is in the title already, for matches.
+    changed = {k: v for k, v in sim.options.items() if k != "target"}
+    rules = "" if sim.rules == "chkobba" and not changed else f"{sim.rules}, "
+    title = f"{names}: {games}, {rules}{seating}, seed {sim.seed}"
     if sim.mode == "matches":
         title += f", target {sim.target}"
-    caption = f"margin: points per {unit} above the others' mean, ± its standard error"
-    table = Table(title=title, caption=caption)
+    if sim.lowest_wins:
+        caption = f"margin: the others' mean minus own points per {unit} (the fewest win)"
+    else:
+        caption = f"margin: points per {unit} above the others' mean"
+    caption += ", ± its standard error"
+    table = RichTable(title=title, caption=caption)
     table.add_column("player")
     for col in ("won", "drawn", "lost", "win %", "pts/rnd", "margin", "± se", "ms/move"):
         table.add_column(col, justify="right")
@@ -334,28 +333,23 @@ def results_table(sim: Simulation) -> Table:
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="Seed for the deals and the players."
 )
-@click.option(
-    "--rules",
-    "rules_name",
-    type=click.Choice(list(PRESETS)),
-    default="chkobba",
-    show_default=True,
-    help="The game: chkobba or one of the Scopa family (see `chkobba rules`).",
-)
+@GAME_OPTION
+@RULES_OPTION
 @click.option(
     "--seats",
+    "--players",
+    "seats",
     type=click.Choice(["2", "3", "4", "6"]),
     default=None,
-    help="Players at the table (default: one per name, 4 with --teams, else 2); 6 in the "
-    "Scopa family.",
+    help="Players at the table, as the rules allow (default: one per name, 4 with --teams, "
+    "else 2, or the rules' first table).",
 )
 @click.option("--teams", is_flag=True, help="Play 2 against 2 (partners opposite).")
 @click.option(
     "--target",
     type=click.IntRange(min=1),
     default=None,
-    help="Points that end a match (default: the rules' own). The sources name 11, 21 or 31 "
-    "for Chkobba, 11, 16 or 21 for Scopa.",
+    help="Points that end a match (default: the rules' own: 21 for chkobba, 600 for touti).",
 )
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the results as JSON (no progress bar)."
@@ -365,7 +359,8 @@ def simulate(
     rounds: int | None,
     matches: int | None,
     seed: int,
-    rules_name: str,
+    game_name: str,
+    rules_name: str | None,
     seats: str | None,
     teams: bool,
     target: int | None,
@@ -375,38 +370,28 @@ def simulate(
 
     Name one player per seat, or two players to alternate around the table:
     `chkobba simulate greedy random --rounds 2000`. The lineup turns one seat
-    per game so that every player plays the same deals from every seat.
+    per game so that every player plays the same deals from every seat. Any
+    preset of the Chkobba family (--rules) or Touti (--game touti) can be played.
     """
-    for name in dict.fromkeys(players):
-        try:
-            check_playable(name)
-        except AgentError as e:
-            raise click.BadParameter(str(e), param_hint="PLAYERS") from None
+    g, rules = game_rules(game_name, rules_name, target)
+    check_players(g, players, "PLAYERS")
     if len(players) < 2:
         raise click.BadParameter("name at least two players", param_hint="PLAYERS")
     if rounds is not None and matches is not None:
         raise click.UsageError("give --rounds or --matches, not both")
-    n_seats = int(seats) if seats is not None else _default_seats(players, teams)
-    if teams and n_seats != 4:
-        raise click.BadParameter("teams need 4 seats (2 against 2)", param_hint="--teams")
+    n_seats, teams = _table(g, rules, players, seats, teams)
     if len(players) not in (2, n_seats):
         raise click.BadParameter(
             f"{len(players)} players named for {n_seats} seats: name one player per seat, "
             "or two players to alternate around the table",
             param_hint="PLAYERS",
         )
-    try:
-        rules = preset(rules_name, {"target": target} if target is not None else {})
-        Match(rules, n_seats, teams, seed=0)
-    except RulesError as e:
-        raise click.BadParameter(str(e), param_hint="--target") from None
-    except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--seats") from None
     mode = "matches" if matches is not None else "rounds"
     games = matches if matches is not None else (rounds if rounds is not None else 1000)
     run = functools.partial(
-        run_simulation, players, games, mode=mode, seats=n_seats, teams=teams, rules=rules
-    )
+        run_simulation, players, games, mode=mode, seats=n_seats, teams=teams, rules=rules,
+        game_name=game_name,
+    )  # fmt: skip
     try:
         if as_json:
             click.echo(json.dumps(run(seed=seed).to_json()))
@@ -427,7 +412,22 @@ def simulate(
     Console().print(results_table(sim))
 
 
-def _default_seats(players: Sequence[str], teams: bool) -> int:
-    if teams:
-        return 4
-    return len(players) if len(players) in (3, 4, 6) else 2
+def _table(
+    g: DuelGame[Any], rules: Any, players: Sequence[str], seats: str | None, teams: bool
+) -> tuple[int, bool]:
+    """The table from ``--seats`` and ``--teams`` (or the number of names), checked
+    against the rules: a usage error if they do not allow it."""
+    n_seats: int | None = int(seats) if seats is not None else None
+    if n_seats is None and not teams and len(players) > 2:
+        n_seats = len(players)
+    if teams and n_seats not in (None, 4):
+        raise click.BadParameter("teams need 4 seats (2 against 2)", param_hint="--teams")
+    n_seats, partners = choose_table(
+        g.seatings(rules), n_seats, True if teams else None, prefer_teams=False
+    )
+    try:
+        g.check_table(rules, n_seats, partners)
+    except ValueError as e:
+        hint = "--teams" if teams else "--seats"
+        raise click.BadParameter(str(e), param_hint=hint) from None
+    return n_seats, partners

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
 
-from chkobba.agents import make_agent
-from chkobba.duel.play import DuelSpec, PairOutcome, Unit, play_pair, play_pairs
+from chkobba.duel.games import Unit, choose_table, describe, game, seating_words
+from chkobba.duel.play import DuelSpec, PairOutcome, play_pair, play_pairs
 from chkobba.duel.ray_backend import cluster_cpus, play_on_ray, ray_session
 from chkobba.duel.stats import (
     EloEstimate,
@@ -29,7 +29,6 @@ from chkobba.duel.stats import (
     mean_estimate,
     percentile,
 )
-from chkobba.rules import CHKOBBA, RuleSet
 
 Progress = Callable[[int], None]
 """Told how many more pairs have been played, as they finish."""
@@ -67,11 +66,12 @@ class DuelResult:
     """Everything a duel measured; every figure is from A's point of view.
 
     A game is one round or one match (``unit``). ``wins``, ``draws`` and
-    ``losses`` count games by who scored more points in them. ``margin`` is the
+    ``losses`` count games by who did better in them (more points per seat, or
+    the match won; the fewest points where the rules say so). ``margin`` is the
     mean of A's points minus B's per game and ``score`` A's mean score (a draw
-    counts half); both are estimated over pairs, each pair's two games averaged
-    first, since the two games of a pair share their cards. ``elo`` is A's
-    rating minus B's, from ``score``.
+    counts half); both are estimated over pairs, each pair's games averaged
+    first, since the games of a pair share their cards. ``elo`` is A's rating
+    minus B's, from ``score``.
     """
 
     a: str
@@ -80,14 +80,14 @@ class DuelResult:
     unit: Unit
     pairs: int
     seed: int
-    rules: RuleSet
+    rules: Any
     wins: int
     draws: int
     losses: int
-    a_points: int
-    b_points: int
+    a_points: float
+    b_points: float
     rounds: int
-    """Rounds played in all (twice the pairs for round games)."""
+    """Rounds played in all (one per game for round games)."""
     margin: Estimate
     score: Estimate
     elo: EloEstimate
@@ -95,11 +95,11 @@ class DuelResult:
     b_timing: Timing
     pair_margins: tuple[float, ...]
     """Each pair's mean margin, in pair order (for paired comparisons between duels)."""
-
-    @property
-    def games(self) -> int:
-        """Games played: two per pair."""
-        return 2 * self.pairs
+    game: str = "chkobba"
+    teams: bool = False
+    """Whether partners played 2 against 2."""
+    games: int = 0
+    """Games played: one per seating of each pair (two at an even table)."""
 
     @staticmethod
     def of(spec: DuelSpec, outcomes: Sequence[PairOutcome]) -> DuelResult:
@@ -117,9 +117,9 @@ class DuelResult:
             pairs=len(outcomes),
             seed=spec.seed,
             rules=spec.rules,
-            wins=sum(g.margin > 0 for g in games),
-            draws=sum(g.margin == 0 for g in games),
-            losses=sum(g.margin < 0 for g in games),
+            wins=sum(g.score == 1.0 for g in games),
+            draws=sum(g.score == 0.5 for g in games),
+            losses=sum(g.score == 0.0 for g in games),
             a_points=sum(g.a_points for g in games),
             b_points=sum(g.b_points for g in games),
             rounds=sum(g.rounds for g in games),
@@ -129,24 +129,36 @@ class DuelResult:
             a_timing=Timing.of(a_ms),
             b_timing=Timing.of(b_ms),
             pair_margins=margins,
+            game=spec.game,
+            teams=spec.partners,
+            games=len(games),
         )
+
+    @property
+    def lowest_wins(self) -> bool:
+        """Whether the fewest points won (the margin is then B's points minus A's)."""
+        return game(self.game).lowest_wins(self.rules)
 
     def to_json(self) -> dict[str, Any]:
         """The result as JSON; only ``timing_ms`` changes from one run to the next."""
+        name, options = game(self.game).rules_json(self.rules)
         return {
+            "game": self.game,
             "a": self.a,
             "b": self.b,
             "players": self.players,
+            "teams": self.teams,
             "unit": self.unit,
             "pairs": self.pairs,
             "games": self.games,
             "seed": self.seed,
-            "rules": self.rules.name,
-            "options": self.rules.changed_options(),
+            "rules": name,
+            "options": options,
+            "lowest_wins": self.lowest_wins,
             "wins": self.wins,
             "draws": self.draws,
             "losses": self.losses,
-            "points": {"a": self.a_points, "b": self.b_points},
+            "points": {"a": _whole(self.a_points), "b": _whole(self.b_points)},
             "rounds": self.rounds,
             "margin": self.margin.to_json(),
             "score": self.score.to_json(),
@@ -156,17 +168,24 @@ class DuelResult:
 
     def summary(self) -> list[str]:
         """The result in a few lines of text."""
-        game = "deal" if self.unit == "round" else "match"
+        g = game(self.game)
+        # One round is one deal in either game: "deal" is what both players call it.
+        word = "deal" if self.unit == "round" else "match"
         what = "deals" if self.unit == "round" else "matches"
-        seating = "2 players" if self.players == 2 else "4 players, 2 against 2"
+        per = self.games // self.pairs if self.pairs else 2
+        sets = "pairs" if per == 2 else f"sets of {per} seatings"
+        seating = seating_words(self.players, self.teams)
+        rules = describe(g, self.rules)
+        game_name = "" if rules == "chkobba" else f"{rules}, "
+        difference = "B − A, the fewest points win" if self.lowest_wins else "A − B"
         m = self.margin
         e = self.elo
         return [
-            f"{self.a} (A) vs {self.b} (B): {self.pairs} duplicate pairs = "
-            f"{self.games} {what} ({seating}, seed {self.seed})",
+            f"{self.a} (A) vs {self.b} (B): {self.pairs} duplicate {sets} = "
+            f"{self.games} {what} ({game_name}{seating}, seed {self.seed})",
             f"A: {self.wins} won, {self.draws} drawn, {self.losses} lost; "
             f"score {100 * self.score.mean:.1f}%",
-            f"margin per {game} (A − B): "
+            f"margin per {word} ({difference}): "
             f"{m.mean:+.3f} (SE {_num(m.se, '.3f')}; "
             f"95% interval {_num(m.low, '+.3f')} to {_num(m.high, '+.3f')})",
             f"Elo of A over B: {_num(e.elo, '+.0f')} "
@@ -178,6 +197,26 @@ class DuelResult:
         ]
 
 
+    def line(self) -> str:
+        """The result in one line: the margin and its interval, Elo, wins, time per move."""
+        m = self.margin
+        e = self.elo
+        return (
+            f"{self.a:>9} vs {self.b:<9} {m.mean:+6.3f}  [{_num(m.low, '+.3f')}, "
+            f"{_num(m.high, '+.3f')}]  Elo {_num(e.elo, '+6.0f')}  "
+            f"W/D/L {self.wins}/{self.draws}/{self.losses}  "
+            f"ms/move {self.a} {_num(self.a_timing.median_ms, '.1f')} "
+            f"(p95 {_num(self.a_timing.p95_ms, '.1f')}), "
+            f"{self.b} {_num(self.b_timing.median_ms, '.2f')} "
+            f"(p95 {_num(self.b_timing.p95_ms, '.2f')})"
+        )
+
+
+def _whole(x: float) -> float | int:
+    # Points per seat are whole at a table of two, or of partners: print them so.
+    return int(x) if x.is_integer() else x
+
+
 def _num(x: float, fmt: str) -> str:
     if math.isnan(x):
         return "n/a"
@@ -186,31 +225,45 @@ def _num(x: float, fmt: str) -> str:
     return format(x, fmt)
 
 
-def check_player(name: str) -> None:
-    """Raise :class:`~chkobba.agents.AgentError` (naming the known players) for an unknown name."""
-    make_agent(name, 0)
+def check_player(name: str, game_name: str = "chkobba") -> None:
+    """Raise :class:`~chkobba.agents.AgentError` (naming the game's players) for a name
+    that is not one of the game's players."""
+    game(game_name).check_player(name)
 
 
 def duel_spec(
     a: str,
     b: str,
     seed: int = 0,
-    players: int = 2,
+    players: int | None = None,
     unit: Unit = "round",
     target: int | None = None,
-    rules: RuleSet = CHKOBBA,
+    rules: Any = None,
     save_dir: str | Path | None = None,
+    game_name: str = "chkobba",
+    teams: bool | None = None,
 ) -> DuelSpec:
-    """Check a duel's settings and bundle them; bad settings raise ``ValueError``."""
-    check_player(a)
-    check_player(b)
-    if players not in (2, 4):
-        raise ValueError(f"a duel is played by 2 players or 4 (2 against 2), not {players}")
+    """Check a duel's settings and bundle them; bad settings raise ``ValueError``.
+
+    ``rules`` is the game's rule set (default: the game's own, Chkobba's for the
+    Chkobba family); ``target`` overrides its match target. Without ``players``
+    the table is 2 players where the rules allow it, else their first table; 4
+    players are 2 against 2 unless ``teams`` is False (or the rules allow only 4
+    each for themselves).
+    """
+    g = game(game_name)
+    g.check_player(a)
+    g.check_player(b)
+    if rules is None:
+        rules = g.rules()
+    if target is not None:
+        rules = g.with_target(rules, target)
+    seats, partners = choose_table(g.seatings(rules), players, teams, prefer_teams=True)
+    g.check_table(rules, seats, partners)
     if unit not in get_args(Unit):
         raise ValueError(f"a duel's unit is 'round' or 'match', not {unit!r}")
-    if target is not None:
-        rules = rules.with_options({"target": target})
-    return DuelSpec(a, b, players, unit, seed, rules, None if save_dir is None else str(save_dir))
+    folder = None if save_dir is None else str(save_dir)
+    return DuelSpec(a, b, seats, unit, seed, rules, folder, g.name, partners)
 
 
 def run_duel(
@@ -218,26 +271,31 @@ def run_duel(
     b: str,
     pairs: int,
     seed: int = 0,
-    players: int = 2,
+    players: int | None = None,
     unit: Unit = "round",
     target: int | None = None,
-    rules: RuleSet = CHKOBBA,
+    rules: Any = None,
     jobs: int | None = None,
     save_dir: str | Path | None = None,
     progress: Progress | None = None,
     ray: str | None = None,
+    game_name: str = "chkobba",
+    teams: bool | None = None,
 ) -> DuelResult:
     """Play ``pairs`` duplicate pairs of ``a`` against ``b`` and measure the difference.
 
-    Each pair plays the same shuffles twice, A in seat 0 then in seat 1 (with 4
-    players, A and A partners against B and B). ``jobs`` worker processes share
-    the pairs (default: one per core); the result does not depend on ``jobs``
-    because each pair depends only on ``seed`` and its index. With ``save_dir``
-    every game is saved there as a chkobba-record/1 file. With ``ray`` (an
-    address, see :mod:`chkobba.duel.ray_backend`) the pairs are Ray tasks
+    Each pair plays the same shuffles once per seating (:mod:`chkobba.duel.play`):
+    twice at an even table, A in seat 0 then in seat 1 (with 4 players, A and A
+    partners against B and B), three times at a table of three. ``game_name``
+    is ``chkobba`` (any preset, given as ``rules``) or ``touti``; the table is
+    chosen as :func:`duel_spec` says. ``jobs`` worker processes share the pairs
+    (default: one per core); the result does not depend on ``jobs`` because each
+    pair depends only on ``seed`` and its index. With ``save_dir`` every game is
+    saved there as a record (chkobba-record/1 or touti-record/1). With ``ray``
+    (an address, see :mod:`chkobba.duel.ray_backend`) the pairs are Ray tasks
     instead, with the same result; ``jobs`` then only sizes a ``local`` instance.
     """
-    spec = duel_spec(a, b, seed, players, unit, target, rules, save_dir)
+    spec = duel_spec(a, b, seed, players, unit, target, rules, save_dir, game_name, teams)
     if pairs < 1:
         raise ValueError(f"a duel needs at least one pair, not {pairs}")
     if save_dir is not None:
@@ -384,13 +442,15 @@ def run_tournament(
     names: Sequence[str],
     pairs: int,
     seed: int = 0,
-    players: int = 2,
+    players: int | None = None,
     unit: Unit = "round",
     target: int | None = None,
-    rules: RuleSet = CHKOBBA,
+    rules: Any = None,
     jobs: int | None = None,
     progress: Progress | None = None,
     ray: str | None = None,
+    game_name: str = "chkobba",
+    teams: bool | None = None,
 ) -> TournamentResult:
     """A duel of ``pairs`` pairs between every two of ``names``, and Elo ratings for all.
 
@@ -405,7 +465,9 @@ def run_tournament(
     if dupes:
         raise ValueError(f"each player plays once in a tournament: {', '.join(dupes)} repeated")
     for name in names:
-        check_player(name)
+        check_player(name, game_name)
+    # Every setting is checked once, before the first duel starts.
+    duel_spec(names[0], names[1], seed, players, unit, target, rules, None, game_name, teams)
     duels: list[DuelResult] = []
     meetings: list[Meeting] = []
     # Connected once for the whole tournament; every duel reuses the connection.
@@ -424,6 +486,8 @@ def run_tournament(
                     jobs=jobs,
                     progress=progress,
                     ray=ray,
+                    game_name=game_name,
+                    teams=teams,
                 )
                 duels.append(d)
                 meetings.append(Meeting(i, j, d.wins + d.draws / 2, d.games))

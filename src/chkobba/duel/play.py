@@ -1,43 +1,62 @@
-"""Playing one duplicate pair: the same shuffles twice, with the players' seats swapped.
+"""Playing one duplicate pair: the same shuffles once per seating, the players' seats turned.
+
+A and B alternate around the table (A at the even seats). The pair's games turn
+that lineup one seat at a time until it comes back: two games at an even table
+(A at the even seats, then at the odd ones; with partners, A's team then B's
+team in seats 0 and 2), three at a table of three, so that each player sits
+every seat on the same cards. Every game of the pair plays the same dealer and,
+round by round, the same decks.
 
 Everything a pair does depends only on the duel's settings and the pair's
 index, never on which process plays it or in what order, so a duel gives the
 same results on one core or many.
 
-**Void deals.** Whether a deal is void (three of a rank on the table, docs/rules.md
-§2.2) depends on the cutter's decision, and the two games of a pair may decide
-differently. So a deck is drawn from the pair's generator, and drawn again
-until its deal is valid *whichever* way the cut is decided; both games then
-play that same deck. This leaves out the about 3% of shuffles that would be void
-for at least one decision, where a real table would reshuffle only if the
-decision actually taken voids the deal: a negligible bias, and the only one that
-keeps the two games of a pair on identical cards.
+**Void deals.** Whether a Chkobba deal is void (three of a rank on the table,
+docs/rules.md §2.2) depends on the cutter's decision, and the games of a pair
+may decide differently. So a deck is drawn from the pair's generator, and drawn
+again until its deal is valid *whichever* way the cut is decided; every game
+then plays that same deck. This leaves out the about 3% of shuffles that would
+be void for at least one decision, where a real table would reshuffle only if
+the decision actually taken voids the deal: a negligible bias, and the only one
+that keeps the games of a pair on identical cards.
 """
 
 from __future__ import annotations
 
 import hashlib
 import random
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any
 
-from chkobba.agents import Agent, make_agent
-from chkobba.game import Phase, Round
-from chkobba.match import match_winner
-from chkobba.moves import Cut
-from chkobba.observe import observe_round
-from chkobba.record import GameRecord, round_record
-from chkobba.rules import RuleSet
+from chkobba.duel.games import (
+    AgentMoveError,
+    Table,
+    Unit,
+    alternate,
+    draw_deck,
+    game,
+    lineup_period,
+    play_out,
+    rotated,
+    void_for_some_cut,
+)
 
-Unit = Literal["round", "match"]
-"""What one game of a pair is: a single round (a deal) or a whole match."""
-
-
-class AgentMoveError(RuntimeError):
-    """A player chose a move that is not among its legal moves (a bug in the player)."""
+__all__ = [
+    "AgentMoveError",
+    "DuelSpec",
+    "GameOutcome",
+    "PairOutcome",
+    "Unit",
+    "draw_deck",
+    "play_pair",
+    "play_pairs",
+    "record_path",
+    "seat_roles",
+    "sub_seed",
+    "void_for_some_cut",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,41 +68,49 @@ class DuelSpec:
     players: int
     unit: Unit
     seed: int
-    rules: RuleSet
+    rules: Any
+    """The game's rule set (a :class:`~chkobba.rules.RuleSet` for the Chkobba family)."""
     save_dir: str | None = None
+    game: str = "chkobba"
+    """The game's name (:data:`~chkobba.duel.games.GAME_NAMES`)."""
+    teams: bool | None = None
+    """Whether partners play 2 against 2; None: so with 4 players, the harness's habit."""
 
     @property
-    def teams(self) -> bool:
-        """Whether the game is 2 against 2 (four players)."""
-        return self.players == 4
+    def partners(self) -> bool:
+        """Whether the game is played 2 against 2 (partners opposite)."""
+        return self.players == 4 if self.teams is None else self.teams
+
+    @property
+    def rotations(self) -> int:
+        """Games per pair: one per seating of the turning lineup."""
+        return lineup_period(alternate(self.players))
 
 
 @dataclass(frozen=True, slots=True)
 class GameOutcome:
-    """One game of a pair, from the duel's point of view."""
+    """One game of a pair, from the duel's point of view.
 
-    a_points: int
-    """Points of A's side: the round's points, or the match total."""
-    b_points: int
+    A's and B's points are per seat: the mean, over the seats each holds, of the
+    points of the seat's side (with partners, the team's points).
+    """
+
+    a_points: float
+    """Points of A's seats: the round's points, or the match totals."""
+    b_points: float
     rounds: int
-
-    @property
-    def margin(self) -> int:
-        """A's points minus B's."""
-        return self.a_points - self.b_points
-
-    @property
-    def score(self) -> float:
-        """A's result: 1 if A scored more, 0.5 for equal points, 0 if B scored more."""
-        return 1.0 if self.margin > 0 else 0.0 if self.margin < 0 else 0.5
+    margin: float
+    """A's points minus B's; B's minus A's where the fewest points win."""
+    score: float
+    """A's result: 1 for a won game, 0.5 for a draw, 0 for a lost one."""
 
 
 @dataclass(frozen=True, slots=True)
 class PairOutcome:
-    """Both games of one pair and how long each player took per move."""
+    """Every game of one pair and how long each player took per move."""
 
     index: int
-    games: tuple[GameOutcome, GameOutcome]
+    games: tuple[GameOutcome, ...]
     a_ms: tuple[float, ...]
     """Milliseconds of every ``choose`` call made by A's agents."""
     b_ms: tuple[float, ...]
@@ -91,12 +118,12 @@ class PairOutcome:
     @property
     def margin(self) -> float:
         """The pair's mean margin (A minus B), the duel's unit of independence."""
-        return (self.games[0].margin + self.games[1].margin) / 2
+        return sum(g.margin for g in self.games) / len(self.games)
 
     @property
     def score(self) -> float:
-        """A's mean score over the pair's two games."""
-        return (self.games[0].score + self.games[1].score) / 2
+        """A's mean score over the pair's games."""
+        return sum(g.score for g in self.games) / len(self.games)
 
 
 def sub_seed(*parts: int) -> int:
@@ -105,134 +132,78 @@ def sub_seed(*parts: int) -> int:
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
 
 
-def void_for_some_cut(
-    rules: RuleSet, players: int, teams: bool, dealer: int, deck: Sequence[int]
-) -> bool:
-    """Whether dealing ``deck`` would be void for at least one cut decision."""
-    r = Round(rules, players, teams, dealer, deck)
-    if r.phase is not Phase.CUT:
-        return r.void
-    for cut in Cut:
-        trial = r.copy()
-        trial.apply_unchecked(cut)
-        if trial.void:
-            return True
-    return False
-
-
-def draw_deck(
-    rng: random.Random, rules: RuleSet, players: int, teams: bool, dealer: int
-) -> tuple[int, ...]:
-    """A shuffle whose deal is valid whatever the cutter decides (see the module's note)."""
-    while True:
-        deck = list(range(40))
-        rng.shuffle(deck)
-        if not void_for_some_cut(rules, players, teams, dealer, deck):
-            return tuple(deck)
-
-
-def seat_names(spec: DuelSpec, game: int) -> list[str]:
-    """``"a"`` or ``"b"`` for each seat: A sits at even seats in game 0, odd ones in game 1."""
-    first, second = ("a", "b") if game == 0 else ("b", "a")
-    return [first if s % 2 == 0 else second for s in range(spec.players)]
-
-
-def play_round(
-    r: Round,
-    agents: Sequence[Agent],
-    clocks: Sequence[list[float]],
-    totals: tuple[int, ...],
-    round_number: int,
-) -> None:
-    """Play ``r`` to its end, each seat's agent seeing only its observation."""
-    target = r.rules.target
-    while not r.is_over:
-        seat = r.turn
-        obs = observe_round(r, seat, totals, round_number, target)
-        agent = agents[seat]
-        start = time.perf_counter_ns()
-        # The cheater (an upper bound for measurements only) is handed the true round.
-        choose_state = getattr(agent, "choose_state", None)
-        if getattr(agent, "sees_all", False) and choose_state is not None:
-            move = choose_state(r.copy())
-        else:
-            move = agent.choose(obs)
-        clocks[seat].append((time.perf_counter_ns() - start) / 1e6)
-        if move not in obs.legal_moves:
-            raise AgentMoveError(
-                f"player {agent.name!r} at seat {seat} chose {move!r}, "
-                f"which is not a legal move in round {round_number}"
-            )
-        r.apply_unchecked(move)
-        if r.void:
-            # draw_deck rules this out; reaching it would be a bug here, not in the agent.
-            raise RuntimeError("a void deal was played: the deck should have been redrawn")
-
-
-def play_game(
-    spec: DuelSpec,
-    dealer: int,
-    deck_for: Callable[[int], tuple[int, ...]],
-    agents: Sequence[Agent],
-    clocks: Sequence[list[float]],
-) -> list[Round]:
-    """One game of a pair: one round, or rounds until the match is won."""
-    rules = spec.rules
-    sides = 2
-    totals = [0] * sides
-    rounds: list[Round] = []
-    while True:
-        r = Round(rules, spec.players, spec.teams, dealer, deck_for(len(rounds)))
-        play_round(r, agents, clocks, tuple(totals), len(rounds) + 1)
-        rounds.append(r)
-        if spec.unit == "round":
-            return rounds
-        assert r.score is not None
-        for side, pts in enumerate(r.score.points):
-            totals[side] += pts
-        if match_winner(totals, rules.target) is not None:
-            return rounds
-        dealer = (dealer + 1) % spec.players
+def seat_roles(spec: DuelSpec, game_number: int) -> list[str]:
+    """``"a"`` or ``"b"`` for each seat: A sits at the even seats in game 0, and the
+    lineup turns one seat per game."""
+    return ["ab"[e] for e in rotated(alternate(spec.players), game_number)]
 
 
 def play_pair(spec: DuelSpec, index: int) -> PairOutcome:
-    """Play pair ``index`` of the duel: two games on the same shuffles, seats swapped."""
+    """Play pair ``index`` of the duel: one game per seating, on the same shuffles."""
+    g = game(spec.game)
+    seats, teams = spec.players, spec.partners
     rng = random.Random(sub_seed(spec.seed, index))
-    dealer = rng.randrange(spec.players)
+    dealer = rng.randrange(seats)
     decks: list[tuple[int, ...]] = []
 
     def deck_for(k: int) -> tuple[int, ...]:
-        # Drawn lazily and shared, so round k of both games gets the same deck
-        # even when the two matches last a different number of rounds.
+        # Drawn lazily and shared, so round k of every game gets the same deck
+        # even when the matches last a different number of rounds.
         while len(decks) <= k:
-            round_dealer = (dealer + len(decks)) % spec.players
-            decks.append(draw_deck(rng, spec.rules, spec.players, spec.teams, round_dealer))
+            round_dealer = (dealer + len(decks)) % seats
+            decks.append(g.draw_deck(rng, spec.rules, seats, teams, round_dealer))
         return decks[k]
 
+    sign = -1 if g.lowest_wins(spec.rules) else 1
     outcomes: list[GameOutcome] = []
     a_ms: list[float] = []
     b_ms: list[float] = []
-    for game in (0, 1):
-        roles = seat_names(spec, game)
+    for number in range(spec.rotations):
+        roles = seat_roles(spec, number)
         names = [spec.a if role == "a" else spec.b for role in roles]
         agents = [
-            make_agent(name, sub_seed(spec.seed, index, game, seat))
+            g.make_agent(name, sub_seed(spec.seed, index, number, seat))
             for seat, name in enumerate(names)
         ]
         clocks: list[list[float]] = [[] for _ in roles]
-        rounds = play_game(spec, dealer, deck_for, agents, clocks)
-        a_side = 0 if game == 0 else 1
-        points = [0, 0]
-        for r in rounds:
-            assert r.score is not None
-            for side, pts in enumerate(r.score.points):
-                points[side] += pts
-        outcomes.append(GameOutcome(points[a_side], points[1 - a_side], len(rounds)))
+        table = g.start(spec.rules, seats, teams, seed=0, dealer=dealer, decks=deck_for)
+        play_out(table, agents, clocks, spec.unit, g.round_word)
+        outcomes.append(_outcome(table, roles, spec.unit, sign))
         for role, clock in zip(roles, clocks, strict=True):
             (a_ms if role == "a" else b_ms).extend(clock)
         if spec.save_dir is not None:
-            save_game(spec, index, game, names, roles, rounds)
-    return PairOutcome(index, (outcomes[0], outcomes[1]), tuple(a_ms), tuple(b_ms))
+            meta = {
+                "duel": {
+                    "a": spec.a,
+                    "b": spec.b,
+                    "seed": spec.seed,
+                    "unit": spec.unit,
+                    "pair": index,
+                    "game": number + 1,
+                    "seats": roles,
+                }
+            }
+            table.record(names, meta).save(str(record_path(spec.save_dir, index, number)))
+    return PairOutcome(index, tuple(outcomes), tuple(a_ms), tuple(b_ms))
+
+
+def _outcome(table: Table, roles: Sequence[str], unit: Unit, sign: int) -> GameOutcome:
+    side_points = table.round_points(0) if unit == "round" else table.totals()
+    side_of = table.side_of
+
+    def mean(role: str, value: Sequence[float]) -> float:
+        of_role = [value[side_of[s]] for s, r in enumerate(roles) if r == role]
+        return sum(of_role) / len(of_role)
+
+    a, b = mean("a", side_points), mean("b", side_points)
+    margin = sign * (a - b)
+    lead = margin
+    if unit == "match":
+        # The match's winner decides (all ten coins win a match whatever the totals).
+        won = [float(side == table.winner) for side in range(len(side_points))]
+        lead = mean("a", won) - mean("b", won)
+    score = 1.0 if lead > 0 else 0.0 if lead < 0 else 0.5
+    return GameOutcome(a, b, table.rounds, margin, score)
 
 
 def play_pairs(spec: DuelSpec, indices: Sequence[int]) -> list[PairOutcome]:
@@ -240,38 +211,6 @@ def play_pairs(spec: DuelSpec, indices: Sequence[int]) -> list[PairOutcome]:
     return [play_pair(spec, i) for i in indices]
 
 
-def record_path(save_dir: str | Path, index: int, game: int) -> Path:
-    """Where game ``game`` (0 or 1) of pair ``index`` is saved."""
-    return Path(save_dir) / f"pair{index:06d}-game{game + 1}.json"
-
-
-def save_game(
-    spec: DuelSpec,
-    index: int,
-    game: int,
-    names: list[str],
-    roles: list[str],
-    rounds: list[Round],
-) -> None:
-    """Save one game as a chkobba-record/1 file; ``meta.duel`` says who A and B are."""
-    assert spec.save_dir is not None
-    record = GameRecord(
-        rules=spec.rules.name,
-        options=spec.rules.changed_options(),
-        seats=spec.players,
-        teams=spec.teams,
-        names=names,
-        rounds=[round_record(r) for r in rounds],
-        meta={
-            "duel": {
-                "a": spec.a,
-                "b": spec.b,
-                "seed": spec.seed,
-                "unit": spec.unit,
-                "pair": index,
-                "game": game + 1,
-                "seats": roles,
-            }
-        },
-    )
-    record.save(record_path(spec.save_dir, index, game))
+def record_path(save_dir: str | Path, index: int, game_number: int) -> Path:
+    """Where game ``game_number`` (0-based) of pair ``index`` is saved."""
+    return Path(save_dir) / f"pair{index:06d}-game{game_number + 1}.json"

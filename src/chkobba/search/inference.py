@@ -33,7 +33,7 @@ from typing import Final, NamedTuple
 
 from chkobba.captures import captures, card_value
 from chkobba.cards import FULL_DECK, rank_mask
-from chkobba.game import HAND_SIZE, Phase
+from chkobba.game import Phase
 from chkobba.moves import Play
 from chkobba.observe import Observation
 from chkobba.rules import RuleSet
@@ -78,7 +78,7 @@ def decisions(obs: Observation) -> tuple[Decision, ...]:
     if obs.phase is not Phase.PLAY:
         return ()
     in_hands = sum(obs.hand_sizes)
-    played = obs.seats * HAND_SIZE - in_hands
+    played = obs.seats * obs.rules.hand_size - in_hands
     plays = [(t.seat, t.move) for t in obs.history if isinstance(t.move, Play)]
     if not 0 <= played <= len(plays):
         raise ValueError(
@@ -119,7 +119,7 @@ def decisions(obs: Observation) -> tuple[Decision, ...]:
         elif cards_then > 1:
             next_hand = sizes[nxt]
         else:
-            next_hand = HAND_SIZE if obs.stock > 0 else 0
+            next_hand = obs.rules.hand_size if obs.stock > 0 else 0
         public = table
         for p in piles:
             public |= p
