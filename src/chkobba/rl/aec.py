@@ -75,6 +75,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's convention: a class attribute
         "render_modes": ["human", "ansi"],
+        "render_fps": 1,
         "name": VERSION,
         "is_parallelizable": False,
     }
