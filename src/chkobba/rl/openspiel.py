@@ -71,7 +71,8 @@ from chkobba.rl.spaces import (
     history_length,
     legal_actions,
 )
-from chkobba.rules import RuleSet, has_rule, preset
+from chkobba.rules import RuleSet, preset
+from chkobba.scoring import has_rule
 
 GAME_NAME: Final = "chkobba"
 """The short name the game is registered under."""
@@ -504,7 +505,7 @@ class ChkobbaObserver:
         self.public = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.spec = ObsSpec(self.game.rules, history=self.perfect_recall)
-        pieces = [("observation", OBS_SIZE, (OBS_SIZE,))]
+        pieces: list[tuple[str, int, tuple[int, ...]]] = [("observation", OBS_SIZE, (OBS_SIZE,))]
         if self.perfect_recall:
             n = history_length(self.game.rules)
             pieces.append(("history", n * HISTORY_ENTRY, (n, HISTORY_ENTRY)))
@@ -620,9 +621,9 @@ def _try_state(game: ChkobbaGame, obs: Observation, rng: random.Random) -> Chkob
     rules = st.rules
     seats = st.players
     cut = next((t.move for t in obs.history if type(t.move) is Cut), None)
-    slots = _slots(rules, seats, st.teams, obs.dealer, cut)  # type: ignore[arg-type]
+    slots = _slots(rules, seats, st.teams, obs.dealer, cut)
     per_deal = seats * rules.hand_size
-    # Which cards each (seat, deal) held: the plays, the declared hands, the own hand.
+    # Which cards each (seat, deal) held: its plays, and the observer's own hand.
     known: dict[tuple[int, int], set[int]] = {}
     plays = [t for t in obs.history if type(t.move) is Play]
     for j, t in enumerate(plays):
@@ -675,9 +676,10 @@ def _try_state(game: ChkobbaGame, obs: Observation, rng: random.Random) -> Chkob
                 state.apply_action(a)
     except (IllegalAction, AssertionError, pyspiel.SpielError):
         return None
-    mine = state.observation_of(obs.seat)
-    if mine is None or (mine.hand, mine.table, mine.piles, mine.unseen, mine.hand_sizes,
-                        mine.declarations, mine.turn) != (
+    seen = state.observation_of(obs.seat)
+    # A deal that shows anything otherwise (a hand declared in Cirulla) is drawn again.
+    if seen is None or (seen.hand, seen.table, seen.piles, seen.unseen, seen.hand_sizes,
+                        seen.declarations, seen.turn) != (
         obs.hand, obs.table, obs.piles, obs.unseen, obs.hand_sizes, obs.declarations, obs.turn
     ):
         return None
@@ -701,7 +703,7 @@ class BotAgent:
 
     name: str
     seed: int
-    simulations: int = 200
+    simulations: int = 100
     games: dict[tuple[str, int, bool], ChkobbaGame] = field(default_factory=dict)
 
     def choose(self, obs: Observation) -> Move:
@@ -723,8 +725,8 @@ class BotAgent:
             action = bot.step(state) if len(state.legal_actions()) > 1 \
                 else state.legal_actions()[0]
             step = decide(moves, state.choice, action)  # type: ignore[arg-type]
-            if type(step) is not Choice:
-                return Play(*step) if type(step) is tuple else step  # type: ignore[misc]
+            if not isinstance(step, Choice):
+                return step
             state.apply_action(action)
 
     def _bot(self, game: ChkobbaGame, rng: random.Random) -> Any:
@@ -757,7 +759,7 @@ class _DeterminizedMCTS:
         return int(self.bot.step(world))
 
 
-def bot_agent(name: str, seed: int, simulations: int = 200) -> BotAgent:
+def bot_agent(name: str, seed: int, simulations: int = 100) -> BotAgent:
     """The player ``openspiel-ismcts`` or ``openspiel-mcts``."""
     if name not in BOTS:
         raise ValueError(f"unknown OpenSpiel player {name!r} (known: {', '.join(BOTS)})")
