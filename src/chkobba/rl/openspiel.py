@@ -138,6 +138,8 @@ class Settings:
     max_rounds: int
     side_of: tuple[int, ...]
     sides: int
+    kernel: bool
+    """Whether the compiled kernel lists the legal plays (:func:`kernel_plays`)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Settings:
         """Immutable: OpenSpiel's ``clone`` shares it."""
@@ -167,7 +169,8 @@ def settings_of(params: dict[str, Any]) -> Settings:
         raise ValueError(f"max_rounds must be at least 1, not {max_rounds}")
     Round(rules, players, teams, 0, list(range(40)))  # checks the seating
     side_of = side_map(players, teams)
-    got = Settings(rules, players, teams, episode, max_rounds, side_of, max(side_of) + 1)
+    got = Settings(rules, players, teams, episode, max_rounds, side_of, max(side_of) + 1,
+                   kernel_plays(rules))
     _SETTINGS[key] = got
     return got
 
@@ -220,17 +223,35 @@ class ChkobbaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
 
 @dataclass(slots=True)
 class Deal:
-    """One shuffle and what each seat saw of it: ``log`` holds ``(seat, text)`` events,
-    seat -1 for what everyone sees, in the order they happened."""
+    """One shuffle and what each seat saw of it: ``log`` holds ``(seat, event)`` in the
+    order they happened, seat -1 for what everyone sees; an event is ``(kind, value)``,
+    turned into text only when a string is asked for (:func:`event_text`)."""
 
     round: Round
-    log: list[tuple[int, str]] = field(default_factory=list)
+    log: list[tuple[int, tuple[str, Any]]] = field(default_factory=list)
     start: int = 0
     """Where the shuffle's chance nodes start in the state's history."""
+    declared: int = 0
+    """How many of the round's declarations are logged."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
         """A copy for OpenSpiel's ``clone``: the round's cheap copy, the rules shared."""
-        return Deal(self.round.copy(), list(self.log), self.start)
+        return Deal(self.round.copy(), list(self.log), self.start, self.declared)
+
+
+def event_text(event: tuple[str, Any]) -> str:
+    """One logged event as text."""
+    kind, value = event
+    if kind == "turn":
+        seat, move, sweep = value
+        return f"s{seat} {move}{' sweep' if sweep else ''}"
+    if kind in ("hand", "table"):
+        return f"{kind} {format_cards(value)}"
+    if kind == "cut":
+        return f"cut {CARDS[value]}"
+    if kind == "declares":
+        return f"declares s{value.seat} {value.name} {format_cards(value.cards)}"
+    return str(kind)
 
 
 class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
@@ -253,7 +274,7 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         self.over = False
         self.result = [0.0] * self.game.players
         self.shuffle_start = 0
-        self._kernel = kernel_plays(self.game.rules)
+        self._kernel = self.game.kernel
 
     @property
     def round(self) -> Round | None:
@@ -321,7 +342,7 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         d = Deal(r, start=self.shuffle_start)
         self.deals.append(d)
         if r.phase is Phase.CUT:
-            d.log.append((r.cutter, f"cut {CARDS[r.deck[0]]}"))
+            d.log.append((r.cutter, ("cut", r.deck[0])))
             self.dealing = False
             return
         self._log_deal(d, [0] * g.players, 0)
@@ -333,21 +354,20 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         for s in range(r.seats):
             got = r.hands[s] & ~before[s]
             if got:
-                d.log.append((s, f"hand {format_cards(got)}"))
+                d.log.append((s, ("hand", got)))
         if (r.table & ~table_before and not r.history) or (
             r.history and type(r.history[-1].move) is Cut
         ):
-            d.log.append((-1, f"table {format_cards(r.table)}"))
-        for decl in r.declarations:
-            text = f"declares s{decl.seat} {decl.name} {format_cards(decl.cards)}"
-            if (-1, text) not in d.log:
-                d.log.append((-1, text))
+            d.log.append((-1, ("table", r.table)))
+        for decl in r.declarations[d.declared :]:
+            d.log.append((-1, ("declares", decl)))
+        d.declared = len(r.declarations)
 
     def _after_deal(self, d: Deal) -> None:
         r = d.round
         if r.void:
             # Shuffled again by the same dealer (§2.2): chance nodes once more.
-            d.log.append((-1, "void deal"))
+            d.log.append((-1, ("void deal", None)))
             self.dealing = True
             self.shuffle_start = len(self.history()) + 1
             return
@@ -364,7 +384,7 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         table_before = r.table
         r.apply_unchecked(move)
         turn = r.history[-1]
-        d.log.append((-1, f"s{seat} {move}{' sweep' if turn.chkobba else ''}"))
+        d.log.append((-1, ("turn", (seat, move, turn.chkobba))))
         self._log_deal(d, before, table_before)
         if type(move) is Cut:
             self._after_deal(d)
@@ -439,7 +459,7 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
             out.append(f"dealer {self.dealer}")
         for i, d in enumerate(self.deals):
             out.append(f"[{i}] dealer {d.round.dealer}")
-            out += [text for seat, text in d.log if seat in (-1, player)]
+            out += [event_text(ev) for seat, ev in d.log if seat in (-1, player)]
         if self.choice is not None and self.round is not None and self.round.turn == player:
             out.append(f"choosing {CARDS[self.choice.card]} taking "
                        f"{format_cards(self.choice.taken) or '-'}")
