@@ -8,9 +8,9 @@ import random
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip(
-    "pyspiel", reason="OpenSpiel is not installed (pip install 'chkobba[openspiel]')"
-)
+pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install 'chkobba[openspiel]')")
+
+import pyspiel
 
 from chkobba.agents.base import AgentError, make_agent
 from chkobba.match import Match
