@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install 'chkobba[openspiel]')")
+pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'chkobba[openspiel]'")
 
 import pyspiel
 
@@ -144,7 +144,7 @@ def test_serialization_round_trips() -> None:
     game = pyspiel.load_game("chkobba", {"preset": "scopa"})
     state = play_to(game, 70, 2)
     text = pyspiel.serialize_game_and_state(game, state)
-    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    _game, state2 = pyspiel.deserialize_game_and_state(text)
     assert str(state2) == str(state) and state2.history() == state.history()
     assert state2.information_state_string(0) == state.information_state_string(0)
 
