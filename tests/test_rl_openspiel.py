@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'chkobba[openspiel]'")
+pytest.importorskip("pyspiel", reason="OpenSpiel missing: pip install 'chkobba[openspiel]'")
 
 import pyspiel
 
