@@ -213,3 +213,27 @@ def test_without_openspiel_the_bots_are_a_clear_error(monkeypatch: pytest.Monkey
     monkeypatch.setattr(base.importlib.util, "find_spec", lambda name: None)
     with pytest.raises(AgentError, match="pip install 'chkobba\\[openspiel\\]'"):
         make_agent("openspiel-ismcts", 0)
+
+
+def test_the_worked_example_runs_and_never_overwrites(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """examples/openspiel_ismcts.py plays end to end, writes its summary to a new file,
+    and refuses a file that exists."""
+    import json
+    import runpy
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).parent.parent / "examples" / "openspiel_ismcts.py"
+    out = Path(str(tmp_path)) / "summary.json"
+    argv = [str(script), "--rounds", "2", "--simulations", "5", "--out", str(out)]
+    monkeypatch.setattr(sys, "argv", argv)
+    with pytest.raises(SystemExit) as done:
+        runpy.run_path(str(script), run_name="__main__")
+    assert done.value.code == 0
+    summary = json.loads(out.read_text())
+    assert len(summary["margins"]) == 2 and summary["simulations"] == 5
+    with pytest.raises(SystemExit) as again:
+        runpy.run_path(str(script), run_name="__main__")
+    assert again.value.code == 2 and json.loads(out.read_text()) == summary
