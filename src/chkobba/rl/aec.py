@@ -29,6 +29,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from chkobba.game import Round
 from chkobba.match import Match
@@ -328,41 +329,94 @@ def _forward(name: str, check_reset: bool) -> property:
 
 
 class TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
-    """PettingZoo's ``TerminateIllegalWrapper`` (a masked action ends the episode with
-    the illegal reward to the agent that chose it), which also refuses anything that is
-    no action id at all (out of range, not an integer, or None from an agent to move)
-    with :class:`IllegalAction` and a one-line reason, where PettingZoo would index
-    the mask with it."""
+    """PettingZoo's ``TerminateIllegalWrapper``: a masked action ends the episode, with
+    the illegal reward to the agent that chose it and 0 to the others.
+
+    Its rule, written against the unwrapped environment (PettingZoo's reaches it
+    through several attribute look-ups a step); and anything that is no action id at
+    all (out of range, not an integer, or None from an agent to move) raises
+    :class:`IllegalAction` with a one-line reason, where PettingZoo would index the
+    mask with it.
+    """
 
     def __init__(self, env: raw_env, illegal_reward: float) -> None:
         """Wrap ``env``; a masked action ends the episode with ``illegal_reward``."""
         super().__init__(env, illegal_reward)
         self._raw = env.unwrapped
+        self._prev_obs: ObsDict | None = None
+
+    def observe(self, agent: str) -> ObsDict:
+        """The observation, kept when it is the agent to move's (its mask judges the
+        next action)."""
+        raw = self._raw
+        obs: ObsDict = raw.observe(agent)
+        if agent == raw.agent_selection:
+            self._prev_obs = obs
+        return obs
 
     def step(self, action: int | None) -> None:
-        """Check that ``action`` is an action id, then apply PettingZoo's rule."""
-        agent = self.agent_selection
-        if not (self.terminations[agent] or self.truncations[agent]):
-            if action is None:
-                raise IllegalAction(f"{agent} is to move and must give an action, not None")
-            try:
-                ok = int(action) == action and 0 <= int(action) < NUM_ACTIONS
-            except (TypeError, ValueError):
-                ok = False
-            if not ok:
-                raise IllegalAction(
-                    f"{action!r} is not an action id: the ids are 0 to {NUM_ACTIONS - 1}"
-                )
-        super().step(action)
+        """Apply ``action``, or end the episode if the mask forbids it."""
+        raw = self._raw
+        agent = raw.agent_selection
+        if raw.terminations[agent] or raw.truncations[agent]:
+            self._prev_obs = None
+            raw._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalAction(f"{agent} is to move and must give an action, not None")
+        try:
+            ok = int(action) == action and 0 <= int(action) < NUM_ACTIONS
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            raise IllegalAction(
+                f"{action!r} is not an action id: the ids are 0 to {NUM_ACTIONS - 1}"
+            )
+        mask = (self._prev_obs or raw.observe(agent))["action_mask"]
+        self._prev_obs = None
+        if mask[int(action)]:
+            raw.step(action)
+            return
+        EnvLogger.warn_on_illegal_move()
+        raw._cumulative_rewards[agent] = 0
+        raw.terminations = dict.fromkeys(raw.agents, True)
+        raw.truncations = dict.fromkeys(raw.agents, True)
+        raw.rewards = dict.fromkeys(raw.agents, 0)
+        raw.rewards[agent] = float(self._illegal_value)
+        raw._accumulate_rewards()
+        raw._deads_step_first()
+        self._terminated = True
 
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
-    """PettingZoo's ``OrderEnforcingWrapper`` (reset before anything else)."""
+    """PettingZoo's ``OrderEnforcingWrapper`` (reset before anything else), with
+    ``last`` and ``step`` reading the unwrapped environment directly."""
 
     def __init__(self, env: AECEnv[str, ObsDict, int]) -> None:
         """Wrap ``env``."""
         super().__init__(env)
         self._raw = env.unwrapped
+
+    def last(self, observe: bool = True) -> tuple[ObsDict | None, float, bool, bool, Any]:
+        """The agent to move's observation, reward, termination, truncation and info."""
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        raw = self._raw
+        agent = raw.agent_selection
+        obs = self.env.observe(agent) if observe else None
+        return (obs, raw._cumulative_rewards[agent], raw.terminations[agent],
+                raw.truncations[agent], raw.infos[agent])
+
+    def step(self, action: int | None) -> None:
+        """Step, once reset, while agents are left (PettingZoo's checks)."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self._raw.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
 
 
 for _name in _FORWARDED:
