@@ -145,8 +145,8 @@ def test_the_compiled_block_refuses_bad_input() -> None:
     good = dict(vec=np.zeros(OBS_SIZE, np.float32), mask=np.zeros(NUM_ACTIONS, np.int8))
 
     def call(vec: object, mask: object, seat: int = 0, hand: int = 0) -> None:
-        _fastcore.encode_v1(vec, mask, seat, 2, 0, (0, 1), 0, 0, hand, 0, 0, (0, 0), -1, -1,
-                            0, 0, [-1], (), False, [0, 0], 40, (0, 0), -1, (0, 0), r.rules.target)
+        _fastcore.encode_v1(vec, mask, seat, 2, 0, (0, 1), 0, 0, (hand, 0), 0, 0, (0, 0), -1,
+                            -1, 0, 0, 0, [-1], (), False, 40, (0, 0), -1, (0, 0), r.rules.target)
 
     call(good["vec"], good["mask"])
     with pytest.raises(ValueError, match="868"):

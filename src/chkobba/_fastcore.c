@@ -1814,23 +1814,25 @@ static int get_out_buffer(PyObject *o, Py_buffer *view, Py_ssize_t n, Py_ssize_t
 
 PyDoc_STRVAR(
     encode_v1_doc,
-    "encode_v1(vec, mask, seat, seats, seating, side_of, dealer, phase, hand, table, unseen, "
-    "piles, cut_card, choice_card, choice_taken, shown, last_cards, plays, cut_to_move, "
-    "hand_sizes, stock, chkobba, last_capturer, totals, target)\n--\n\n"
+    "encode_v1(vec, mask, seat, seats, seating, side_of, dealer, phase, hands, table, leftover, "
+    "piles, cut_card, choice_card, choice_taken, shown, shown_all, last_cards, plays, "
+    "cut_to_move, stock, chkobba, last_capturer, totals, target)\n--\n\n"
     "Write the chkobba_v1 observation of `seat` into `vec` (868 float32) and its action "
     "mask for `plays` (or the cut) into `mask` (83 int8). Seats and sides are absolute; "
     "phase is 0 (cut), 1 (play) or 2 (over); -1 means none for a card or the last capturer; "
-    "last_cards holds the card each other seat last put down, by offset 1, 2, 3.");
+    "cut_card is the card the seat sees at the cut; shown holds the cards the other seats' "
+    "declarations showed, shown_all every seat's; last_cards the card each other seat last "
+    "put down, by offset 1, 2, 3.");
 
 static PyObject *fc_encode_v1(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *vec_o, *mask_o, *side_o, *hand_o, *table_o, *unseen_o, *piles_o, *taken_o;
-    PyObject *shown_o, *last_o, *plays_o, *sizes_o, *chk_o, *totals_o;
+    PyObject *vec_o, *mask_o, *side_o, *hands_o, *table_o, *left_o, *piles_o, *taken_o;
+    PyObject *shown_o, *shown_all_o, *last_o, *plays_o, *chk_o, *totals_o;
     int seat, seats, seating, dealer, phase, cut_card, choice_card, cut_to_move, stock;
     int last_capturer, target;
-    if (!PyArg_ParseTuple(args, "OOiiiOiiOOOOiiOOOOpOiOiOi:encode_v1", &vec_o, &mask_o, &seat,
-                          &seats, &seating, &side_o, &dealer, &phase, &hand_o, &table_o,
-                          &unseen_o, &piles_o, &cut_card, &choice_card, &taken_o, &shown_o,
-                          &last_o, &plays_o, &cut_to_move, &sizes_o, &stock, &chk_o,
+    if (!PyArg_ParseTuple(args, "OOiiiOiiOOOOiiOOOOOpiOiOi:encode_v1", &vec_o, &mask_o, &seat,
+                          &seats, &seating, &side_o, &dealer, &phase, &hands_o, &table_o,
+                          &left_o, &piles_o, &cut_card, &choice_card, &taken_o, &shown_o,
+                          &shown_all_o, &last_o, &plays_o, &cut_to_move, &stock, &chk_o,
                           &last_capturer, &totals_o, &target))
         return NULL;
     int side_of[MAX_SEATS], sides;
@@ -1842,18 +1844,25 @@ static PyObject *fc_encode_v1(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "encode_v1: a seat, phase or card is out of range");
         return NULL;
     }
-    mask_t hand, table, unseen, taken, shown, piles[MAX_SEATS];
-    if (get_mask(hand_o, &hand, "hand") < 0 || get_mask(table_o, &table, "table") < 0 ||
-        get_mask(unseen_o, &unseen, "unseen") < 0 || get_mask(taken_o, &taken, "choice_taken") < 0 ||
-        get_mask(shown_o, &shown, "shown") < 0 || get_masks(piles_o, sides, piles, "piles") < 0)
+    mask_t hands[MAX_SEATS], table, leftover, taken, shown, shown_all, piles[MAX_SEATS];
+    if (get_masks(hands_o, seats, hands, "hands") < 0 || get_mask(table_o, &table, "table") < 0 ||
+        get_mask(left_o, &leftover, "leftover") < 0 ||
+        get_mask(taken_o, &taken, "choice_taken") < 0 || get_mask(shown_o, &shown, "shown") < 0 ||
+        get_mask(shown_all_o, &shown_all, "shown_all") < 0 ||
+        get_masks(piles_o, sides, piles, "piles") < 0)
         return NULL;
-    int last_cards[MAX_SEATS - 1], n_last = 0, sizes[MAX_SEATS], chk[MAX_SEATS];
+    int last_cards[MAX_SEATS - 1], n_last = 0, chk[MAX_SEATS];
     int totals[MAX_SEATS];
     if (get_ints(last_o, -(MAX_SEATS - 1), -1, NCARDS - 1, last_cards, &n_last, "last_cards") < 0 ||
-        get_ints(sizes_o, seats, 0, NCARDS, sizes, NULL, "hand_sizes") < 0 ||
         get_ints(chk_o, sides, 0, INT_MAX, chk, NULL, "chkobba") < 0 ||
         get_ints(totals_o, sides, INT_MIN, INT_MAX, totals, NULL, "totals") < 0)
         return NULL;
+    /* What the seat has seen: its hand, the table, the piles, a declared hand, the cut card. */
+    mask_t hand = hands[seat];
+    mask_t known = hand | table | leftover | shown_all;
+    for (int s = 0; s < sides; s++) known |= piles[s];
+    if (cut_card >= 0) known |= (mask_t)1 << cut_card;
+    mask_t unseen = ALL_CARDS & ~known;
     PyObject *plays = PySequence_Fast(plays_o, "plays must be a sequence of (card, capture)");
     if (plays == NULL) return NULL;
     Py_buffer vb, mb;
@@ -1935,7 +1944,8 @@ static PyObject *fc_encode_v1(PyObject *Py_UNUSED(self), PyObject *args) {
         for (int c = 0; c < NCARDS; c++) v[V1_COUNT_AT + 40 * k + c] = (float)(counts[k][c] * 0.1);
     for (int i = V1_SCALAR_AT; i < V1_SIZE; i++) v[i] = 0.0f;
     if (phase < 2) v[V1_PHASE + phase] = 1.0f;
-    for (int s = 0; s < seats; s++) v[V1_HAND_SIZES + (s - seat + seats) % seats] = (float)(sizes[s] / 10.0);
+    for (int s = 0; s < seats; s++)
+        v[V1_HAND_SIZES + (s - seat + seats) % seats] = (float)(popcount(hands[s]) / 10.0);
     v[V1_STOCK] = (float)(stock / 40.0);
     double tgt = target < 1 ? 1.0 : (double)target;
     for (int s = 0; s < sides; s++) {

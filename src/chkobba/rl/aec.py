@@ -33,7 +33,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from chkobba.game import Round
 from chkobba.match import Match
-from chkobba.moves import Move
+from chkobba.moves import Move, Play
 from chkobba.observe import Observation, observe_round
 from chkobba.rl.encoder import Moves, encode_round, kernel_plays, legal_moves
 from chkobba.rl.spaces import (
@@ -259,11 +259,21 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
 
     def _play(self, move: Move) -> None:
         m = self.match
-        rounds = len(m.finished)
-        m.apply_unchecked(move)
+        r = m.round
+        if self.episode == "round" and type(move) is Play and r.in_hands == 1 \
+                and r.stock_pos == len(r.deck):
+            # The round's last play ends the episode: the match scores it, and deals no
+            # next round that nobody would play.
+            r.apply_unchecked(move)
+            m.end_round()
+            ended = True
+        else:
+            rounds = len(m.finished)
+            m.apply_unchecked(move)
+            ended = len(m.finished) > rounds
         for a in self.rewards:
             self.rewards[a] = 0.0
-        if len(m.finished) > rounds:
+        if ended:
             r = m.finished[-1]
             assert r.score is not None
             for agent, rew in zip(

@@ -21,7 +21,6 @@ import numpy as np
 import numpy.typing as npt
 
 from chkobba import fast
-from chkobba.cards import FULL_DECK
 from chkobba.game import Phase, Round
 from chkobba.moves import Cut, Move, Play
 from chkobba.observe import observe_round
@@ -36,7 +35,6 @@ except ImportError:  # not built: no compiler where the package was installed
 KERNEL: Final = fast.AVAILABLE and hasattr(_fastcore, "encode_v1")
 """Whether the compiled block writes the vectors (else the pure reference does)."""
 
-_PHASE: Final = {Phase.CUT: 0, Phase.PLAY: 1, Phase.OVER: 2}
 _SEATING: Final = {(2, False): 0, (3, False): 1, (4, False): 2, (4, True): 3}
 
 PlayPair = tuple[int, int]
@@ -83,22 +81,15 @@ def encode_round(
         encode(obs, choice, vec)
         action_mask(obs.legal_moves, choice, mask)
         return
-    hand = r.hands[seat]
-    table = r.table
-    piles = r.piles
-    known = hand | table | r.leftover
-    for p in piles:
-        known |= p
     phase = r.phase
     cut_card = -1
     if phase is Phase.CUT and seat == r.cutter and r.cut_card is not None:
         cut_card = r.cut_card
-        known |= 1 << cut_card
-    shown = 0
+    shown = shown_all = 0
     if r.declarations:
         for s in range(r.seats):
             m = r.shown(s)
-            known |= m
+            shown_all |= m
             if s != seat:
                 shown |= m
     seats = r.seats
@@ -124,20 +115,20 @@ def encode_round(
         _SEATING[seats, r.sides != seats],
         r.side_of,
         r.dealer,
-        _PHASE[phase],
-        hand,
-        table,
-        FULL_DECK & ~known,
-        piles,
+        0 if phase is Phase.CUT else 1 if phase is Phase.PLAY else 2,
+        r.hands,
+        r.table,
+        r.leftover,
+        r.piles,
         cut_card,
         -1 if choice is None else choice.card,
         0 if choice is None else choice.taken,
         shown,
+        shown_all,
         last,
         () if cut_to_move else moves,  # type: ignore[arg-type]
         cut_to_move,
-        [h.bit_count() for h in r.hands],
-        r.stock if phase is not Phase.CUT else len(r.deck),
+        len(r.deck) - r.stock_pos if phase is not Phase.CUT else len(r.deck),
         r.chkobba,
         -1 if lc is None else lc,
         totals,
