@@ -233,10 +233,20 @@ class Deal:
     """Where the shuffle's chance nodes start in the state's history."""
     declared: int = 0
     """How many of the round's declarations are logged."""
+    texts: list[tuple[int, str]] = field(default_factory=list)
+    """The first events of ``log`` as text, made when a string was asked for."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
         """A copy for OpenSpiel's ``clone``: the round's cheap copy, the rules shared."""
-        return Deal(self.round.copy(), list(self.log), self.start, self.declared)
+        return Deal(self.round.copy(), list(self.log), self.start, self.declared,
+                    list(self.texts))
+
+    def text_log(self) -> list[tuple[int, str]]:
+        """``log`` as ``(seat, text)``."""
+        texts = self.texts
+        for seat, ev in self.log[len(texts) :]:
+            texts.append((seat, event_text(ev)))
+        return texts
 
 
 def event_text(event: tuple[str, Any]) -> str:
@@ -459,7 +469,7 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
             out.append(f"dealer {self.dealer}")
         for i, d in enumerate(self.deals):
             out.append(f"[{i}] dealer {d.round.dealer}")
-            out += [event_text(ev) for seat, ev in d.log if seat in (-1, player)]
+            out += [text for seat, text in d.text_log() if seat in (-1, player)]
         if self.choice is not None and self.round is not None and self.round.turn == player:
             out.append(f"choosing {CARDS[self.choice.card]} taking "
                        f"{format_cards(self.choice.taken) or '-'}")
@@ -505,10 +515,11 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
             state.apply_action(a)
         for c in deck[:39]:
             state.apply_action(c)
-        for a in history[d.start + 39 :]:
-            if a not in state.legal_actions():
-                return None
-            state.apply_action(a)
+        try:
+            for a in history[d.start + 39 :]:
+                state.apply_action(a)
+        except (IllegalAction, pyspiel.SpielError):
+            return None  # a play the new deal does not allow
         return state
 
 
@@ -750,16 +761,61 @@ class BotAgent:
             state.apply_action(action)
 
     def _bot(self, game: ChkobbaGame, rng: random.Random) -> Any:
-        from open_spiel.python.algorithms import ismcts, mcts
+        from open_spiel.python.algorithms import ismcts
 
         np_rng = np.random.RandomState(rng.getrandbits(32))
-        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np_rng)
+        evaluator = RoundRolloutEvaluator(random.Random(rng.getrandbits(64)))
         # Returns are round margins of a few points: the exploration constant is scaled
         # to them.
         if self.name == "openspiel-ismcts":
             return ismcts.ISMCTSBot(game, evaluator, uct_c=4.0, max_simulations=self.simulations,
                                     random_state=np_rng)
         return _DeterminizedMCTS(game, evaluator, self.simulations, np_rng)
+
+
+class RoundRolloutEvaluator:
+    """OpenSpiel's random-rollout evaluator for one round, played on the engine itself:
+    the same uniform random play as ``mcts.RandomRolloutEvaluator`` (uniform among the
+    legal moves, not among action ids), without an OpenSpiel state per rollout."""
+
+    def __init__(self, rng: random.Random) -> None:
+        """Rollouts drawn from ``rng``."""
+        self.rng = rng
+
+    def evaluate(self, state: ChkobbaState) -> np.ndarray:
+        """The returns of one random play-out of the round from ``state``."""
+        if state.is_terminal():
+            return np.array(state.returns())
+        if state.round is None or state.game.episode != "round":
+            return self._openspiel(state)
+        r = state.round.copy()
+        rng = self.rng
+        if state.choice is not None:
+            r.apply_unchecked(Play(state.choice.card, rng.choice(state.choice.options)))
+        kernel = state.game.kernel
+        while r.phase is not Phase.OVER:
+            move = rng.choice(legal_moves(r, kernel))
+            # The kernel's plays are (card, capture) pairs: the engine takes a Play.
+            r.apply_unchecked(Play(*move) if type(move) is tuple else move)  # type: ignore[arg-type]
+            if r.void:
+                # A void deal after the cut is dealt again: chance nodes, OpenSpiel's way.
+                return self._openspiel(state)
+        assert r.score is not None
+        return np.array(round_rewards(r.score.points, r.side_of))
+
+    def _openspiel(self, state: ChkobbaState) -> np.ndarray:
+        from open_spiel.python.algorithms import mcts
+
+        seed = self.rng.getrandbits(32)
+        evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+        return evaluator.evaluate(state)  # type: ignore[no-any-return]
+
+    def prior(self, state: ChkobbaState) -> list[tuple[int, float]]:
+        """Uniform priors (chance nodes: their probabilities)."""
+        if state.is_chance_node():
+            return state.chance_outcomes()
+        legal = state.legal_actions(state.current_player())
+        return [(a, 1.0 / len(legal)) for a in legal]
 
 
 class _DeterminizedMCTS:
