@@ -167,6 +167,9 @@ def settings_of(params: dict[str, Any]) -> Settings:
         raise ValueError(f"episode must be 'round' or 'match', not {episode!r}")
     if max_rounds < 1:
         raise ValueError(f"max_rounds must be at least 1, not {max_rounds}")
+    if not 2 <= players <= 4:
+        # The observation vectors have room for 4 seats (chkobba_v1).
+        raise ValueError(f"the chkobba game is played by 2, 3 or 4 players, not {players}")
     Round(rules, players, teams, 0, list(range(40)))  # checks the seating
     side_of = side_map(players, teams)
     got = Settings(rules, players, teams, episode, max_rounds, side_of, max(side_of) + 1,
