@@ -127,7 +127,10 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
         self._rng = random.Random()
         self.match = Match(self.rules, seats, teams, seed=0)
         self.choice: Choice | None = None
-        self._cache: dict[int, tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]] = {}
+        # Each seat's vector and mask, written in place; _fresh says which are up to date.
+        self._vecs = [np.zeros(self.obs_spec.size, np.float32) for _ in range(seats)]
+        self._masks = [np.zeros(NUM_ACTIONS, np.int8) for _ in range(seats)]
+        self._fresh = [False] * seats
         self._ended: Round | None = None
         self._moves: Moves | None = None
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -155,7 +158,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
             self._rng = random.Random(seed)
         self.match = Match(self.rules, self.seats, self.teams, seed=self._rng.getrandbits(64))
         self.choice = None
-        self._cache = {}
+        self._fresh = [False] * self.seats
         self._ended = None
         self._moves = None
         self.agents = self.possible_agents[:]
@@ -172,17 +175,17 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
         Fresh arrays at every call: changing them changes nothing else.
         """
         seat = self._seat_of[agent]
-        got = self._cache.get(seat)
-        if got is None:
-            got = self._encode(seat)
-            self._cache[seat] = got
-        vec, mask = got
+        if not self._fresh[seat]:
+            self._encode(seat)
+            self._fresh[seat] = True
+        vec = self._vecs[seat]
         if self.terminations[agent] or self.truncations[agent]:
             # Ended by PettingZoo's TerminateIllegalWrapper: nothing is legal any more.
             return {"observation": vec.copy(), "action_mask": np.zeros(NUM_ACTIONS, np.int8)}
-        return {"observation": vec.copy(), "action_mask": mask.copy()}
+        return {"observation": vec.copy(), "action_mask": self._masks[seat].copy()}
 
-    def _encode(self, seat: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+    def _encode(self, seat: int) -> None:
+        """Write ``seat``'s vector and mask into its buffers."""
         m = self.match
         r = self._ended if self._ended is not None else m.round
         moves: Moves = ()
@@ -192,14 +195,15 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
                 self._moves = legal_moves(r, self._kernel_plays)
             moves = self._moves
             choice = self.choice
-        vec = np.empty(OBS_SIZE, dtype=np.float32)
-        mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-        encode_round(r, seat, m.totals, m.rules.target, moves, choice, vec, mask)
         spec = self.obs_spec
         if spec.planes and not spec.history:
-            return vec, mask
+            encode_round(r, seat, m.totals, m.rules.target, moves, choice, self._vecs[seat],
+                         self._masks[seat])
+            return
+        vec = np.empty(OBS_SIZE, dtype=np.float32)
+        encode_round(r, seat, m.totals, m.rules.target, moves, choice, vec, self._masks[seat])
         hist = encode_history(r.history, seat, r.seats, spec.entries) if spec.history else None
-        return spec.assemble(vec, hist), mask
+        self._vecs[seat][:] = spec.assemble(vec, hist)
 
     def observation(self, seat: int) -> Observation:
         """The engine's observation for ``seat`` (what built-in players are given)."""
@@ -229,7 +233,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
         if moves is None:
             moves = self._moves = legal_moves(self.match.round, self._kernel_plays)
         step = decide(moves, self.choice, action)  # type: ignore[arg-type]
-        self._cache = {}
+        self._fresh = [False] * self.seats
         # The agent's reward so far was seen by last() before it acted (PettingZoo's rule).
         self._cumulative_rewards[agent] = 0.0
         if type(step) is Choice:
@@ -252,7 +256,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
             raise IllegalAction("the episode is over")
         if move not in self.match.round.legal_moves():
             raise IllegalAction(self.match.round.explain_illegal(move))
-        self._cache = {}
+        self._fresh = [False] * self.seats
         self._moves = None
         self._cumulative_rewards[agent] = 0.0
         self._play(move)

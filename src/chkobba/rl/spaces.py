@@ -170,7 +170,7 @@ def decide(moves: Sequence[Move], choice: Choice | None, action: int) -> Move | 
     if not PLAY <= action < TAKE:
         raise IllegalAction(f"{action_name(action)} is illegal: no play is being chosen")
     card = action - PLAY
-    options = tuple(m[1] for m in moves if m[0] == card)  # type: ignore[index]
+    options = [m[1] for m in moves if m[0] == card]  # type: ignore[index]
     if not options:
         raise IllegalAction(f"{action_name(action)} is illegal: that card is not in the hand")
     if len(options) == 1:
