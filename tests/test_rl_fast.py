@@ -65,7 +65,7 @@ def fast(r: Round, seat: int, totals: list[int], choice: Choice | None,
     return vec, mask
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.sampled_from(sorted(PRESETS)), st.sampled_from(SEATINGS), st.integers(0, 2**32 - 1))
 def test_fast_vectors_equal_the_reference(rules: str, seating: tuple[int, bool], seed: int) -> None:
     """Along a seeded game of every preset, for every seat and at every decision

@@ -157,7 +157,7 @@ def test_observations_are_fresh_arrays() -> None:
     assert np.array_equal(three["action_mask"], two["action_mask"])
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(st.sampled_from(["chkobba", "scopa", "escoba", "cirulla"]), st.integers(0, 2**32 - 1))
 def test_observations_and_states_stay_within_finite_bounds(rules: str, seed: int) -> None:
     """Every vector of a whole match lies in its Box, whose bounds are finite."""
