@@ -133,6 +133,15 @@ def test_observers_shapes_and_public_view() -> None:
     assert not public.dict["observation"][:40].any()  # the hand plane
     text = public.string_from(state, player)
     assert "hand: -" in text
+    private = make_observation(
+        game, pyspiel.IIGObservationType(public_info=False, perfect_recall=False,
+                                         private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER))
+    private.set_from(state, player)
+    obs = state.observation_of(player)
+    assert np.flatnonzero(private.dict["observation"][:40]).tolist() == [
+        c for c in range(40) if obs.hand >> c & 1]
+    assert not private.dict["observation"][40:280].any()  # no table, no piles
+    assert private.string_from(state, player).startswith(f"p{player} hand ")
     with pytest.raises(ValueError, match="never all players"):
         make_observation(game, pyspiel.IIGObservationType(
             perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))

@@ -58,6 +58,7 @@ from chkobba.rl.spaces import (
     HISTORY_ENTRY,
     KEEP,
     NUM_ACTIONS,
+    OBS_LAYOUT,
     OBS_SIZE,
     TABLE,
     Choice,
@@ -537,6 +538,8 @@ class ChkobbaObserver:
             raise ValueError("the chkobba observer shows one player's cards, never all players'")
         self.game = settings_of(game.get_parameters())
         self.public = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
+        # Factored observations: the player's own part alone (public_info=False).
+        self.private_only = not iig_obs_type.public_info
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.spec = ObsSpec(self.game.rules, history=self.perfect_recall)
         pieces: list[tuple[str, int, tuple[int, ...]]] = [("observation", OBS_SIZE, (OBS_SIZE,))]
@@ -569,15 +572,38 @@ class ChkobbaObserver:
             choice = state.choice if to_move else None
             encode_round(r, player, state.totals, state.game.rules.target, moves, choice, vec,
                          mask)
+        if self.private_only:
+            # Only what the player alone knows: its hand, the cut card, its choice.
+            keep = np.zeros(OBS_SIZE, bool)
+            if not self.public:
+                for name in _PRIVATE_PLANES:
+                    keep[OBS_LAYOUT[name]] = True
+            vec[~keep] = 0
         if self.perfect_recall:
-            self.dict["history"].ravel()[:] = encode_history(
-                r.history, player, r.seats, history_length(r.rules)
-            )
+            if not self.private_only:
+                self.dict["history"].ravel()[:] = encode_history(
+                    r.history, player, r.seats, history_length(r.rules)
+                )
             if not self.public and r.rules.cut_choice and player == r.cutter:
                 self.dict["cut_seen"][r.shuffle[0]] = 1.0
 
     def string_from(self, state: ChkobbaState, player: int) -> str:
         """The observation as text: the whole recall, or the current view."""
+        if self.private_only:
+            if self.public:
+                return ""
+            if self.perfect_recall:
+                own = [line for line in state.recall(player).splitlines()
+                       if line.startswith(("hand", "cut", "choosing"))]
+            else:
+                obs = state.observation_of(player)
+                own = [] if obs is None else [f"hand {format_cards(obs.hand) or '-'}"]
+                if obs is not None and obs.cut_card is not None:
+                    own.append(f"cut {CARDS[obs.cut_card]}")
+                last = state.recall(player).splitlines()[-1]
+                if last.startswith("choosing"):
+                    own.append(last)
+            return f"p{player} " + " | ".join(own)
         if self.perfect_recall:
             text = state.recall(player)
             if self.public:
@@ -594,6 +620,10 @@ class ChkobbaObserver:
             text += (f"\nchoosing: {CARDS[state.choice.card]} taking "
                      f"{format_cards(state.choice.taken) or '-'}")
         return text
+
+
+_PRIVATE_PLANES: Final = ("hand", "cut_card", "choice_card", "choice_taken")
+"""The planes of the vector that only the observer knows."""
 
 
 def public_view(obs: Observation) -> Observation:
