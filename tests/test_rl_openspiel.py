@@ -246,3 +246,20 @@ def test_the_worked_example_runs_and_never_overwrites(
     with pytest.raises(SystemExit) as again:
         runpy.run_path(str(script), run_name="__main__")
     assert again.value.code == 2 and json.loads(out.read_text()) == summary
+
+
+def test_states_rebuild_at_every_decision_with_declared_hands() -> None:
+    """Cirulla (RULES.md §3): hands declared at a deal are shown, and the rebuilt deal
+    keeps them where they were, at every decision of whole rounds."""
+    game = pyspiel.load_game("chkobba", {"preset": "cirulla"})
+    declared = 0
+    for seed in range(6):
+        m = Match(preset("cirulla"), 2, False, seed=seed)
+        rng = random.Random(seed)
+        while not m.round.is_over and m.round_number == 1:
+            obs = observe(m, m.turn)
+            declared += bool(obs.declarations)
+            state = osp.state_from_observation(game, obs, rng)
+            assert state.observation_of(obs.seat).declarations == obs.declarations
+            m.apply(rng.choice(m.legal_moves()))
+    assert declared, "some hand was declared in these rounds"

@@ -687,7 +687,8 @@ def _try_state(game: ChkobbaGame, obs: Observation, rng: random.Random) -> Chkob
     cut = next((t.move for t in obs.history if type(t.move) is Cut), None)
     slots = _slots(rules, seats, st.teams, obs.dealer, cut)
     per_deal = seats * rules.hand_size
-    # Which cards each (seat, deal) held: its plays, and the observer's own hand.
+    # Which cards each (seat, deal) held: its plays, the observer's own hand, the hands
+    # declared.
     known: dict[tuple[int, int], set[int]] = {}
     plays = [t for t in obs.history if type(t.move) is Play]
     for j, t in enumerate(plays):
@@ -695,6 +696,11 @@ def _try_state(game: ChkobbaGame, obs: Observation, rng: random.Random) -> Chkob
     deal_now = len(plays) // per_deal if obs.phase is not Phase.CUT else 0
     known.setdefault((obs.seat, deal_now), set()).update(
         c for c in range(40) if obs.hand >> c & 1)
+    for decl in obs.declarations:
+        # A declared hand (Cirulla) was shown whole at its deal.
+        before = sum(1 for t in obs.history[: decl.at] if type(t.move) is Play)
+        known.setdefault((decl.seat, before // per_deal), set()).update(
+            c for c in range(40) if decl.cards >> c & 1)
     # The table as dealt: the table now with every play undone.
     table = obs.table
     for t in reversed(obs.history):
