@@ -6,6 +6,8 @@ wrapper against a built-in player (:mod:`chkobba.rl.gym`), and
 :mod:`chkobba.rl.spaces` the versioned action and observation spaces. The
 environments need the ``rl`` extra (``pip install 'chkobba[rl]'``); the spaces
 and a trained policy (:mod:`chkobba.rl.policy`) need only numpy.
+:mod:`chkobba.rl.openspiel` is the OpenSpiel game ``chkobba`` (the ``openspiel``
+extra); it is imported only when asked for.
 
 Importing this package registers the Gymnasium id :data:`GYM_ID`
 (``gymnasium.make("chkobba/Chkobba-v1", opponent="greedy", rules="scopa")``, or
