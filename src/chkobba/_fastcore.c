@@ -1769,6 +1769,200 @@ static PyObject *fc_likelihoods(PyObject *Py_UNUSED(self), PyObject *args) {
     return out;
 }
 
+/* ---- the chkobba_v1 observation vector (chkobba.rl.spaces.encode) ----------
+ *
+ * The RL environment's observation, written straight into a float32 buffer, and
+ * the action mask of a seat not choosing a capture, into an int8 buffer. This
+ * block stands alone: it takes the legal plays from the caller (the engine's or
+ * legal_plays above), so it serves every rule set. chkobba.rl.spaces.encode is
+ * the reference; tests/test_rl_fast.py checks that both write the same vector.
+ * The layout is OBS_LAYOUT of chkobba/rl/spaces.py (docs/rl.md).
+ */
+
+#define V1_SIZE 868
+#define V1_ACTIONS 83
+#define V1_SET_PLANES 18
+#define V1_COUNT_AT (V1_SET_PLANES * 40)
+#define V1_SCALAR_AT (V1_COUNT_AT + 3 * 40)
+#define V1_PHASE (V1_SCALAR_AT + 0)
+#define V1_HAND_SIZES (V1_SCALAR_AT + 2)
+#define V1_STOCK (V1_SCALAR_AT + 6)
+#define V1_CHKOBBA (V1_SCALAR_AT + 7)
+#define V1_LAST_CAPTURER (V1_SCALAR_AT + 11)
+#define V1_TOTALS (V1_SCALAR_AT + 16)
+#define V1_SEATING (V1_SCALAR_AT + 20)
+#define V1_POSITION (V1_SCALAR_AT + 24)
+#define V1_KEEP 81
+#define V1_TABLE 82
+#define V1_TOTALS_CLIP 4.0
+
+static void v1_plane(float *out, mask_t m) {
+    for (int c = 0; c < NCARDS; c++) out[c] = (float)((m >> c) & 1);
+}
+
+/* A writable, C-contiguous buffer of exactly `n` items of `itemsize` bytes. */
+static int get_out_buffer(PyObject *o, Py_buffer *view, Py_ssize_t n, Py_ssize_t itemsize,
+                          const char *what) {
+    if (PyObject_GetBuffer(o, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (view->len != n * itemsize) {
+        PyErr_Format(PyExc_ValueError, "%s must hold %zd items of %zd bytes", what, n, itemsize);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(
+    encode_v1_doc,
+    "encode_v1(vec, mask, seat, seats, seating, side_of, dealer, phase, hands, table, leftover, "
+    "piles, cut_card, choice_card, choice_taken, shown, shown_all, last_cards, plays, "
+    "cut_to_move, stock, chkobba, last_capturer, totals, target)\n--\n\n"
+    "Write the chkobba_v1 observation of `seat` into `vec` (868 float32) and its action "
+    "mask for `plays` (or the cut) into `mask` (83 int8). Seats and sides are absolute; "
+    "phase is 0 (cut), 1 (play) or 2 (over); -1 means none for a card or the last capturer; "
+    "cut_card is the card the seat sees at the cut; shown holds the cards the other seats' "
+    "declarations showed, shown_all every seat's; last_cards the card each other seat last "
+    "put down, by offset 1, 2, 3.");
+
+static PyObject *fc_encode_v1(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *vec_o, *mask_o, *side_o, *hands_o, *table_o, *left_o, *piles_o, *taken_o;
+    PyObject *shown_o, *shown_all_o, *last_o, *plays_o, *chk_o, *totals_o;
+    int seat, seats, seating, dealer, phase, cut_card, choice_card, cut_to_move, stock;
+    int last_capturer, target;
+    if (!PyArg_ParseTuple(args, "OOiiiOiiOOOOiiOOOOOpiOiOi:encode_v1", &vec_o, &mask_o, &seat,
+                          &seats, &seating, &side_o, &dealer, &phase, &hands_o, &table_o,
+                          &left_o, &piles_o, &cut_card, &choice_card, &taken_o, &shown_o,
+                          &shown_all_o, &last_o, &plays_o, &cut_to_move, &stock, &chk_o,
+                          &last_capturer, &totals_o, &target))
+        return NULL;
+    int side_of[MAX_SEATS], sides;
+    if (get_seating(side_o, seats, side_of, &sides) < 0) return NULL;
+    if (seat < 0 || seat >= seats || dealer < 0 || dealer >= seats || seating < 0 ||
+        seating > 3 || phase < 0 || phase > 2 || cut_card < -1 || cut_card >= NCARDS ||
+        choice_card < -1 || choice_card >= NCARDS || last_capturer < -1 ||
+        last_capturer >= sides) {
+        PyErr_SetString(PyExc_ValueError, "encode_v1: a seat, phase or card is out of range");
+        return NULL;
+    }
+    mask_t hands[MAX_SEATS], table, leftover, taken, shown, shown_all, piles[MAX_SEATS];
+    if (get_masks(hands_o, seats, hands, "hands") < 0 || get_mask(table_o, &table, "table") < 0 ||
+        get_mask(left_o, &leftover, "leftover") < 0 ||
+        get_mask(taken_o, &taken, "choice_taken") < 0 || get_mask(shown_o, &shown, "shown") < 0 ||
+        get_mask(shown_all_o, &shown_all, "shown_all") < 0 ||
+        get_masks(piles_o, sides, piles, "piles") < 0)
+        return NULL;
+    int last_cards[MAX_SEATS - 1], n_last = 0, chk[MAX_SEATS];
+    int totals[MAX_SEATS];
+    if (get_ints(last_o, -(MAX_SEATS - 1), -1, NCARDS - 1, last_cards, &n_last, "last_cards") < 0 ||
+        get_ints(chk_o, sides, 0, INT_MAX, chk, NULL, "chkobba") < 0 ||
+        get_ints(totals_o, sides, INT_MIN, INT_MAX, totals, NULL, "totals") < 0)
+        return NULL;
+    /* What the seat has seen: its hand, the table, the piles, a declared hand, the cut card. */
+    mask_t hand = hands[seat];
+    mask_t known = hand | table | leftover | shown_all;
+    for (int s = 0; s < sides; s++) known |= piles[s];
+    if (cut_card >= 0) known |= (mask_t)1 << cut_card;
+    mask_t unseen = ALL_CARDS & ~known;
+    PyObject *plays = PySequence_Fast(plays_o, "plays must be a sequence of (card, capture)");
+    if (plays == NULL) return NULL;
+    Py_buffer vb, mb;
+    if (get_out_buffer(vec_o, &vb, V1_SIZE, sizeof(float), "vec") < 0) {
+        Py_DECREF(plays);
+        return NULL;
+    }
+    if (get_out_buffer(mask_o, &mb, V1_ACTIONS, 1, "mask") < 0) {
+        PyBuffer_Release(&vb);
+        Py_DECREF(plays);
+        return NULL;
+    }
+    float *v = (float *)vb.buf;
+    int8_t *mask = (int8_t *)mb.buf;
+    memset(mask, 0, V1_ACTIONS);
+    int my_side = side_of[seat];
+    mask_t set[V1_SET_PLANES];
+    memset(set, 0, sizeof set);
+    set[0] = hand;
+    set[1] = table;
+    set[2] = unseen;
+    for (int s = 0; s < sides; s++) set[3 + (s - my_side + sides) % sides] = piles[s];
+    if (cut_card >= 0) set[7] = (mask_t)1 << cut_card;
+    if (choice_card >= 0) {
+        set[8] = (mask_t)1 << choice_card;
+        set[9] = taken;
+    }
+    set[10] = shown;
+    for (int k = 0; k < n_last && k < seats - 1; k++)
+        if (last_cards[k] >= 0) set[11 + k] = (mask_t)1 << last_cards[k];
+    /* What each card of the hand can do now, read off the legal plays. */
+    uint8_t counts[3][NCARDS];
+    memset(counts, 0, sizeof counts);
+    int table_total_v = -1, ok = 1;
+    Py_ssize_t np_ = PySequence_Fast_GET_SIZE(plays);
+    for (Py_ssize_t i = 0; i < np_ && ok; i++) {
+        PyObject *p = PySequence_Fast_GET_ITEM(plays, i);
+        int card;
+        mask_t cap;
+        if (!PyTuple_Check(p) || PyTuple_GET_SIZE(p) != 2 ||
+            get_int(PyTuple_GET_ITEM(p, 0), 0, NCARDS - 1, &card, "a play's card") < 0 ||
+            get_mask(PyTuple_GET_ITEM(p, 1), &cap, "a play's capture") < 0) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "each play must be a (card, capture) tuple");
+            ok = 0;
+            break;
+        }
+        mask_t bit = (mask_t)1 << card;
+        mask[card] = 1;
+        if (cap) {
+            set[14] |= bit;
+            if (cap == table) set[15] |= bit;
+            mask_t got = cap | bit;
+            if ((got >> SEVEN_OF_DIAMONDS) & 1) set[16] |= bit;
+            int n = popcount(cap);
+            if (n > counts[0][card]) counts[0][card] = (uint8_t)n;
+            n = popcount(got & DIAMONDS_MASK);
+            if (n > counts[1][card]) counts[1][card] = (uint8_t)n;
+            n = popcount(got & RANK_MASK[6]);
+            if (n > counts[2][card]) counts[2][card] = (uint8_t)n;
+        } else {
+            if (table_total_v < 0) table_total_v = table_total(table);
+            /* Laid, the card leaves a table one card could sweep (a chkobba offered). */
+            if (table_total_v + VALUE[card] <= 10) set[17] |= bit;
+        }
+    }
+    Py_DECREF(plays);
+    if (!ok) {
+        PyBuffer_Release(&vb);
+        PyBuffer_Release(&mb);
+        return NULL;
+    }
+    if (cut_to_move) {
+        mask[V1_KEEP] = 1;
+        mask[V1_TABLE] = 1;
+    }
+    for (int k = 0; k < V1_SET_PLANES; k++) v1_plane(v + 40 * k, set[k]);
+    for (int k = 0; k < 3; k++)
+        for (int c = 0; c < NCARDS; c++) v[V1_COUNT_AT + 40 * k + c] = (float)(counts[k][c] * 0.1);
+    for (int i = V1_SCALAR_AT; i < V1_SIZE; i++) v[i] = 0.0f;
+    if (phase < 2) v[V1_PHASE + phase] = 1.0f;
+    for (int s = 0; s < seats; s++)
+        v[V1_HAND_SIZES + (s - seat + seats) % seats] = (float)(popcount(hands[s]) / 10.0);
+    v[V1_STOCK] = (float)(stock / 40.0);
+    double tgt = target < 1 ? 1.0 : (double)target;
+    for (int s = 0; s < sides; s++) {
+        int k = (s - my_side + sides) % sides;
+        double t = totals[s] / tgt;
+        v[V1_CHKOBBA + k] = (float)(chk[s] / 10.0);
+        v[V1_TOTALS + k] = (float)(t < V1_TOTALS_CLIP ? t : V1_TOTALS_CLIP);
+    }
+    v[V1_LAST_CAPTURER +
+      (last_capturer < 0 ? MAX_SEATS : (last_capturer - my_side + sides) % sides)] = 1.0f;
+    v[V1_SEATING + seating] = 1.0f;
+    v[V1_POSITION + (seat - dealer + seats) % seats] = 1.0f;
+    PyBuffer_Release(&vb);
+    PyBuffer_Release(&mb);
+    Py_RETURN_NONE;
+}
+
 /* ---- the module ------------------------------------------------------------ */
 
 static PyMethodDef fastcore_methods[] = {
@@ -1780,6 +1974,7 @@ static PyMethodDef fastcore_methods[] = {
     {"solve", fc_solve, METH_VARARGS, solve_doc},
     {"evaluate", fc_evaluate, METH_VARARGS, evaluate_doc},
     {"likelihoods", fc_likelihoods, METH_VARARGS, likelihoods_doc},
+    {"encode_v1", fc_encode_v1, METH_VARARGS, encode_v1_doc},
     {NULL, NULL, 0, NULL},
 };
 

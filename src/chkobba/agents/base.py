@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
 from pathlib import PurePath
 from typing import Protocol
@@ -56,6 +57,8 @@ def make_agent(name: str, seed: int = 0) -> Agent:
     factory = AGENTS.get(name)
     if factory is None and name.startswith(POLICY_PREFIX):
         return _policy_agent(name)
+    if factory is None and name in OPENSPIEL_PLAYERS:
+        raise AgentError(f"{name} needs OpenSpiel: pip install 'chkobba[openspiel]'")
     if factory is None:
         raise AgentError(f"unknown player {name!r} (known: {', '.join(sorted(AGENTS))})")
     return factory(seed)
@@ -130,6 +133,21 @@ def playable_agents() -> list[str]:
     return sorted(n for n in AGENTS if n not in MEASUREMENT_ONLY)
 
 
+OPENSPIEL_PLAYERS = ("openspiel-ismcts", "openspiel-mcts")
+"""OpenSpiel's ISMCTS and MCTS bots (:mod:`chkobba.rl.openspiel`), registered only where
+OpenSpiel is installed."""
+
+
+def _openspiel_factory(name: str) -> AgentFactory:
+    def make(seed: int) -> Agent:
+        # Imported on first use: OpenSpiel takes a while to load.
+        from chkobba.rl.openspiel import bot_agent
+
+        return bot_agent(name, seed)
+
+    return make
+
+
 def _load_builtin() -> None:
     # Imported here, not at the top, because each module registers itself on import.
     import chkobba.agents.cheater
@@ -138,3 +156,7 @@ def _load_builtin() -> None:
     import chkobba.agents.heuristic
     import chkobba.agents.levels
     import chkobba.agents.random_agent  # noqa: F401
+
+    if OPENSPIEL_PLAYERS[0] not in AGENTS and importlib.util.find_spec("pyspiel") is not None:
+        for name in OPENSPIEL_PLAYERS:
+            AGENTS[name] = _openspiel_factory(name)

@@ -6,6 +6,13 @@ wrapper against a built-in player (:mod:`chkobba.rl.gym`), and
 :mod:`chkobba.rl.spaces` the versioned action and observation spaces. The
 environments need the ``rl`` extra (``pip install 'chkobba[rl]'``); the spaces
 and a trained policy (:mod:`chkobba.rl.policy`) need only numpy.
+:mod:`chkobba.rl.openspiel` is the OpenSpiel game ``chkobba`` (the ``openspiel``
+extra); it is imported only when asked for.
+
+Importing this package registers the Gymnasium id :data:`GYM_ID`
+(``gymnasium.make("chkobba/Chkobba-v1", opponent="greedy", rules="scopa")``, or
+``gymnasium.make("chkobba.rl:chkobba/Chkobba-v1")`` without importing it first),
+when Gymnasium is installed.
 """
 
 from __future__ import annotations
@@ -20,7 +27,22 @@ _LAZY = {
     "IllegalActionPenalty": "chkobba.rl.gym",
 }
 
-__all__ = ["ChkobbaGymEnv", "IllegalActionPenalty", "env", "raw_env"]
+__all__ = ["GYM_ID", "ChkobbaGymEnv", "IllegalActionPenalty", "env", "raw_env"]
+
+GYM_ID = "chkobba/Chkobba-v1"
+"""The Gymnasium id of :class:`ChkobbaGymEnv` (its keyword arguments pass through ``make``)."""
+
+
+def _register() -> None:
+    try:
+        import gymnasium
+    except ImportError:  # the rl extra is not installed: nothing to register with
+        return
+    if GYM_ID not in gymnasium.registry:
+        gymnasium.register(id=GYM_ID, entry_point="chkobba.rl.gym:ChkobbaGymEnv")
+
+
+_register()
 
 
 def __getattr__(name: str) -> Any:

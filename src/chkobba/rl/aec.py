@@ -8,38 +8,47 @@ whole match (``episode="match"``). Each side's reward, given when a round ends,
 is its points in the round minus the mean points of the other sides: with two
 sides, the round's margin. Partners share their side's reward.
 
-The environment never replaces an action: one the mask forbids raises
-:class:`~chkobba.rl.spaces.IllegalAction` (wrap it in
-:class:`~chkobba.rl.gym.IllegalActionPenalty`-style code of your own if you
-want a penalty instead).
+The environment never replaces an action. :class:`raw_env` is strict: an action
+the mask forbids raises :class:`~chkobba.rl.spaces.IllegalAction`. :func:`env`
+is what tools that sample actions without the mask expect, as PettingZoo's
+classic games are: a masked action ends the episode, with a reward of -1 to the
+agent that chose it and 0 to the others (PettingZoo's ``TerminateIllegalWrapper``).
+
+``planes`` and ``history`` choose the observation vector
+(:class:`~chkobba.rl.spaces.ObsSpec`); :meth:`raw_env.state` is the whole state,
+for centralised critics.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from chkobba.game import Round
 from chkobba.match import Match
-from chkobba.moves import Move
+from chkobba.moves import Move, Play
 from chkobba.observe import Observation, observe_round
+from chkobba.rl.encoder import Moves, encode_round, kernel_plays, legal_moves
 from chkobba.rl.spaces import (
     MAX_SEATS,
     NUM_ACTIONS,
     OBS_SIZE,
+    STATE_HIGH,
+    STATE_SIZE,
     VERSION,
     Choice,
     IllegalAction,
-    action_mask,
+    ObsSpec,
     decide,
-    encode,
+    encode_history,
+    encode_state,
 )
 from chkobba.rules import CHKOBBA, RuleSet, preset
 
@@ -61,10 +70,14 @@ def round_rewards(points: tuple[int, ...] | list[int], side_of: tuple[int, ...])
 
 
 class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is untyped
-    """Chkobba (or any preset of its family) as an AEC game, without PettingZoo's wrappers."""
+    """Chkobba (or any preset of its family) as an AEC game, without PettingZoo's wrappers.
+
+    Strict: an action the mask forbids raises :class:`IllegalAction` and changes nothing.
+    """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's convention: a class attribute
         "render_modes": ["human", "ansi"],
+        "render_fps": 1,
         "name": VERSION,
         "is_parallelizable": False,
     }
@@ -76,8 +89,14 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
         teams: bool = False,
         episode: Episode = "round",
         render_mode: str | None = None,
+        planes: bool = True,
+        history: bool = False,
     ) -> None:
-        """A table of ``seats`` players (``teams``: 2 against 2) under ``rules``."""
+        """A table of ``seats`` players (``teams``: 2 against 2) under ``rules``.
+
+        ``planes=False`` leaves the engineered planes out of the observation vector,
+        ``history=True`` adds the round's whole public history (``docs/rl.md``).
+        """
         super().__init__()
         self.rules = preset(rules) if isinstance(rules, str) else rules
         # Raises ValueError for a seating the rules do not allow, before any play.
@@ -96,23 +115,31 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
         self.teams = teams
         self.episode: Episode = episode
         self.render_mode = render_mode
+        self.obs_spec = ObsSpec(self.rules, planes, history)
         self.possible_agents = [f"player_{i}" for i in range(seats)]
         self.agents = self.possible_agents[:]
+        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
         self._obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, np.inf, (OBS_SIZE,), np.float32),
+                "observation": spaces.Box(0.0, self.obs_spec.high, (self.obs_spec.size,),
+                                          np.float32),
                 "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
             }
         )
         self._act_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
+        self.state_space = spaces.Box(0.0, STATE_HIGH, (STATE_SIZE,), np.float32)
+        self._kernel_plays = kernel_plays(self.rules)
         self._rng = random.Random()
         self.match = Match(self.rules, seats, teams, seed=0)
         self.choice: Choice | None = None
-        self._cache: dict[int, ObsDict] = {}
+        # Each seat's vector and mask, written in place; _fresh says which are up to date.
+        self._vecs = [np.zeros(self.obs_spec.size, np.float32) for _ in range(seats)]
+        self._masks = [np.zeros(NUM_ACTIONS, np.int8) for _ in range(seats)]
+        self._fresh = [False] * seats
         self._ended: Round | None = None
-        self._moves: Sequence[Move] | None = None
+        self._moves: Moves | None = None
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -123,7 +150,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
     # -- spaces ------------------------------------------------------------------
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The ``chkobba_v1`` observation space (the same for every agent)."""
+        """The observation space (the same for every agent)."""
         return self._obs_space
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
@@ -138,7 +165,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
             self._rng = random.Random(seed)
         self.match = Match(self.rules, self.seats, self.teams, seed=self._rng.getrandbits(64))
         self.choice = None
-        self._cache = {}
+        self._fresh = [False] * self.seats
         self._ended = None
         self._moves = None
         self.agents = self.possible_agents[:]
@@ -150,31 +177,56 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
         self.agent_selection = self.possible_agents[self.match.turn]
 
     def observe(self, agent: str) -> ObsDict:
-        """What ``agent`` may know now, as the observation vector and its action mask."""
-        seat = self.possible_agents.index(agent)
-        cached = self._cache.get(seat)
-        if cached is not None:
-            return cached
-        obs = self.observation(seat)
+        """What ``agent`` may know now, as the observation vector and its action mask.
+
+        Fresh arrays at every call: changing them changes nothing else.
+        """
+        seat = self._seat_of[agent]
+        if not self._fresh[seat]:
+            self._encode(seat)
+            self._fresh[seat] = True
+        vec = self._vecs[seat]
+        if self.terminations[agent] or self.truncations[agent]:
+            # Ended by PettingZoo's TerminateIllegalWrapper: nothing is legal any more.
+            return {"observation": vec.copy(), "action_mask": np.zeros(NUM_ACTIONS, np.int8)}
+        return {"observation": vec.copy(), "action_mask": self._masks[seat].copy()}
+
+    def _encode(self, seat: int) -> None:
+        """Write ``seat``'s vector and mask into its buffers."""
+        m = self.match
+        r = self._ended if self._ended is not None else m.round
+        moves: Moves = ()
         choice = None
-        if seat == self.match.turn and self._ended is None:
+        if self._ended is None and seat == r.turn:
+            if self._moves is None:
+                self._moves = legal_moves(r, self._kernel_plays)
+            moves = self._moves
             choice = self.choice
-            self._moves = obs.legal_moves
-        out: ObsDict = {
-            "observation": encode(obs, choice),
-            "action_mask": action_mask(obs.legal_moves, choice),
-        }
-        self._cache[seat] = out
-        return out
+        spec = self.obs_spec
+        if spec.planes and not spec.history:
+            encode_round(r, seat, m.totals, m.rules.target, moves, choice, self._vecs[seat],
+                         self._masks[seat])
+            return
+        vec = np.empty(OBS_SIZE, dtype=np.float32)
+        encode_round(r, seat, m.totals, m.rules.target, moves, choice, vec, self._masks[seat])
+        hist = encode_history(r.history, seat, r.seats, spec.entries) if spec.history else None
+        self._vecs[seat][:] = spec.assemble(vec, hist)
 
     def observation(self, seat: int) -> Observation:
-        """The engine's observation for ``seat`` (the only source of the vector)."""
+        """The engine's observation for ``seat`` (what built-in players are given)."""
         m = self.match
         if self._ended is not None:
             # The episode ended with this round; the match has already dealt the next one.
             r = self._ended
             return observe_round(r, seat, tuple(m.totals), len(m.finished), m.rules.target)
         return observe_round(m.round, seat, tuple(m.totals), m.round_number, m.rules.target)
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The whole state (every hand, the stock's cards), for a centralised critic:
+        ``STATE_LAYOUT`` of :mod:`chkobba.rl.spaces`, seats and sides absolute."""
+        m = self.match
+        r = self._ended if self._ended is not None else m.round
+        return encode_state(r, m.totals, m.rules.target, self.choice)
 
     def step(self, action: int | None) -> None:
         """Play one action id of the agent to move; raise ``IllegalAction`` if it is masked."""
@@ -184,19 +236,20 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
             return
         if action is None:
             raise IllegalAction(f"{agent} is to move and must give an action, not None")
-        # The moves the agent's observation listed, if it was observed since the last move.
-        moves = self._moves if self._moves is not None else self.match.round.legal_moves()
-        step = decide(moves, self.choice, action)
-        self._cache = {}
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = legal_moves(self.match.round, self._kernel_plays)
+        step = decide(moves, self.choice, action)  # type: ignore[arg-type]
+        self._fresh = [False] * self.seats
         # The agent's reward so far was seen by last() before it acted (PettingZoo's rule).
         self._cumulative_rewards[agent] = 0.0
-        if isinstance(step, Choice):
+        if type(step) is Choice:
             self.choice = step
             self._clear_rewards()
             return
         self.choice = None
         self._moves = None
-        self._play(step)
+        self._play(step)  # type: ignore[arg-type]
 
     def play_move(self, move: Move) -> None:
         """Play a whole move of the agent to move (for built-in players); checked.
@@ -210,17 +263,28 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
             raise IllegalAction("the episode is over")
         if move not in self.match.round.legal_moves():
             raise IllegalAction(self.match.round.explain_illegal(move))
-        self._cache = {}
+        self._fresh = [False] * self.seats
         self._moves = None
         self._cumulative_rewards[agent] = 0.0
         self._play(move)
 
     def _play(self, move: Move) -> None:
         m = self.match
-        rounds = len(m.finished)
-        m.apply_unchecked(move)
-        self._clear_rewards()
-        if len(m.finished) > rounds:
+        r = m.round
+        if self.episode == "round" and type(move) is Play and r.in_hands == 1 \
+                and r.stock_pos == len(r.deck):
+            # The round's last play ends the episode: the match scores it, and deals no
+            # next round that nobody would play.
+            r.apply_unchecked(move)
+            m.end_round()
+            ended = True
+        else:
+            rounds = len(m.finished)
+            m.apply_unchecked(move)
+            ended = len(m.finished) > rounds
+        for a in self.rewards:
+            self.rewards[a] = 0.0
+        if ended:
             r = m.finished[-1]
             assert r.score is not None
             for agent, rew in zip(
@@ -234,7 +298,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
                 # The agents that are done step once more with None (PettingZoo's rule).
                 self.agent_selection = self.possible_agents[r.turn]
                 return
-        self.agent_selection = self.possible_agents[m.turn]
+        self.agent_selection = self.possible_agents[m.round.turn]
 
     def render(self) -> str | None:
         """The table as text from the seat to move (``ansi``: returned, ``human``: printed)."""
@@ -258,17 +322,145 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
         """Nothing to release."""
 
 
+_FORWARDED: Final = (
+    "agent_selection",
+    "agents",
+    "rewards",
+    "_cumulative_rewards",
+    "terminations",
+    "truncations",
+    "infos",
+)
+"""The attributes read at every step: PettingZoo's wrappers forward them through
+``__getattr__``, after a failed lookup, which costs microseconds at each layer."""
+_BEFORE_RESET: Final = frozenset(
+    ("rewards", "terminations", "truncations", "infos", "agent_selection", "agents")
+)
+
+
+def _forward(name: str, check_reset: bool) -> property:
+    def get(self: Any) -> Any:
+        if check_reset and name in _BEFORE_RESET and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        # Straight from the environment inside all the wrappers: the wrappers never
+        # hold these themselves (TerminateIllegalWrapper writes them there too).
+        return getattr(self._raw, name)
+
+    return property(get, doc=f"``{name}`` of the unwrapped environment.")
+
+
+class TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
+    """PettingZoo's ``TerminateIllegalWrapper``: a masked action ends the episode, with
+    the illegal reward to the agent that chose it and 0 to the others.
+
+    Its rule, written against the unwrapped environment (PettingZoo's reaches it
+    through several attribute look-ups a step); and anything that is no action id at
+    all (out of range, not an integer, or None from an agent to move) raises
+    :class:`IllegalAction` with a one-line reason, where PettingZoo would index the
+    mask with it.
+    """
+
+    def __init__(self, env: raw_env, illegal_reward: float) -> None:
+        """Wrap ``env``; a masked action ends the episode with ``illegal_reward``."""
+        super().__init__(env, illegal_reward)
+        self._raw = env.unwrapped
+        self._prev_obs: ObsDict | None = None
+
+    def observe(self, agent: str) -> ObsDict:
+        """The observation, kept when it is the agent to move's (its mask judges the
+        next action)."""
+        raw = self._raw
+        obs: ObsDict = raw.observe(agent)
+        if agent == raw.agent_selection:
+            self._prev_obs = obs
+        return obs
+
+    def step(self, action: int | None) -> None:
+        """Apply ``action``, or end the episode if the mask forbids it."""
+        raw = self._raw
+        agent = raw.agent_selection
+        if raw.terminations[agent] or raw.truncations[agent]:
+            self._prev_obs = None
+            raw._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalAction(f"{agent} is to move and must give an action, not None")
+        try:
+            ok = int(action) == action and 0 <= int(action) < NUM_ACTIONS
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            raise IllegalAction(
+                f"{action!r} is not an action id: the ids are 0 to {NUM_ACTIONS - 1}"
+            )
+        mask = (self._prev_obs or raw.observe(agent))["action_mask"]
+        self._prev_obs = None
+        if mask[int(action)]:
+            raw.step(action)
+            return
+        EnvLogger.warn_on_illegal_move()
+        raw._cumulative_rewards[agent] = 0
+        raw.terminations = dict.fromkeys(raw.agents, True)
+        raw.truncations = dict.fromkeys(raw.agents, True)
+        raw.rewards = dict.fromkeys(raw.agents, 0)
+        raw.rewards[agent] = float(self._illegal_value)
+        raw._accumulate_rewards()
+        raw._deads_step_first()
+        self._terminated = True
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's ``OrderEnforcingWrapper`` (reset before anything else), with
+    ``last`` and ``step`` reading the unwrapped environment directly."""
+
+    def __init__(self, env: AECEnv[str, ObsDict, int]) -> None:
+        """Wrap ``env``."""
+        super().__init__(env)
+        self._raw = env.unwrapped
+
+    def last(self, observe: bool = True) -> tuple[ObsDict | None, float, bool, bool, Any]:
+        """The agent to move's observation, reward, termination, truncation and info."""
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        raw = self._raw
+        agent = raw.agent_selection
+        obs = self.env.observe(agent) if observe else None
+        return (obs, raw._cumulative_rewards[agent], raw.terminations[agent],
+                raw.truncations[agent], raw.infos[agent])
+
+    def step(self, action: int | None) -> None:
+        """Step, once reset, while agents are left (PettingZoo's checks)."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self._raw.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+
+for _name in _FORWARDED:
+    setattr(TerminateIllegal, _name, _forward(_name, check_reset=False))
+    setattr(OrderEnforcing, _name, _forward(_name, check_reset=True))
+
+
 def env(
     rules: RuleSet | str = CHKOBBA,
     seats: int = 2,
     teams: bool = False,
     episode: Episode = "round",
     render_mode: str | None = None,
+    planes: bool = True,
+    history: bool = False,
+    illegal_reward: float = -1.0,
 ) -> AECEnv[str, ObsDict, int]:
-    """The ``chkobba_v1`` environment with PettingZoo's order checks (reset before step).
-
-    No ``AssertOutOfBoundsWrapper``: the environment itself refuses any action the
-    mask does not allow, an out-of-range one included, with :class:`IllegalAction`.
+    """The environment as PettingZoo's classic games ship: a masked action ends the
+    episode with ``illegal_reward`` to the agent that chose it (``TerminateIllegalWrapper``),
+    something that is no action id raises :class:`IllegalAction`, and the order of calls
+    is checked (reset before step). :class:`raw_env` is the strict one.
     """
-    e: AECEnv[str, ObsDict, int] = raw_env(rules, seats, teams, episode, render_mode)
-    return wrappers.OrderEnforcingWrapper(e)
+    e: AECEnv[str, ObsDict, int] = raw_env(
+        rules, seats, teams, episode, render_mode, planes, history
+    )
+    return OrderEnforcing(TerminateIllegal(e, illegal_reward=illegal_reward))

@@ -38,9 +38,10 @@ import numpy as np
 import numpy.typing as npt
 
 from chkobba.cards import DIAMONDS_MASK, SEVEN_OF_DIAMONDS, SEVENS_MASK, VALUE_OF, iter_bits
-from chkobba.game import Phase
+from chkobba.game import Phase, Round, Turn
 from chkobba.moves import Cut, Move, Play
 from chkobba.observe import Observation
+from chkobba.rules import RuleSet
 
 VERSION: Final = "chkobba_v1"
 """The name and version of these spaces; any change to them makes a new version."""
@@ -105,7 +106,11 @@ def _next_takes(choice: Choice) -> tuple[int, bool]:
 
 
 def legal_actions(moves: Sequence[Move], choice: Choice | None) -> list[int]:
-    """The legal action ids, in increasing order, for these legal moves and pending choice."""
+    """The legal action ids, in increasing order, for these legal moves and pending choice.
+
+    A play may also be given as a plain ``(card, capture)`` pair, as
+    :func:`chkobba.fast.legal_plays` returns them (here and in :func:`decide`).
+    """
     if choice is not None:
         nxt, done = _next_takes(choice)
         out = []
@@ -118,11 +123,11 @@ def legal_actions(moves: Sequence[Move], choice: Choice | None) -> list[int]:
         return out
     if not moves:
         return []
-    if type(moves[0]) is not Play:
+    if type(moves[0]) is Cut:
         return [KEEP, TABLE]
     cards = 0
     for m in moves:
-        cards |= 1 << m.card  # type: ignore[union-attr]
+        cards |= 1 << m[0]  # type: ignore[index]
     out = []
     while cards:
         low = cards & -cards
@@ -156,7 +161,7 @@ def decide(moves: Sequence[Move], choice: Choice | None, action: int) -> Move | 
         return _narrow(choice, action)
     if not moves:
         raise IllegalAction("this seat has no move to make now")
-    if type(moves[0]) is not Play:
+    if type(moves[0]) is Cut:
         if action == KEEP:
             return Cut.KEEP
         if action == TABLE:
@@ -165,7 +170,7 @@ def decide(moves: Sequence[Move], choice: Choice | None, action: int) -> Move | 
     if not PLAY <= action < TAKE:
         raise IllegalAction(f"{action_name(action)} is illegal: no play is being chosen")
     card = action - PLAY
-    options = tuple(m.capture for m in moves if m.card == card)  # type: ignore[union-attr]
+    options = [m[1] for m in moves if m[0] == card]  # type: ignore[index]
     if not options:
         raise IllegalAction(f"{action_name(action)} is illegal: that card is not in the hand")
     if len(options) == 1:
@@ -278,6 +283,22 @@ _LAST_CAPTURER: Final = OBS_LAYOUT["last_capturer"].start - _SCALAR_AT
 _TOTALS: Final = OBS_LAYOUT["totals"].start - _SCALAR_AT
 _SEATING_AT: Final = OBS_LAYOUT["seating"].start - _SCALAR_AT
 _POSITION: Final = OBS_LAYOUT["position"].start - _SCALAR_AT
+TOTALS_CLIP: Final = 4.0
+"""``totals`` is clipped here (four times the target), so that every entry is bounded:
+only a long run of tied rounds past the target could reach it."""
+
+
+def _high() -> npt.NDArray[np.float32]:
+    high = np.ones(OBS_SIZE, dtype=np.float32)
+    # A capture takes at most 39 table cards; a round has at most 40 sweeps.
+    high[OBS_LAYOUT["most_taken"]] = 4.0
+    high[OBS_LAYOUT["chkobba"]] = 4.0
+    high[OBS_LAYOUT["totals"]] = TOTALS_CLIP
+    return high
+
+
+OBS_HIGH: Final = _high()
+"""The upper bound of each entry of the vector (the lower bound is 0)."""
 _BITS: Final = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1,
                              bitorder="little").astype(np.float32)
 """Byte value -> its 8 bits, lowest first, as floats."""
@@ -387,10 +408,217 @@ def encode(
     for s in range(sides):
         k = (s - my_side) % sides
         sc[_CHKOBBA + k] = chk[s] / 10
-        sc[_TOTALS + k] = totals[s] / target
+        sc[_TOTALS + k] = min(totals[s] / target, TOTALS_CLIP)
     lc = obs.last_capturer
     sc[_LAST_CAPTURER + (MAX_SEATS if lc is None else (lc - my_side) % sides)] = 1.0
     sc[_SEATING_AT + _SEATING[seats, obs.teams]] = 1.0
     sc[_POSITION + (seat - obs.dealer) % seats] = 1.0
     vec[_SCALAR_AT:] = np.frombuffer(sc, dtype=np.float32)
+    return vec
+
+
+# -- observation options: without the engineered planes, with the whole history -------
+
+ENGINEERED: Final = slice(int(OBS_LAYOUT["captures"].start), int(OBS_LAYOUT["sevens_taken"].stop))
+"""The planes read off the legal moves (``captures`` … ``sevens_taken``), which
+``planes=False`` leaves out."""
+
+HISTORY_FIELDS: Final = (("seat", MAX_SEATS), ("card", 40), ("capture", 40), ("sweep", 1),
+                         ("cut", 2))
+"""One entry of the history: the relative seat that moved (one-hot), the card it
+played (one-hot) and the table cards it captured, whether the play swept the table,
+and a cut decision (one-hot: keep, table)."""
+HISTORY_ENTRY: Final = sum(n for _, n in HISTORY_FIELDS)
+"""The floats of one history entry."""
+
+
+def history_length(rules: RuleSet) -> int:
+    """The most entries a round's history can hold under ``rules``: every card dealt
+    into a hand is played once, and the cut decision is one more entry."""
+    return 40 - rules.table_size + (1 if rules.cut_choice else 0)
+
+
+@dataclass(frozen=True, slots=True)
+class ObsSpec:
+    """Which observation vector an environment gives, and its layout.
+
+    ``planes=False`` drops the engineered planes; ``history=True`` appends the round's
+    whole public history (perfect recall within the round), ``history_length(rules)``
+    entries of :data:`HISTORY_ENTRY` floats, the unused ones 0.
+    """
+
+    rules: RuleSet
+    planes: bool = True
+    history: bool = False
+
+    @property
+    def name(self) -> str:
+        """The vector's name: ``chkobba_v1``, with ``-planes`` and ``+history`` if chosen."""
+        return VERSION + ("" if self.planes else "-planes") + ("+history" if self.history else "")
+
+    @property
+    def entries(self) -> int:
+        """How many history entries the vector holds (0 without the history)."""
+        return history_length(self.rules) if self.history else 0
+
+    @property
+    def size(self) -> int:
+        """The length of the vector."""
+        base: int = OBS_SIZE - (0 if self.planes else ENGINEERED.stop - ENGINEERED.start)
+        return base + self.entries * HISTORY_ENTRY
+
+    @property
+    def layout(self) -> dict[str, slice]:
+        """The named slices of this vector (``history`` is entries × fields, row-major)."""
+        out: dict[str, slice] = {}
+        cut = 0 if self.planes else ENGINEERED.stop - ENGINEERED.start
+        for name, sl in OBS_LAYOUT.items():
+            if sl.start >= ENGINEERED.stop:
+                out[name] = slice(sl.start - cut, sl.stop - cut)
+            elif self.planes or sl.stop <= ENGINEERED.start:
+                out[name] = sl
+        if self.history:
+            at = OBS_SIZE - cut
+            out["history"] = slice(at, at + self.entries * HISTORY_ENTRY)
+        return out
+
+    @property
+    def high(self) -> npt.NDArray[np.float32]:
+        """The upper bound of each entry (the lower bound is 0)."""
+        return self.assemble(OBS_HIGH, np.ones(self.entries * HISTORY_ENTRY, np.float32))
+
+    def assemble(
+        self, v1: npt.NDArray[np.float32], history: npt.NDArray[np.float32] | None
+    ) -> npt.NDArray[np.float32]:
+        """This vector from the ``chkobba_v1`` vector and the encoded history."""
+        if self.planes and not self.history:
+            return v1.copy()
+        parts = [v1] if self.planes else [v1[: ENGINEERED.start], v1[ENGINEERED.stop :]]
+        if self.history:
+            assert history is not None
+            parts.append(history)
+        return np.concatenate(parts)
+
+    def encode(self, obs: Observation, choice: Choice | None = None) -> npt.NDArray[np.float32]:
+        """The vector of ``obs`` (the reference: :func:`encode` and :func:`encode_history`)."""
+        v1 = encode(obs, choice)
+        hist = encode_history(obs.history, obs.seat, obs.seats, self.entries) if self.history \
+            else None
+        return self.assemble(v1, hist)
+
+
+_FIELD_AT: Final = dict(
+    zip([n for n, _ in HISTORY_FIELDS],
+        np.cumsum([0] + [n for _, n in HISTORY_FIELDS[:-1]]).tolist(), strict=True)
+)
+
+
+def encode_history(
+    history: Sequence[Turn], seat: int, seats: int, entries: int
+) -> npt.NDArray[np.float32]:
+    """The public history of a round as ``entries`` rows of :data:`HISTORY_FIELDS`,
+    seats relative to ``seat``; rows past the history are 0."""
+    if len(history) > entries:
+        raise ValueError(f"a history of {len(history)} turns does not fit in {entries} entries")
+    rows = np.zeros((entries, HISTORY_ENTRY), dtype=np.float32)
+    card_at = _FIELD_AT["card"]
+    cap_at = _FIELD_AT["capture"]
+    for i, turn in enumerate(history):
+        row = rows[i]
+        row[(turn.seat - seat) % seats] = 1.0
+        move = turn.move
+        if type(move) is Play:
+            row[card_at + move.card] = 1.0
+            if move.capture:
+                raw = np.frombuffer(move.capture.to_bytes(5, "little"), dtype=np.uint8)
+                row[cap_at : cap_at + 40] = _BITS[raw].ravel()
+            row[_FIELD_AT["sweep"]] = float(turn.chkobba)
+        else:
+            row[_FIELD_AT["cut"] + (0 if move is Cut.KEEP else 1)] = 1.0
+    return rows.ravel()
+
+
+# -- the full state, for centralised critics ---------------------------------------
+
+_STATE_PARTS: Final = (
+    ("hands", MAX_SEATS * 40),
+    ("table", 40),
+    ("stock", 40),
+    ("piles", MAX_SEATS * 40),
+    ("cut_card", 40),
+    ("choice_card", 40),
+    ("choice_taken", 40),
+    ("phase", 2),
+    ("turn", MAX_SEATS),
+    ("dealer", MAX_SEATS),
+    ("stock_size", 1),
+    ("chkobba", MAX_SEATS),
+    ("last_capturer", MAX_SEATS + 1),
+    ("totals", MAX_SEATS),
+    ("seating", 4),
+)
+
+
+def _state_layout() -> dict[str, slice]:
+    out: dict[str, slice] = {}
+    at = 0
+    for name, n in _STATE_PARTS:
+        out[name] = slice(at, at + n)
+        at += n
+    return out
+
+
+STATE_LAYOUT: Final[dict[str, slice]] = _state_layout()
+"""The named slices of the full state vector (``docs/rl.md``); seats and sides absolute."""
+STATE_SIZE: Final = max(s.stop for s in STATE_LAYOUT.values())
+"""The length of the full state vector."""
+
+
+def _state_high() -> npt.NDArray[np.float32]:
+    high = np.ones(STATE_SIZE, dtype=np.float32)
+    high[STATE_LAYOUT["chkobba"]] = 4.0
+    high[STATE_LAYOUT["totals"]] = TOTALS_CLIP
+    return high
+
+
+STATE_HIGH: Final = _state_high()
+"""The upper bound of each entry of the state vector (the lower bound is 0)."""
+
+
+def encode_state(
+    r: Round, totals: Sequence[int], target: int, choice: Choice | None = None
+) -> npt.NDArray[np.float32]:
+    """The whole state of round ``r`` (every hand, the stock's cards, the pending choice),
+    for a centralised critic during training: never give it to a playing policy."""
+    planes = [0] * (STATE_LAYOUT["phase"].start // 40)
+    for s, h in enumerate(r.hands):
+        planes[s] = h
+    planes[4] = r.table
+    planes[5] = r.stock_mask() if r.phase is not Phase.OVER else 0
+    for s, p in enumerate(r.piles):
+        planes[6 + s] = p
+    if r.phase is Phase.CUT and r.cut_card is not None:
+        planes[10] = 1 << r.cut_card
+    if choice is not None:
+        planes[11] = 1 << choice.card
+        planes[12] = choice.taken
+    raw = np.frombuffer(b"".join([p.to_bytes(5, "little") for p in planes]), dtype=np.uint8)
+    vec = np.zeros(STATE_SIZE, dtype=np.float32)
+    vec[: len(planes) * 40] = _BITS[raw].ravel()
+
+    def at(name: str, k: int = 0) -> int:
+        return int(STATE_LAYOUT[name].start) + k
+
+    if r.phase is not Phase.OVER:
+        vec[at("phase", 0 if r.phase is Phase.CUT else 1)] = 1.0
+        vec[at("turn", r.turn)] = 1.0
+    vec[at("dealer", r.dealer)] = 1.0
+    vec[at("stock_size")] = r.stock / 40
+    goal = max(target, 1)
+    for side in range(r.sides):
+        vec[at("chkobba", side)] = r.chkobba[side] / 10
+        vec[at("totals", side)] = min(totals[side] / goal, TOTALS_CLIP)
+    lc = r.last_capturer
+    vec[at("last_capturer", MAX_SEATS if lc is None else lc)] = 1.0
+    vec[at("seating", _SEATING[r.seats, r.sides != r.seats])] = 1.0
     return vec

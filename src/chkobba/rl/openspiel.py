@@ -1,0 +1,881 @@
+"""Chkobba and its family as an OpenSpiel game: ``pyspiel.load_game("chkobba")``.
+
+Importing this module registers the Python game ``chkobba`` with OpenSpiel
+(``pip install 'chkobba[openspiel]'``), so that OpenSpiel's algorithms (CFR and
+MCCFR, NFSP, PSRO, its MCTS and ISMCTS bots, the exploitability tools) run on
+every preset of the engine. Parameters: ``preset`` (a preset name, ``chkobba``),
+``players`` (2, 3 or 4), ``teams`` (2 against 2), ``episode`` (``round``, one
+deal of the 40 cards, or ``match``, rounds to the preset's target) and
+``max_rounds`` (a match still undecided after that many rounds is a draw).
+
+**Chance is explicit.** The first chance node picks the first dealer (one
+outcome per seat); then each shuffle is 39 chance nodes, each drawing the next
+card of the deck uniformly among the cards not drawn yet (the 40th is what is
+left). A void deal (RULES.md §2.2) is shuffled again by the same chance nodes,
+as at a real table. Everything after the shuffle is the engine
+(:class:`chkobba.game.Round`): the cutter's keep-or-table decision is a player
+decision, and the players' actions are the 83 ``chkobba_v1`` actions of
+:mod:`chkobba.rl.spaces` (a capture among several is chosen card by card).
+
+**Returns**, all at the end: for a round, each seat's side's points minus the
+other sides' mean (the margin with two sides, as in :mod:`chkobba.rl.aec`); for
+a match, +1 to the winning side's seats and ``-1 / (sides - 1)`` to the others,
+0 to all for a match undecided after ``max_rounds``. Zero-sum either way.
+
+**Observations** (:class:`ChkobbaObserver`): the information state string is
+the player's perfect recall (every card it was dealt or shown, every public
+play, its own partial capture choice, void deals included, across the match);
+the information state tensor is the ``chkobba_v1+history`` vector of the round
+(:class:`~chkobba.rl.spaces.ObsSpec`) and the cut card the player saw as cutter;
+the observation string and tensor are the current ``chkobba_v1`` view; the
+public observation (``private_info=NONE``) leaves out the player's hand, cut
+card and choice. ``resample_from_infostate`` deals the cards the player has not
+seen at random among the places they may be, which is what ISMCTS needs.
+
+Players for ``chkobba duel`` and ``tournament``: ``openspiel-ismcts`` and
+``openspiel-mcts`` (:func:`bot_agent`), registered by :mod:`chkobba.agents.base`
+when OpenSpiel is installed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import numpy as np
+import pyspiel
+
+from chkobba.cards import CARDS, FULL_DECK, format_cards
+from chkobba.game import Phase, Round, side_map
+from chkobba.match import decide_match
+from chkobba.moves import Cut, Move, Play
+from chkobba.observe import Observation, observe_round
+from chkobba.rl.aec import round_rewards
+from chkobba.rl.encoder import Moves, encode_round, kernel_plays, legal_moves
+from chkobba.rl.spaces import (
+    HISTORY_ENTRY,
+    KEEP,
+    NUM_ACTIONS,
+    OBS_LAYOUT,
+    OBS_SIZE,
+    TABLE,
+    Choice,
+    IllegalAction,
+    ObsSpec,
+    action_name,
+    actions_for,
+    decide,
+    encode,
+    encode_history,
+    history_length,
+    legal_actions,
+)
+from chkobba.rules import RuleSet, preset
+from chkobba.scoring import has_rule
+
+GAME_NAME: Final = "chkobba"
+"""The short name the game is registered under."""
+DEFAULTS: Final[dict[str, Any]] = {
+    "preset": "chkobba",
+    "players": 2,
+    "teams": False,
+    "episode": "round",
+    "max_rounds": 30,
+}
+"""The game's parameters and their defaults."""
+MAX_VOID_DEALS: Final = 20
+"""Void deals in a row that :data:`max_game_length` allows for: each deal is void
+with a probability of a few percent, so a longer history is below 1e-30."""
+
+_GAME_TYPE: Final = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Chkobba (and the Scopa family)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    provides_factored_observation_string=True,
+    parameter_specification=DEFAULTS,
+)
+
+
+def max_round_points(rules: RuleSet) -> int:
+    """An upper bound of the points one side can score in a round under ``rules``."""
+    bound = 0
+    for key in rules.scoring:
+        if has_rule([key], "sweeps"):
+            # At most one sweep a play; Il ponino doubles them.
+            bound += 40 * (2 if has_rule(rules.scoring, "ponino") else 1)
+        elif has_rule([key], "napola"):
+            bound += 10
+        elif has_rule([key], "coin_faces"):
+            bound += 6
+        elif has_rule([key], "frac"):
+            bound += 16
+        elif has_rule([key], "declarations"):
+            bound += 10 * (40 // rules.hand_size)  # a cirullone at most, each hand dealt
+        else:
+            bound += 1
+    return bound
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The game's parameters, checked, as the engine takes them."""
+
+    rules: RuleSet
+    players: int
+    teams: bool
+    episode: str
+    max_rounds: int
+    side_of: tuple[int, ...]
+    sides: int
+    kernel: bool
+    """Whether the compiled kernel lists the legal plays (:func:`kernel_plays`)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Settings:
+        """Immutable: OpenSpiel's ``clone`` shares it."""
+        return self
+
+
+_SETTINGS: dict[tuple[tuple[str, Any], ...], Settings] = {}
+
+
+def settings_of(params: dict[str, Any]) -> Settings:
+    """The settings of a game's parameters (the states read them from the parameters:
+    OpenSpiel may hand a state a game object without its Python attributes)."""
+    p = {**DEFAULTS, **params}
+    key = tuple(sorted(p.items()))
+    got = _SETTINGS.get(key)
+    if got is not None:
+        return got
+    unknown = set(p) - set(DEFAULTS)
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {sorted(unknown)}: known {sorted(DEFAULTS)}")
+    rules = preset(str(p["preset"]))
+    players, teams = int(p["players"]), bool(p["teams"])
+    episode, max_rounds = str(p["episode"]), int(p["max_rounds"])
+    if episode not in ("round", "match"):
+        raise ValueError(f"episode must be 'round' or 'match', not {episode!r}")
+    if max_rounds < 1:
+        raise ValueError(f"max_rounds must be at least 1, not {max_rounds}")
+    if not 2 <= players <= 4:
+        # The observation vectors have room for 4 seats (chkobba_v1).
+        raise ValueError(f"the chkobba game is played by 2, 3 or 4 players, not {players}")
+    Round(rules, players, teams, 0, list(range(40)))  # checks the seating
+    side_of = side_map(players, teams)
+    got = Settings(rules, players, teams, episode, max_rounds, side_of, max(side_of) + 1,
+                   kernel_plays(rules))
+    _SETTINGS[key] = got
+    return got
+
+
+class ChkobbaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
+    """The game: a preset, a seating and an episode (see the module's docstring)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        """Check the parameters and set the game's sizes from them."""
+        p = {**DEFAULTS, **(params or {})}
+        self.settings = settings_of(p)
+        st = self.settings
+        self.rules = st.rules
+        self.players = st.players
+        self.episode = st.episode
+        self.max_rounds = st.max_rounds
+        rounds = 1 if self.episode == "round" else self.max_rounds
+        plays = 40 - self.rules.table_size
+        # A round's decisions: the cut, one play(c) per card and at most one done per
+        # play, and one take(t) per table card ever captured (each at most once).
+        decisions = (1 if self.rules.cut_choice else 0) + 2 * plays + 40
+        shuffles = 39 * (1 + MAX_VOID_DEALS)
+        if self.episode == "round":
+            lo, hi = -float(max_round_points(self.rules)), float(max_round_points(self.rules))
+        else:
+            lo, hi = -1.0, 1.0
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=40,
+            num_players=self.players,
+            min_utility=lo,
+            max_utility=hi,
+            utility_sum=0.0,
+            max_game_length=1 + rounds * (decisions + shuffles),
+        )
+        super().__init__(_GAME_TYPE, info, p)
+
+    def new_initial_state(self) -> ChkobbaState:
+        """Before the first chance node: nobody has dealt yet."""
+        return ChkobbaState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> ChkobbaObserver:
+        """The observer for ``iig_obs_type`` (default: the observation, not perfect recall)."""
+        return ChkobbaObserver(
+            self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+        )
+
+
+@dataclass(slots=True)
+class Deal:
+    """One shuffle and what each seat saw of it: ``log`` holds ``(seat, event)`` in the
+    order they happened, seat -1 for what everyone sees; an event is ``(kind, value)``,
+    turned into text only when a string is asked for (:func:`event_text`)."""
+
+    round: Round
+    log: list[tuple[int, tuple[str, Any]]] = field(default_factory=list)
+    start: int = 0
+    """Where the shuffle's chance nodes start in the state's history."""
+    declared: int = 0
+    """How many of the round's declarations are logged."""
+    texts: list[tuple[int, str]] = field(default_factory=list)
+    """The first events of ``log`` as text, made when a string was asked for."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
+        """A copy for OpenSpiel's ``clone``: the round's cheap copy, the rules shared."""
+        return Deal(self.round.copy(), list(self.log), self.start, self.declared,
+                    list(self.texts))
+
+    def text_log(self) -> list[tuple[int, str]]:
+        """``log`` as ``(seat, text)``."""
+        texts = self.texts
+        for seat, ev in self.log[len(texts) :]:
+            texts.append((seat, event_text(ev)))
+        return texts
+
+
+def event_text(event: tuple[str, Any]) -> str:
+    """One logged event as text."""
+    kind, value = event
+    if kind == "turn":
+        seat, move, sweep = value
+        return f"s{seat} {move}{' sweep' if sweep else ''}"
+    if kind in ("hand", "table"):
+        return f"{kind} {format_cards(value)}"
+    if kind == "cut":
+        return f"cut {CARDS[value]}"
+    if kind == "declares":
+        return f"declares s{value.seat} {value.name} {format_cards(value.cards)}"
+    return str(kind)
+
+
+class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
+    """A state of the game: chance nodes, then the engine's round, round after round."""
+
+    def __init__(self, game: ChkobbaGame) -> None:
+        """The initial state (the first dealer is the first chance node)."""
+        super().__init__(game)
+        self.game = settings_of(game.get_parameters())
+        self.dealer: int | None = None
+        self.drawn: list[int] = []
+        self.deals: list[Deal] = []
+        # OpenSpiel's clone copies each attribute on its own, so no two attributes may
+        # hold the same object: the round being played is the last deal's (see round).
+        self.dealing = True
+        self.choice: Choice | None = None
+        self.moves: Moves | None = None
+        self.totals = [0] * self.game.sides
+        self.rounds_played = 0
+        self.over = False
+        self.result = [0.0] * self.game.players
+        self.shuffle_start = 0
+        self._kernel = self.game.kernel
+
+    @property
+    def round(self) -> Round | None:
+        """The round being played (None while a shuffle is being drawn)."""
+        return None if self.dealing else self.deals[-1].round
+
+    # -- whose turn, what is legal -------------------------------------------------
+
+    def current_player(self) -> int:
+        """The seat to move, CHANCE while dealing, TERMINAL at the end."""
+        if self.over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if self.round is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        return self.round.turn
+
+    def _legal_moves(self) -> Moves:
+        if self.moves is None:
+            assert self.round is not None
+            self.moves = legal_moves(self.round, self._kernel)
+        return self.moves
+
+    def _legal_actions(self, player: int) -> list[int]:
+        """The legal ``chkobba_v1`` action ids of the player to move, ascending."""
+        return legal_actions(self._legal_moves(), self.choice)  # type: ignore[arg-type]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The first dealer (one outcome per seat), or the next card of the shuffle."""
+        if self.dealer is None:
+            n = self.game.players
+            return [(s, 1.0 / n) for s in range(n)]
+        left = [c for c in range(40) if c not in self.drawn]
+        return [(c, 1.0 / len(left)) for c in left]
+
+    # -- applying actions -------------------------------------------------------
+
+    def _apply_action(self, action: int) -> None:
+        """A chance outcome, or a ``chkobba_v1`` action of the player to move."""
+        if self.round is None:
+            self._chance(action)
+            return
+        step = decide(self._legal_moves(), self.choice, action)  # type: ignore[arg-type]
+        if type(step) is Choice:
+            self.choice = step
+            return
+        self.choice = None
+        self.moves = None
+        self._play(step)  # type: ignore[arg-type]
+
+    def _chance(self, outcome: int) -> None:
+        if self.dealer is None:
+            self.dealer = outcome
+            self.shuffle_start = len(self.history()) + 1
+            return
+        self.drawn.append(outcome)
+        if len(self.drawn) < 39:
+            return
+        left = FULL_DECK
+        for c in self.drawn:
+            left &= ~(1 << c)
+        deck = [*self.drawn, left.bit_length() - 1]
+        self.drawn = []
+        g = self.game
+        r = Round(g.rules, g.players, g.teams, self.dealer, deck)
+        d = Deal(r, start=self.shuffle_start)
+        self.deals.append(d)
+        if r.phase is Phase.CUT:
+            d.log.append((r.cutter, ("cut", r.deck[0])))
+            self.dealing = False
+            return
+        self._log_deal(d, [0] * g.players, 0)
+        self._after_deal(d)
+
+    def _log_deal(self, d: Deal, before: Sequence[int], table_before: int) -> None:
+        """Log what a deal just showed: each seat its new cards, everyone the table."""
+        r = d.round
+        for s in range(r.seats):
+            got = r.hands[s] & ~before[s]
+            if got:
+                d.log.append((s, ("hand", got)))
+        if (r.table & ~table_before and not r.history) or (
+            r.history and type(r.history[-1].move) is Cut
+        ):
+            d.log.append((-1, ("table", r.table)))
+        for decl in r.declarations[d.declared :]:
+            d.log.append((-1, ("declares", decl)))
+        d.declared = len(r.declarations)
+
+    def _after_deal(self, d: Deal) -> None:
+        r = d.round
+        if r.void:
+            # Shuffled again by the same dealer (§2.2): chance nodes once more.
+            d.log.append((-1, ("void deal", None)))
+            self.dealing = True
+            self.shuffle_start = len(self.history()) + 1
+            return
+        self.dealing = False
+
+    def _play(self, move: Move) -> None:
+        r = self.round
+        assert r is not None
+        d = self.deals[-1]
+        seat = r.turn
+        before = list(r.hands)
+        if type(move) is Play:
+            before[seat] &= ~(1 << move.card)
+        table_before = r.table
+        r.apply_unchecked(move)
+        turn = r.history[-1]
+        d.log.append((-1, ("turn", (seat, move, turn.chkobba))))
+        self._log_deal(d, before, table_before)
+        if type(move) is Cut:
+            self._after_deal(d)
+            return
+        if r.phase is Phase.OVER:
+            self._end_round(r)
+
+    def _end_round(self, r: Round) -> None:
+        g = self.game
+        assert r.score is not None
+        self.rounds_played += 1
+        if g.episode == "round":
+            self.result = round_rewards(r.score.points, r.side_of)
+            self.over = True
+            return
+        for side, pts in enumerate(r.score.points):
+            self.totals[side] += pts
+        winner = decide_match(self.totals, g.rules, r.score)
+        if winner is not None or self.rounds_played >= g.max_rounds:
+            self.over = True
+            if winner is not None:
+                lose = -1.0 / (g.sides - 1)
+                self.result = [1.0 if g.side_of[s] == winner else lose for s in range(g.players)]
+            return
+        self.dealer = (r.dealer + 1) % g.players
+        self.dealing = True
+        self.shuffle_start = len(self.history()) + 1
+
+    # -- results and text ---------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        """Whether the round (or match) is over."""
+        return self.over
+
+    def returns(self) -> list[float]:
+        """Each seat's return: zero until the end."""
+        return list(self.result) if self.over else [0.0] * self.game.players
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"dealer {action}" if self.dealer is None else f"draw {CARDS[action]}"
+        return action_name(action)
+
+    def __str__(self) -> str:
+        """The whole table, for debugging (every hand shown)."""
+        if self.round is None:
+            return f"dealing (dealer {self.dealer}, {len(self.drawn)} cards drawn)"
+        r = self.round
+        hands = " | ".join(format_cards(h) for h in r.hands)
+        return f"{r.phase.value} turn {r.turn} hands {hands} table {format_cards(r.table)}"
+
+    # -- views of one player --------------------------------------------------------
+
+    def view_round(self) -> Round | None:
+        """The round being played, or the last one once it is over (None before any)."""
+        if self.deals and (not self.dealing or self.over):
+            return self.deals[-1].round
+        return None
+
+    def observation_of(self, player: int) -> Observation | None:
+        """The engine's observation of ``player`` (None while nothing is dealt)."""
+        r = self.view_round()
+        if r is None:
+            return None
+        return observe_round(r, player, tuple(self.totals), self.rounds_played + 1,
+                             self.game.rules.target)
+
+    def recall(self, player: int) -> str:
+        """Everything ``player`` has seen, in order: the perfect-recall string."""
+        out = [f"p{player}"]
+        if self.dealer is not None and not self.deals:
+            out.append(f"dealer {self.dealer}")
+        for i, d in enumerate(self.deals):
+            out.append(f"[{i}] dealer {d.round.dealer}")
+            out += [text for seat, text in d.text_log() if seat in (-1, player)]
+        if self.choice is not None and self.round is not None and self.round.turn == player:
+            out.append(f"choosing {CARDS[self.choice.card]} taking "
+                       f"{format_cards(self.choice.taken) or '-'}")
+        return "\n".join(out)
+
+    # -- sampling the hidden cards (ISMCTS) ----------------------------------------
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> ChkobbaState:
+        """A state drawn uniformly among those ``player_id`` cannot tell from this one.
+
+        The cards the player has not seen (the other hands, the stock) are dealt
+        again at random among the places they occupy; earlier deals and rounds are
+        kept as they were (nothing in them bears on what follows). ``probability_sampler``
+        (OpenSpiel's) seeds the draw.
+        """
+        rng = random.Random(int(probability_sampler() * 2**53))
+        r = self.round
+        if r is None:
+            return self.clone()  # type: ignore[no-any-return]
+        d = self.deals[-1]
+        want = self.recall(player_id)
+        obs = observe_round(r, player_id, tuple(self.totals), 1, self.game.rules.target)
+        hidden = obs.unseen
+        places = [i for i, c in enumerate(r.deck) if hidden >> c & 1]
+        for _ in range(200):
+            cards = [r.deck[i] for i in places]
+            rng.shuffle(cards)
+            deck = list(r.deck)
+            for i, c in zip(places, cards, strict=True):
+                deck[i] = c
+            state = self._replay(d, deck)
+            # A redeal that changes anything the player saw (a hand declared in Cirulla)
+            # is not a state it cannot tell apart: draw again.
+            if state is not None and state.recall(player_id) == want:
+                return state
+        raise pyspiel.SpielError("resample_from_infostate: no consistent deal found")
+
+    def _replay(self, d: Deal, deck: Sequence[int]) -> ChkobbaState | None:
+        """This state with the current deal's shuffle replaced by ``deck``."""
+        history = self.history()
+        state: ChkobbaState = self.get_game().new_initial_state()
+        for a in history[: d.start]:
+            state.apply_action(a)
+        for c in deck[:39]:
+            state.apply_action(c)
+        try:
+            for a in history[d.start + 39 :]:
+                state.apply_action(a)
+        except (IllegalAction, pyspiel.SpielError):
+            return None  # a play the new deal does not allow
+        return state
+
+
+class ChkobbaObserver:
+    """OpenSpiel's observer of the game (``python/observation.py``'s interface)."""
+
+    def __init__(self, game: ChkobbaGame, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
+        """The tensor's pieces for this kind of observation."""
+        if params:
+            raise ValueError(f"the chkobba observer takes no parameters, not {params}")
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("the chkobba observer shows one player's cards, never all players'")
+        self.game = settings_of(game.get_parameters())
+        self.public = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
+        # Factored observations: the player's own part alone (public_info=False).
+        self.private_only = not iig_obs_type.public_info
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.spec = ObsSpec(self.game.rules, history=self.perfect_recall)
+        pieces: list[tuple[str, int, tuple[int, ...]]] = [("observation", OBS_SIZE, (OBS_SIZE,))]
+        if self.perfect_recall:
+            n = history_length(self.game.rules)
+            pieces.append(("history", n * HISTORY_ENTRY, (n, HISTORY_ENTRY)))
+            pieces.append(("cut_seen", 40, (40,)))
+        self.tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        at = 0
+        for name, size, shape in pieces:
+            self.dict[name] = self.tensor[at : at + size].reshape(shape)
+            at += size
+
+    def set_from(self, state: ChkobbaState, player: int) -> None:
+        """Fill the tensor with ``state`` as ``player`` sees it (all 0 before the deal)."""
+        self.tensor.fill(0)
+        r = state.view_round()
+        if r is None:
+            return
+        vec = self.dict["observation"]
+        if self.public:
+            obs = state.observation_of(player)
+            assert obs is not None
+            encode(public_view(obs), None, vec)
+        else:
+            to_move = not state.over and r.turn == player
+            moves = state._legal_moves() if to_move else ()
+            mask = np.empty(NUM_ACTIONS, np.int8)
+            choice = state.choice if to_move else None
+            encode_round(r, player, state.totals, state.game.rules.target, moves, choice, vec,
+                         mask)
+        if self.private_only:
+            # Only what the player alone knows: its hand, the cut card, its choice.
+            keep = np.zeros(OBS_SIZE, bool)
+            if not self.public:
+                for name in _PRIVATE_PLANES:
+                    keep[OBS_LAYOUT[name]] = True
+            vec[~keep] = 0
+        if self.perfect_recall:
+            if not self.private_only:
+                self.dict["history"].ravel()[:] = encode_history(
+                    r.history, player, r.seats, history_length(r.rules)
+                )
+            if not self.public and r.rules.cut_choice and player == r.cutter:
+                self.dict["cut_seen"][r.shuffle[0]] = 1.0
+
+    def string_from(self, state: ChkobbaState, player: int) -> str:
+        """The observation as text: the whole recall, or the current view."""
+        if self.private_only:
+            if self.public:
+                return ""
+            if self.perfect_recall:
+                own = [line for line in state.recall(player).splitlines()
+                       if line.startswith(("hand", "cut", "choosing"))]
+            else:
+                obs = state.observation_of(player)
+                own = [] if obs is None else [f"hand {format_cards(obs.hand) or '-'}"]
+                if obs is not None and obs.cut_card is not None:
+                    own.append(f"cut {CARDS[obs.cut_card]}")
+                last = state.recall(player).splitlines()[-1]
+                if last.startswith("choosing"):
+                    own.append(last)
+            return f"p{player} " + " | ".join(own)
+        if self.perfect_recall:
+            text = state.recall(player)
+            if self.public:
+                text = "\n".join(line for line in text.splitlines()
+                                 if not line.startswith(("hand", "cut", "choosing")))
+            return text
+        obs = state.observation_of(player)
+        if obs is None:
+            return f"p{player} dealing"
+        if self.public:
+            return public_view(obs).describe()
+        text = obs.describe()
+        if state.choice is not None and obs.turn == player and not state.over:
+            text += (f"\nchoosing: {CARDS[state.choice.card]} taking "
+                     f"{format_cards(state.choice.taken) or '-'}")
+        return text
+
+
+_PRIVATE_PLANES: Final = ("hand", "cut_card", "choice_card", "choice_taken")
+"""The planes of the vector that only the observer knows."""
+
+
+def public_view(obs: Observation) -> Observation:
+    """``obs`` without what only its seat knows: the hand, the cut card, the legal moves."""
+    hidden = obs.hand | (0 if obs.cut_card is None else 1 << obs.cut_card)
+    return Observation(**{
+        **{f: getattr(obs, f) for f in Observation.__dataclass_fields__},
+        "hand": 0,
+        "cut_card": None,
+        "legal_moves": (),
+        "unseen": obs.unseen | hidden,
+    })
+
+
+pyspiel.register_game(_GAME_TYPE, ChkobbaGame)
+
+
+# -- OpenSpiel's bots as players of chkobba duel and tournament ----------------------
+
+BOTS: Final = ("openspiel-ismcts", "openspiel-mcts")
+"""The players :func:`bot_agent` makes."""
+
+
+def state_from_observation(game: ChkobbaGame, obs: Observation, rng: random.Random) -> ChkobbaState:
+    """A state of ``game`` (one round) that ``obs.seat`` cannot tell from the real one:
+    the round's history replayed on a deal that agrees with everything ``obs`` shows."""
+    for _ in range(200):
+        state = _try_state(game, obs, rng)
+        if state is not None:
+            return state
+    raise ValueError("no deal agrees with this observation")
+
+
+def _slots(rules: RuleSet, seats: int, teams: bool, dealer: int, cut: Cut | None) -> list[int]:
+    """For each position of a shuffle, the seat whose hand it goes to (-1: the table),
+    read off a probe round dealt from the positions themselves."""
+    probe = Round(rules, seats, teams, dealer, list(range(40)))
+    if probe.phase is Phase.CUT:
+        probe.apply_unchecked(cut or Cut.KEEP)
+    out = [-1] * 40
+    for s, h in enumerate(probe.hands):
+        for c in range(40):
+            if h >> c & 1:
+                out[c] = s
+    # Later deals give each seat hand_size cards in turn from the cutter on.
+    pos = probe.stock_pos
+    hs = rules.hand_size
+    while pos < 40:
+        for i in range(seats):
+            for k in range(hs):
+                if pos + k < 40:
+                    out[pos + k] = (probe.cutter + i) % seats
+            pos += hs
+    return out
+
+
+def _try_state(game: ChkobbaGame, obs: Observation, rng: random.Random) -> ChkobbaState | None:
+    st = settings_of(game.get_parameters())
+    rules = st.rules
+    seats = st.players
+    cut = next((t.move for t in obs.history if type(t.move) is Cut), None)
+    slots = _slots(rules, seats, st.teams, obs.dealer, cut)
+    per_deal = seats * rules.hand_size
+    # Which cards each (seat, deal) held: its plays, the observer's own hand, the hands
+    # declared.
+    known: dict[tuple[int, int], set[int]] = {}
+    plays = [t for t in obs.history if type(t.move) is Play]
+    for j, t in enumerate(plays):
+        known.setdefault((t.seat, j // per_deal), set()).add(t.move.card)  # type: ignore[union-attr]
+    deal_now = len(plays) // per_deal if obs.phase is not Phase.CUT else 0
+    known.setdefault((obs.seat, deal_now), set()).update(
+        c for c in range(40) if obs.hand >> c & 1)
+    for decl in obs.declarations:
+        # A declared hand (Cirulla) was shown whole at its deal.
+        before = sum(1 for t in obs.history[: decl.at] if type(t.move) is Play)
+        known.setdefault((decl.seat, before // per_deal), set()).update(
+            c for c in range(40) if decl.cards >> c & 1)
+    # The table as dealt: the table now with every play undone.
+    table = obs.table
+    for t in reversed(obs.history):
+        m = t.move
+        if type(m) is Play:
+            table = table | m.capture if m.capture else table & ~(1 << m.card)
+    deck: list[int | None] = [None] * 40
+    placed = 0
+    if obs.phase is Phase.CUT:
+        if obs.cut_card is not None:
+            deck[0] = obs.cut_card
+            placed |= 1 << obs.cut_card
+    else:
+        table_pos = [i for i in range(40) if slots[i] == -1]
+        for i, c in zip(table_pos, [c for c in range(40) if table >> c & 1], strict=True):
+            deck[i] = c
+            placed |= 1 << c
+        counts: dict[tuple[int, int], int] = {}
+        for i in range(40):
+            if slots[i] >= 0:
+                key = (slots[i], _deal_of(slots, i, rules.hand_size, seats))
+                counts[key] = counts.get(key, 0) + 1
+                mine = sorted(known.get(key, set()))
+                k = counts[key] - 1
+                if k < len(mine):
+                    deck[i] = mine[k]
+                    placed |= 1 << mine[k]
+    rest = [c for c in range(40) if not placed >> c & 1]
+    rng.shuffle(rest)
+    it = iter(rest)
+    full = [c if c is not None else next(it) for c in deck]
+    state = game.new_initial_state()
+    state.apply_action(obs.dealer)
+    for c in full[:39]:
+        state.apply_action(c)
+    try:
+        for t in obs.history:
+            assert state.round is not None
+            if type(t.move) is Cut:
+                state.apply_action(KEEP if t.move is Cut.KEEP else TABLE)
+                continue
+            for a in actions_for(state._legal_moves(), t.move):  # type: ignore[arg-type]
+                state.apply_action(a)
+    except (IllegalAction, AssertionError, pyspiel.SpielError):
+        return None
+    seen = state.observation_of(obs.seat)
+    # A deal that shows anything otherwise (a hand declared in Cirulla) is drawn again.
+    if seen is None or (seen.hand, seen.table, seen.piles, seen.unseen, seen.hand_sizes,
+                        seen.declarations, seen.turn) != (
+        obs.hand, obs.table, obs.piles, obs.unseen, obs.hand_sizes, obs.declarations, obs.turn
+    ):
+        return None
+    return state
+
+
+def _deal_of(slots: list[int], pos: int, hand_size: int, seats: int) -> int:
+    """Which deal of its seat position ``pos`` belongs to (0: the first)."""
+    seat = slots[pos]
+    return sum(1 for i in range(pos) if slots[i] == seat) // hand_size
+
+
+@dataclass
+class BotAgent:
+    """An OpenSpiel bot playing from a chkobba observation, one round searched at a time.
+
+    Each decision rebuilds a state that the seat cannot tell from the real one
+    (:func:`state_from_observation`) and asks the bot for actions until a whole move
+    is chosen (a capture among several is several actions).
+    """
+
+    name: str
+    seed: int
+    simulations: int = 100
+    games: dict[tuple[str, int, bool], ChkobbaGame] = field(default_factory=dict)
+
+    def choose(self, obs: Observation) -> Move:
+        """The bot's move for ``obs``."""
+        key = (obs.rules.name, obs.seats, obs.teams)
+        game = self.games.get(key)
+        if game is None:
+            if obs.rules != preset(obs.rules.name):  # the game knows presets by name only
+                raise ValueError(f"{self.name} plays the named presets only, not modified rules")
+            game = pyspiel.load_game(GAME_NAME, {"preset": obs.rules.name, "players": obs.seats,
+                                                 "teams": obs.teams})
+            self.games[key] = game
+        rng = random.Random(hash((self.seed, len(obs.history), obs.hand, obs.table)))
+        state = state_from_observation(game, obs, rng)
+        bot = self._bot(game, rng)
+        while True:
+            assert state.round is not None
+            moves = state._legal_moves()
+            action = bot.step(state) if len(state.legal_actions()) > 1 \
+                else state.legal_actions()[0]
+            step = decide(moves, state.choice, action)  # type: ignore[arg-type]
+            if not isinstance(step, Choice):
+                return step
+            state.apply_action(action)
+
+    def _bot(self, game: ChkobbaGame, rng: random.Random) -> Any:
+        from open_spiel.python.algorithms import ismcts
+
+        np_rng = np.random.RandomState(rng.getrandbits(32))
+        evaluator = RoundRolloutEvaluator(random.Random(rng.getrandbits(64)))
+        # Returns are round margins of a few points: the exploration constant is scaled
+        # to them.
+        if self.name == "openspiel-ismcts":
+            return ismcts.ISMCTSBot(game, evaluator, uct_c=4.0, max_simulations=self.simulations,
+                                    random_state=np_rng)
+        return _DeterminizedMCTS(game, evaluator, self.simulations, np_rng)
+
+
+class RoundRolloutEvaluator:
+    """OpenSpiel's random-rollout evaluator for one round, played on the engine itself:
+    the same uniform random play as ``mcts.RandomRolloutEvaluator`` (uniform among the
+    legal moves, not among action ids), without an OpenSpiel state per rollout."""
+
+    def __init__(self, rng: random.Random) -> None:
+        """Rollouts drawn from ``rng``."""
+        self.rng = rng
+
+    def evaluate(self, state: ChkobbaState) -> np.ndarray:
+        """The returns of one random play-out of the round from ``state``."""
+        if state.is_terminal():
+            return np.array(state.returns())
+        if state.round is None or state.game.episode != "round":
+            return self._openspiel(state)
+        r = state.round.copy()
+        rng = self.rng
+        if state.choice is not None:
+            r.apply_unchecked(Play(state.choice.card, rng.choice(state.choice.options)))
+        kernel = state.game.kernel
+        while r.phase is not Phase.OVER:
+            move = rng.choice(legal_moves(r, kernel))
+            # The kernel's plays are (card, capture) pairs: the engine takes a Play.
+            r.apply_unchecked(Play(*move) if type(move) is tuple else move)  # type: ignore[arg-type]
+            if r.void:
+                # A void deal after the cut is dealt again: chance nodes, OpenSpiel's way.
+                return self._openspiel(state)
+        assert r.score is not None
+        return np.array(round_rewards(r.score.points, r.side_of))
+
+    def _openspiel(self, state: ChkobbaState) -> np.ndarray:
+        from open_spiel.python.algorithms import mcts
+
+        seed = self.rng.getrandbits(32)
+        evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+        return evaluator.evaluate(state)  # type: ignore[no-any-return]
+
+    def prior(self, state: ChkobbaState) -> list[tuple[int, float]]:
+        """Uniform priors (chance nodes: their probabilities)."""
+        if state.is_chance_node():
+            return state.chance_outcomes()
+        legal = state.legal_actions(state.current_player())
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+class _DeterminizedMCTS:
+    """OpenSpiel's MCTS bot on one deal drawn from the player's information state
+    (perfect-information search cannot see hidden cards, so it is given a guess)."""
+
+    def __init__(self, game: ChkobbaGame, evaluator: Any, simulations: int,
+                 np_rng: np.random.RandomState) -> None:
+        from open_spiel.python.algorithms import mcts
+
+        self.np_rng = np_rng
+        self.bot = mcts.MCTSBot(game, uct_c=4.0, max_simulations=simulations,
+                                evaluator=evaluator, random_state=np_rng)
+
+    def step(self, state: ChkobbaState) -> int:
+        world = state.resample_from_infostate(state.current_player(), self.np_rng.uniform)
+        return int(self.bot.step(world))
+
+
+def bot_agent(name: str, seed: int, simulations: int = 100) -> BotAgent:
+    """The player ``openspiel-ismcts`` or ``openspiel-mcts``."""
+    if name not in BOTS:
+        raise ValueError(f"unknown OpenSpiel player {name!r} (known: {', '.join(BOTS)})")
+    return BotAgent(name, seed, simulations)
