@@ -286,3 +286,51 @@ def test_rules_touti_lists_every_option_with_its_default_values_and_section() ->
     assert data["help"]["talk"]["section"] == "§2.1"
     r = CliRunner().invoke(main, ["rules", "tresette"])
     assert r.exit_code == 1 and "touti" in r.output
+
+
+def test_ctrl_c_while_a_computer_pauses_saves_only_what_was_shown(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    # Issue 18 §5.1, in Touti too: the computer's move was taken, then the pause ran,
+    # then it was shown, so a Ctrl-C in the pause saved a move nobody saw. Now the
+    # pause comes first, and the move is taken and shown together.
+    match = ToutiMatch(seed=12)
+
+    def moves_so_far() -> int:
+        return sum(len(d.history) for d in (*match.finished, match.deal))
+
+    chosen_at: list[int] = []
+
+    class Counted:
+        def __init__(self, seat: int) -> None:
+            self.inner = make_touti_agent("technique", seat)
+            self.name = self.inner.name
+
+        def choose(self, obs: Any) -> Any:
+            chosen_at.append(moves_so_far())
+            return self.inner.choose(obs)
+
+    pauses = 0
+
+    def sleep(seconds: float) -> None:
+        nonlocal pauses
+        pauses += 1
+        if pauses == 5:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr("chkobba.touti.session.time.sleep", sleep)
+    out = io.StringIO()
+    s = ToutiSession(
+        match,
+        {seat: Counted(seat) for seat in (1, 2, 3)},  # type: ignore[misc]
+        tmp_path / "rec.json",
+        console=Console(file=out, width=100, highlight=False),
+        ask=Script([]),
+        pause=0.5,
+    )
+    assert s.run().ending is Ending.INTERRUPTED
+    saved = ToutiRecord.load(tmp_path / "rec.json")
+    replay(saved)
+    # The move chosen before the interrupted pause was neither played nor saved.
+    assert moves_so_far() == chosen_at[-1]
+    assert sum(len(d["moves"]) for d in saved.to_json()["deals"]) == chosen_at[-1]

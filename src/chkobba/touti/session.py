@@ -53,7 +53,7 @@ from chkobba.touti.record import record_of
 from chkobba.touti.search import SearchAgent
 from chkobba.touti.technique import technique_move
 from chkobba.tui.saving import save_record
-from chkobba.tui.session import Ask, Ending, Quit, SessionResult, play_out
+from chkobba.tui.session import Ask, Ending, Quit, SessionResult, interrupts_held, play_out
 
 HELP: Final = """\
 [bold]How to answer[/bold]
@@ -70,7 +70,7 @@ HELP: Final = """\
   [cyan]hint[/cyan]       the search player's worth of each card (--hints)
   [cyan]unseen[/cyan]     show or hide the cards you have not seen yet
   [cyan]board[/cyan]      show the table again;  [cyan]?[/cyan] this help
-  [cyan]q[/cyan]          quit (the game is saved; Ctrl-C and end of input save it too)
+  [cyan]q[/cyan]          quit; the game so far is then saved (on Ctrl-C and end of input too)
 Cards: A = 1 (as), Q = 10 (sota), J = 11 (caballo), K = 12 (rey).
 Suits: d oros ♦, h copas ♥, s espadas ♠, c bastos ♣.
 Trick order: 1 3 12 11 10 7 6 5 4 2.
@@ -184,17 +184,28 @@ class ToutiSession:
         tricks = len(d.tricks)
         if seat == 0:
             self._human_turn()
+            with interrupts_held():
+                self._tell(d, tricks)
         else:
             move = self.agents[seat].choose(observe(self.match, seat))
-            try:
-                self.match.apply(move)
-            except IllegalMove as e:
-                raise RuntimeError(
-                    f"the {self.agents[seat].name!r} player at seat {seat} chose an illegal "
-                    f"move {move}: {e}"
-                ) from None
+            # The pause comes before the move is taken, and the move is taken and shown
+            # as one: a Ctrl-C never saves a computer's move the person did not see.
             if self.pause > 0:
                 time.sleep(self.pause)
+            with interrupts_held():
+                try:
+                    self.match.apply(move)
+                except IllegalMove as e:
+                    raise RuntimeError(
+                        f"the {self.agents[seat].name!r} player at seat {seat} chose an "
+                        f"illegal move {move}: {e}"
+                    ) from None
+                self._tell(d, tricks)
+        if d.is_over:
+            self._end_deal(d)
+
+    def _tell(self, d: Deal, tricks: int) -> None:
+        """Show the move just made, and the trick it finished if it did."""
         last_seat, last_move = d.history[-1]
         if last_move is not Call.NO_CANTO:
             style = "bold" if last_seat == 0 else ""
@@ -206,8 +217,6 @@ class ToutiSession:
             self.console.print(
                 "[dim]" + escape(describe_trick(d.tricks[-1], len(d.tricks), self.names)) + "[/dim]"
             )
-        if d.is_over:
-            self._end_deal(d)
 
     def _end_deal(self, d: Deal) -> None:
         if d.score is None:
@@ -405,7 +414,7 @@ class ToutiSession:
         return f"{head}; now {bids[0].amount} to {bids[-1].amount}"
 
     def _confirm_quit(self) -> None:
-        answer = self.ask("Quit now? The game so far is saved. \\[y/N] ").strip().lower()
+        answer = self.ask("Quit now? The game so far will be saved. \\[y/N] ").strip().lower()
         if answer in ("y", "yes"):
             raise Quit
         self.console.print("Let's play on.")
