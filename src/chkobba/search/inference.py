@@ -33,7 +33,7 @@ from typing import Final, NamedTuple
 
 from chkobba.captures import captures, card_value
 from chkobba.cards import FULL_DECK, rank_mask
-from chkobba.game import HAND_SIZE, Phase
+from chkobba.game import Phase
 from chkobba.moves import Play
 from chkobba.observe import Observation
 from chkobba.rules import RuleSet
@@ -78,7 +78,7 @@ def decisions(obs: Observation) -> tuple[Decision, ...]:
     if obs.phase is not Phase.PLAY:
         return ()
     in_hands = sum(obs.hand_sizes)
-    played = obs.seats * HAND_SIZE - in_hands
+    played = obs.seats * obs.rules.hand_size - in_hands
     plays = [(t.seat, t.move) for t in obs.history if isinstance(t.move, Play)]
     if not 0 <= played <= len(plays):
         raise ValueError(
@@ -119,7 +119,7 @@ def decisions(obs: Observation) -> tuple[Decision, ...]:
         elif cards_then > 1:
             next_hand = sizes[nxt]
         else:
-            next_hand = HAND_SIZE if obs.stock > 0 else 0
+            next_hand = obs.rules.hand_size if obs.stock > 0 else 0
         public = table
         for p in piles:
             public |= p
@@ -156,25 +156,18 @@ def legal_plays(hand: int, table: int, rules: RuleSet, wild: int = 0) -> list[tu
     return out
 
 
-def decision_context(d: Decision, hand: int) -> policy.Context:
+def decision_context(d: Decision, hand: int, rules: RuleSet) -> policy.Context:
     """The policy's view for ``d``'s seat holding ``hand`` then (as :func:`policy.context`)."""
     chances = None
     if d.next_hand != PARTNER:
-        unseen = FULL_DECK & ~(hand | d.public)
-        total = unseen.bit_count()
-        chances = (
-            0.0,
-            *(
-                policy.holds_one(total, (unseen & _RANKS[v - 1]).bit_count(), d.next_hand)
-                for v in range(1, 11)
-            ),
-        )
+        chances = policy.chances_of(FULL_DECK & ~(hand | d.public), d.next_hand)
     return policy.Context(
         table=d.table,
         last_play=d.last_play,
         side=d.side,
         last_capturer=d.last_capturer,
         chances=chances,
+        weights=policy.weights(rules),
     )
 
 
@@ -189,7 +182,7 @@ def decision_log_likelihood(
     if len(plays) == 1:
         return 0.0
     chosen = plays.index((d.card, d.capture))
-    ctx = decision_context(d, hand)
+    ctx = decision_context(d, hand, rules)
     scores = [policy.play_score(c, m, ctx) for c, m in plays]
     scale = temperature * policy.SCALE
     best = max(scores)
