@@ -796,6 +796,43 @@ def test_pure_evaluate_sums_the_expert_playouts() -> None:
     assert all(abs(x) <= 20 for row in per for x in row)
 
 
+# -- Chkobba as it was ----------------------------------------------------------------
+
+CHKOBBA_PINS = {
+    (2, False): "table 6h 2h:As+Ad Qd 2s 7c 2d:2s 6s:6h 4h Qs:Qd 5h Ah Jc:Ah+3h+5h 4d:4h Qh 5c "
+    "6c 5d:5c Js 4s Ks:Kd Kc:4s+6c Qc:Qh 4c 5s 7s:7c Ac Jd:Js Kh:Ac+4c+5s Jh 3d 3c:3d 3s 6d "
+    "7h 2c 7d:7h",
+    (4, True): "keep 6s:Ah+5d 4s:4c Jd 3s Kh 2h:2s 5h Ks:Kh 4h Kc Jh:Jd 7c:3s+4h 2c Jc "
+    "7d:2c+5h 3d 2d Kd:Kc 3h:3d 3c Qd Ad 6d:Ad+2d+3c 6h Qs:Qd 6c:6h Ac 5c Qh As:Ac 5s:5c "
+    "Js:Jc 7s 7h:7s 4d Qc:Qh",
+}
+"""The first round of two seeded Chkobba games, the expert's search (200 samples,
+inference) against the hard level, as the kernel played them before it learnt the
+other games of the family: Chkobba's search must stay move for move the same."""
+
+
+@needs_kernel
+@pytest.mark.parametrize(("seats", "teams"), list(CHKOBBA_PINS))
+def test_chkobba_search_plays_the_moves_it_played_before(seats: int, teams: bool) -> None:
+    from chkobba.agents import make_agent
+    from chkobba.agents.expert import ExpertAgent
+
+    seed = 0 if seats == 2 else 3
+    m = Match(CHKOBBA, seats, teams, seed=seed)
+    agents = [
+        ExpertAgent(seed + s, samples=200, temperature=0.1)
+        if s % 2 == 0
+        else make_agent("hard", seed + s)
+        for s in range(seats)
+    ]
+    moves = []
+    while not m.finished:
+        move = agents[m.turn].choose(observe(m, m.turn))
+        moves.append(str(move))
+        m.apply(move)
+    assert " ".join(moves) == CHKOBBA_PINS[seats, teams]
+
+
 # -- the benchmark function and the switch -----------------------------------------
 
 
