@@ -1,10 +1,12 @@
-"""The fast path's speed: random 2-player rounds per second, and the expert's samples per second.
+"""The fast path's speed: random rounds per second of every preset, and the expert's samples
+per second.
 
-Random rounds (``chkobba.fast.random_rounds``): dealer 0, a random cut decision,
-void deals redealt, every play drawn uniformly among the legal plays generated
-for it, the round scored in full. Timed on one core through the fast path (the
-C kernel when it is built) and through the pure engine in the same run; each
-figure is the median of several timed batches.
+Random rounds (``chkobba.fast.random_rounds``): dealer 0, a random cut decision
+where the rules have one, void deals redealt, every play drawn uniformly among the
+legal plays generated for it, the round scored in full; each preset at its first
+table (2 players, or 2 against 2 for the Scopone games). Timed on one core through
+the fast path (the C kernel when it is built) and through the pure engine in the
+same run; each figure is the median of several timed batches.
 
 Expert samples (``chkobba.fast.evaluate``): one sample deals the hidden cards
 at random, plays every legal move in it and finishes the round with the
@@ -15,6 +17,7 @@ positions from 2-player rounds.
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import statistics
 import time
@@ -23,10 +26,11 @@ from collections.abc import Callable
 from chkobba import fast
 from chkobba.match import Match
 from chkobba.observe import Observation, observe
+from chkobba.rules import PRESETS, RuleSet
 
 
 def rounds_per_second(
-    play: Callable[[int, int], int], rounds: int, batches: int, seed: int
+    play: Callable[[int, int], int], rounds: int, batches: int, seed: int, per_round: int
 ) -> tuple[float, float]:
     """Median rounds per second over ``batches`` timed batches: wall clock, then CPU time."""
     wall: list[float] = []
@@ -36,9 +40,53 @@ def rounds_per_second(
         plays = play(rounds, seed + b)
         wall.append(rounds / (time.perf_counter() - start))
         cpu.append(rounds / max(time.process_time() - start_cpu, 1e-9))
-        if plays != 36 * rounds:
-            raise SystemExit(f"checksum: {plays} plays in {rounds} rounds, expected 36 a round")
+        if plays != per_round * rounds:
+            raise SystemExit(
+                f"checksum: {plays} plays in {rounds} rounds, expected {per_round} a round"
+            )
     return statistics.median(wall), statistics.median(cpu)
+
+
+def first_table(rules: RuleSet) -> tuple[int, bool]:
+    """The first table ``rules`` are played at, as (seats, teams)."""
+    name = rules.seatings[0]
+    return (4, True) if name == "2v2" else (int(name), False)
+
+
+def _rounds(
+    play: Callable[[int, int, RuleSet, int, bool], int],
+    rules: RuleSet,
+    seats: int,
+    teams: bool,
+    n: int,
+    seed: int,
+) -> int:
+    return play(n, seed, rules, seats, teams)
+
+
+def preset_speeds(
+    names: list[str], rounds: int, pure_rounds: int, batches: int, seed: int
+) -> list[str]:
+    """One line per preset: random rounds per second through the fast path and the pure
+    engine (CPU time), and their ratio."""
+    lines = [
+        f"random rounds/s per preset, one core, CPU time, median of {batches} batches:",
+        f"  {'preset':<21}{'table':>6}{'fast path':>12}{'pure':>9}{'ratio':>8}",
+    ]
+    for name in names:
+        rules = PRESETS[name]
+        seats, teams = first_table(rules)
+        per_round = 40 - rules.table_size
+
+        fast_play = functools.partial(_rounds, fast.random_rounds, rules, seats, teams)
+        pure_play = functools.partial(_rounds, fast.py_random_rounds, rules, seats, teams)
+        _, f_cpu = rounds_per_second(fast_play, rounds, batches, seed, per_round)
+        _, p_cpu = rounds_per_second(pure_play, pure_rounds, batches, seed, per_round)
+        table = "2v2" if teams else str(seats)
+        lines.append(
+            f"  {name:<21}{table:>6}{f_cpu:>12,.0f}{p_cpu:>9,.0f}{f_cpu / p_cpu:>7,.0f}x"
+        )
+    return lines
 
 
 def positions(count: int, seed: int) -> list[Observation]:
@@ -74,27 +122,26 @@ def samples_per_second(
 def main() -> None:
     """Run the measurements and print them."""
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--rounds", type=int, default=100_000, help="rounds per fast batch")
-    ap.add_argument("--pure-rounds", type=int, default=1_000, help="rounds per pure batch")
-    ap.add_argument("--batches", type=int, default=7)
+    ap.add_argument("--rounds", type=int, default=20_000, help="rounds per fast batch")
+    ap.add_argument("--pure-rounds", type=int, default=200, help="rounds per pure batch")
+    ap.add_argument("--batches", type=int, default=3)
+    ap.add_argument(
+        "--presets",
+        default=",".join(PRESETS),
+        help="comma-separated presets to time (default: every preset)",
+    )
     ap.add_argument("--positions", type=int, default=40)
     ap.add_argument("--samples", type=int, default=500, help="evaluate samples per position")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
+    names = [n for n in args.presets.split(",") if n]
+    unknown = [n for n in names if n not in PRESETS]
+    if unknown:
+        ap.error(f"unknown preset {unknown[0]!r} (known: {', '.join(PRESETS)})")
 
     print(f"fast path: {fast.BACKEND}")
-    fast_wall, fast_cpu = rounds_per_second(
-        fast.random_rounds, args.rounds, args.batches, args.seed
-    )
-    pure_wall, pure_cpu = rounds_per_second(
-        fast.py_random_rounds, args.pure_rounds, max(3, args.batches // 2), args.seed
-    )
-    print(
-        f"random 2-player rounds/s, one core, median of {args.batches} batches:\n"
-        f"  fast path  {fast_wall:>11,.0f}   (CPU time: {fast_cpu:,.0f})\n"
-        f"  pure       {pure_wall:>11,.0f}   (CPU time: {pure_cpu:,.0f})\n"
-        f"  ratio      {fast_wall / pure_wall:>11,.0f}x  (CPU time: {fast_cpu / pure_cpu:,.0f}x)"
-    )
+    for line in preset_speeds(names, args.rounds, args.pure_rounds, args.batches, args.seed):
+        print(line)
 
     obs_list = positions(args.positions, args.seed)
     pure_obs = obs_list[: max(1, len(obs_list) // 8)]
@@ -102,7 +149,7 @@ def main() -> None:
     f_rate, f_playouts = samples_per_second(fast.evaluate, obs_list, args.samples)
     p_rate, p_playouts = samples_per_second(fast.py_evaluate, pure_obs, pure_samples)
     print(
-        f"evaluate() samples/s over {len(obs_list)} positions (root-move playouts/s):\n"
+        f"Chkobba evaluate() samples/s over {len(obs_list)} positions (root-move playouts/s):\n"
         f"  fast path  {f_rate:>11,.0f}   ({f_playouts:,.0f})\n"
         f"  pure       {p_rate:>11,.0f}   ({p_playouts:,.0f})\n"
         f"  ratio      {f_rate / p_rate:>11,.0f}x"

@@ -93,7 +93,7 @@ def test_decisions_rebuild_what_the_seat_saw_before_each_play(
         move = r.history[len(b.history)].move
         assert isinstance(move, Play) and (d.card, d.capture) == (move.card, move.capture)
         # The policy's view rebuilt from public facts is the one the true round gave.
-        assert inference.decision_context(d, b.hands[d.seat]) == policy.context(b)
+        assert inference.decision_context(d, b.hands[d.seat], rules) == policy.context(b)
         assert inference.legal_plays(b.hands[d.seat], d.table, rules) == [
             (m.card, m.capture) for m in b.legal_plays()
         ]
@@ -267,7 +267,7 @@ def test_kernel_likelihoods_reject_bad_input() -> None:
         fast.likelihoods((bad,), obs.rules, 0.2, [[0, obs.hand]])
     with pytest.raises(ValueError, match="later cards"):
         fast.likelihoods((found[0]._replace(later=0),), obs.rules, 0.2, [hands])
-    with pytest.raises(ValueError, match="2 to 4 hands"):
+    with pytest.raises(ValueError, match="2 to 6 hands"):
         fast.likelihoods(found, obs.rules, 0.2, [[hands[0]]])
 
 

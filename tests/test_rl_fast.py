@@ -103,7 +103,7 @@ def test_fast_vectors_equal_the_reference(rules: str, seating: tuple[int, bool],
 def test_the_fast_vector_never_holds_hidden_cards(
     rules: str, seating: tuple[int, bool], seed: int, steps: int
 ) -> None:
-    """RULES.md §2.7: redealing the cards a seat has not seen leaves its fast vector as it
+    """docs/rules.md §2.7: redealing the cards a seat has not seen leaves its fast vector as it
     was (the same check as the reference's in test_rl_env.py)."""
     seats, teams = seating_for(rules, *seating)
     m = Match(preset(rules), seats, teams, seed=seed)

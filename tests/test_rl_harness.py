@@ -249,7 +249,7 @@ def test_the_history_holds_every_play_in_order() -> None:
 def test_the_history_never_holds_hidden_cards(
     rules: str, seating: tuple[int, bool], seed: int, steps: int
 ) -> None:
-    """RULES.md §2.7: redealing the cards a seat has not seen leaves the perfect-recall
+    """docs/rules.md §2.7: redealing the cards a seat has not seen leaves the perfect-recall
     vector unchanged."""
     seats, teams = seating
     m = Match(preset(rules), seats, teams, seed=seed)

@@ -249,7 +249,7 @@ def test_the_worked_example_runs_and_never_overwrites(
 
 
 def test_states_rebuild_at_every_decision_with_declared_hands() -> None:
-    """Cirulla (RULES.md §3): hands declared at a deal are shown, and the rebuilt deal
+    """Cirulla (docs/rules.md §3): hands declared at a deal are shown, and the rebuilt deal
     keeps them where they were, at every decision of whole rounds."""
     game = pyspiel.load_game("chkobba", {"preset": "cirulla"})
     declared = 0

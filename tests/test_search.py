@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chkobba import fast
 from chkobba.agents.cheater import CheaterAgent
 from chkobba.agents.expert import ExpertAgent
 from chkobba.cards import FULL_DECK, Card, parse_cards
@@ -15,7 +16,7 @@ from chkobba.game import Round
 from chkobba.match import Match
 from chkobba.moves import Play
 from chkobba.observe import observe, observe_round
-from chkobba.rules import CHKOBBA
+from chkobba.rules import CHKOBBA, PRESETS
 from chkobba.search.determinize import determinize
 from chkobba.search.endgame import solvable, solve
 from chkobba.search.policy import policy_move, rollout
@@ -156,3 +157,28 @@ def test_cheater_needs_the_true_state() -> None:
     with pytest.raises(TypeError):
         cheater.choose(observe_round(m.round, m.turn, (0, 0), 1, 21))
     assert cheater.choose_state(m.round) in m.legal_moves()
+
+
+@pytest.mark.parametrize(
+    ("name", "samples"),
+    [("chkobba", 6000), ("scopa", 6000), ("scopone", 2000), ("scopone-scientifico", 1800)],
+)
+def test_the_expert_keeps_its_time_a_move_with_bigger_hands(
+    name: str, samples: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The budget is set for hands of three: Scopone's 9 and 10 cards make each sample
+    dearer, so the search samples a third as many deals (agents/expert.py BUDGET_HAND)."""
+    asked: list[int] = []
+
+    def evaluate(obs: object, n: int, seed: int, **kw: object) -> list[float]:
+        asked.append(n)
+        return [0.0] * len(obs.legal_moves)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(fast, "evaluate", evaluate)
+    rules = PRESETS[name]
+    seats, teams = (4, True) if rules.seatings == ("2v2",) else (2, False)
+    m = Match(rules, seats, teams, seed=1)
+    while len(observe(m, m.turn).legal_moves) < 2 or observe(m, m.turn).phase.value == "cut":
+        m.apply(m.legal_moves()[0])
+    ExpertAgent(seed=1, samples=6000).choose(observe(m, m.turn))
+    assert asked == [samples]

@@ -110,12 +110,13 @@ def test_a_seeded_six_player_scopa_match_plays_to_the_end_verifies_and_replays(
     assert "seat 5 deals" in "\n".join(narrate_round(rep.rounds[0], 1)) or rep.rounds[0].dealer != 5
 
 
-def test_the_kernel_refuses_six_seats_and_the_pure_search_plays() -> None:
-    """fast.supports: the compiled kernel deals at most four seats."""
+def test_the_kernel_deals_six_seats_and_the_search_plays() -> None:
+    """fast.supports: the compiled kernel deals six seats as it deals two, three or four
+    (tests/test_fast.py checks it plays them as the engine does); five is no table."""
     assert fast.supports(PRESETS["chkobba"], 4)
-    assert not fast.supports(PRESETS["chkobba"], 6)
-    assert not fast.supports(preset("chkobba", {"seatings": ["2", "6"]}))
-    assert fast.supports(preset("chkobba", {"seatings": ["2"]}))
+    assert fast.supports(SCOPA, 6)
+    assert not fast.supports(SCOPA, 5)
+    assert fast.supports(preset("chkobba", {"seatings": ["2", "6"]}))
     m = Match(SCOPA, 6, seed=3)
     obs = observe(m, m.turn)
     assert ExpertAgent(1, samples=4).choose(obs) in obs.legal_moves

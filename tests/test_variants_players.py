@@ -2,12 +2,13 @@
 
 The players choose from their observation's legal moves; the search players also
 simulate the rest of the round, which must follow the preset's rules: the compiled
-kernel knows only Chkobba's, so the search falls back to the pure engine
-(``chkobba.fast.supports``) for every other rule set.
+kernel plays every preset, and the search falls back to the pure engine
+(``chkobba.fast.supports``) for any rule set the kernel does not know.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -23,6 +24,7 @@ from chkobba.moves import Play
 from chkobba.observe import observe
 from chkobba.record import GameRecord, record_of, replay
 from chkobba.rules import CHKOBBA, PRESETS, RuleSet, preset
+from chkobba.search import policy
 from chkobba.search.endgame import solvable, solve
 
 SCOPA_FAMILY = [name for name in PRESETS if name != "chkobba"]
@@ -77,15 +79,17 @@ def test_the_heuristic_player_plays_every_preset(name: str) -> None:
     assert rep.totals == m.totals
 
 
-def test_the_kernel_supports_chkobba_and_its_kernel_options_only() -> None:
-    """``fast.supports``: the kernel plays Chkobba and the options it takes, nothing else."""
-    assert fast.supports(CHKOBBA)
-    for options in ({"target": 11}, {"max_capture_cards": 2}, {"may_drop_capturing_card": True}):
-        assert fast.supports(preset("chkobba", options))
-    for name in SCOPA_FAMILY:
-        assert not fast.supports(PRESETS[name]), name
-    assert not fast.supports(preset("chkobba", {"scoring": ["karta", "dinari", "chkobba"]}))
-    assert not fast.supports(preset("chkobba", {"capture_total": 15}))
+def test_the_kernel_supports_every_preset_and_guards_the_rest() -> None:
+    """``fast.supports``: the kernel plays every preset at every table it allows (issue 14;
+    tests/test_fast.py checks it plays them as the engine does), and stays the guard for
+    an option or a point it does not know."""
+    for name, rules in PRESETS.items():
+        assert fast.supports(rules), name
+    assert fast.supports(preset("chkobba", {"scoring": ["karta", "dinari", "chkobba"]}))
+    assert fast.supports(preset("chkobba", {"capture_total": 15}))
+    assert not fast.supports(CHKOBBA, 5)
+    unknown = dataclasses.replace(CHKOBBA, scoring=("karta", "a-new-point"))
+    assert not fast.supports(unknown)
 
 
 class _NoKernel:
@@ -95,17 +99,17 @@ class _NoKernel:
         raise AssertionError(f"the kernel was asked to {name} a game it does not know")
 
 
-@pytest.mark.parametrize("name", SCOPA_FAMILY)
-def test_the_expert_never_searches_another_game_with_the_kernel(
-    name: str, monkeypatch: pytest.MonkeyPatch
+def test_the_expert_never_searches_unknown_rules_with_the_kernel(
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Step 4 of issue 5: the expert falls back to its pure search for rules the kernel does
-    not implement, so it never plays under the wrong rules."""
+    """The expert falls back to its pure search for rules the kernel does not implement,
+    so it never plays under the wrong rules."""
     monkeypatch.setattr(fast, "_fastcore", _NoKernel())
     monkeypatch.setattr(fast, "AVAILABLE", True)
-    rules = PRESETS[name]
-    seats, teams = table(rules, 1)
-    m = Match(rules, seats, teams, seed=3)
+    monkeypatch.setattr(fast, "KERNEL_OPTIONS", fast.KERNEL_OPTIONS - {"capture_total"})
+    rules = PRESETS["cirulla"]
+    assert not fast.supports(rules)
+    m = Match(rules, 2, seed=3)
     expert = ExpertAgent(5, samples=32 * 4)  # 4 samples on the pure path
     moves = 0
     while not m.is_over and len(m.finished) < 1 and moves < 12:
@@ -117,7 +121,9 @@ def test_the_expert_never_searches_another_game_with_the_kernel(
 
 
 def _negamax(r: Round, side: int) -> float:
-    """``side``'s exact margin by playing every line on copies of the engine's round."""
+    """``side``'s exact margin by playing every line on copies of the engine's round, each
+    side playing for its goal: the highest margin, or where the lowest total wins (Scopa a
+    perdere) the lowest."""
     if r.score is not None:
         pts = r.score.points
         return float(pts[side] - pts[1 - side])
@@ -126,7 +132,8 @@ def _negamax(r: Round, side: int) -> float:
         child = r.copy()
         child.apply_unchecked(m)
         values.append(_negamax(child, side))
-    return max(values) if r.side_of[r.turn] == side else min(values)
+    wants_high = (r.side_of[r.turn] == side) != r.rules.lowest_wins
+    return max(values) if wants_high else min(values)
 
 
 @pytest.mark.parametrize("name", SCOPA_FAMILY)
@@ -157,12 +164,18 @@ def test_the_endgame_solver_scores_each_preset_as_the_engine_does(name: str) -> 
 
 
 def test_the_expert_plays_to_lose_the_fewest_points_in_scopa_a_perdere() -> None:
-    """§3 Scopa a perdere: the fewest points win, so the expert's values turn around."""
-    import dataclasses
-
+    """§3 Scopa a perdere: the fewest points win, so the expert ranks its moves by the lowest
+    margin, and its playouts play for the lowest too (the policy's scores turn around)."""
     m = Match(PRESETS["scopa"], 2, seed=11)
     obs = observe(m, m.turn)
-    perdere = dataclasses.replace(obs, rules=preset("scopa", {"lowest_wins": True}))
-    plain = ExpertAgent(3, samples=16).evaluate(obs)
+    perdere_rules = preset("scopa", {"lowest_wins": True})
+    perdere = dataclasses.replace(obs, rules=perdere_rules)
     turned = ExpertAgent(3, samples=16).evaluate(perdere)
-    assert turned == [-v for v in plain]
+    searched = fast.evaluate(perdere, 16, random.Random(3).getrandbits(63))
+    assert turned == [-v for v in searched]
+    r = m.round.copy()
+    plain_ctx = policy.context(r)
+    r.rules = perdere_rules
+    ctx = policy.context(r)
+    for play in r.legal_plays():
+        assert policy.play_score(*play, ctx) == -policy.play_score(*play, plain_ctx)

@@ -11,9 +11,13 @@
  * Card sets are 40-bit masks, as in chkobba.cards: card c has value c % 10 + 1
  * and suit c / 10 (diamonds are suit 2, the 7 of diamonds is card 26).
  *
- * Policy scores are integers: the weights of chkobba.search.policy scaled by
- * chkobba.fast (set_policy) so that ties compare exactly, as the pure policy's
- * 1e-9 tolerance does for its floats.
+ * Every game of the family is played: chkobba.fast hands each rule set over
+ * once as a Rules object (the options of chkobba.rules.RuleSet and the playout
+ * policy's values for them, chkobba.fast.kernel_rules), and every function
+ * takes one. The code branches on those options, never on a preset's name.
+ *
+ * Policy scores are integers: the weights of chkobba.search.policy are whole
+ * millionths of a point, so that ties compare exactly.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -28,14 +32,24 @@
 #include <intrin.h>
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
+#define MAYBE_UNUSED __attribute__((unused))
+#else
+#define MAYBE_UNUSED
+#endif
+
 typedef uint64_t mask_t;
 
 #define NCARDS 40
 #define ALL_CARDS ((((mask_t)1) << NCARDS) - 1)
-#define HAND_SIZE 3
-#define TABLE_SIZE 4
-#define MAX_SEATS 4
+#define HAND_SIZE 3  /* Chkobba's hand (a rule set's is Rules.hand_size) */
+#define TABLE_SIZE 4 /* Chkobba's first table (Rules.table_size) */
+#define MAX_SEATS 4  /* Chkobba's tables: 2, 3 or 4 seats */
+#define MAX_PLAYERS 6 /* the kernel's tables: up to six seats (the Scopa family) */
+#define MAX_HAND 10   /* Scopone scientifico deals ten cards each */
 #define SEVEN_OF_DIAMONDS 26
+#define SEVEN_OF_SPADES 6 /* Cirulla's wild card (chkobba.captures.WILD_SEVEN) */
+#define KING_OF_COINS 29
 #define DIAMONDS_MASK (((mask_t)0x3FF) << 20)
 #define INF_MARGIN 1000000
 
@@ -72,12 +86,22 @@ static inline int lowest(mask_t m) {
 
 static mask_t RANK_MASK[10]; /* the four cards of value v + 1 */
 static int VALUE[NCARDS];
+static int PRIMIERA_BEST[1024]; /* scoring._PRIMIERA_BEST: a suit's best primiera points */
+static mask_t FRAC_MASK;        /* the aces and faces that score in Scopa Frac */
 
 static void init_tables(void) {
+    static const int primiera_of_rank[10] = {16, 12, 13, 14, 15, 18, 21, 10, 10, 10};
     for (int i = 0; i < 10; i++)
         RANK_MASK[i] = ((mask_t)1 << i) | ((mask_t)1 << (10 + i)) | ((mask_t)1 << (20 + i)) |
                        ((mask_t)1 << (30 + i));
     for (int c = 0; c < NCARDS; c++) VALUE[c] = c % 10 + 1;
+    for (int p = 0; p < 1024; p++) {
+        int best = 0;
+        for (int i = 0; i < 10; i++)
+            if (p >> i & 1 && primiera_of_rank[i] > best) best = primiera_of_rank[i];
+        PRIMIERA_BEST[p] = best;
+    }
+    FRAC_MASK = RANK_MASK[0] | RANK_MASK[7] | RANK_MASK[8] | RANK_MASK[9];
 }
 
 static inline int table_total(mask_t table) {
@@ -195,6 +219,44 @@ static inline void ml_push(MoveList *ml, int card, mask_t capture) {
     ml->n++;
 }
 
+/* ---- a rule set (chkobba.rules.RuleSet, as chkobba.fast.kernel_rules gives it) */
+
+/* The point rules of chkobba.scoring, in chkobba.fast._POINT_ORDER. */
+enum {
+    PR_CARDS,
+    PR_COINS,
+    PR_SEVENS,
+    PR_PRIMIERA,
+    PR_SEVEN_OF_COINS,
+    PR_KING_OF_COINS,
+    PR_SWEEPS,
+    PR_NAPOLA,
+    PR_PONINO,
+    PR_COIN_FACES,
+    PR_FRAC,
+    PR_FRAC_TIE,
+    PR_DECLARATIONS,
+    N_POINT_RULES
+};
+
+typedef struct {
+    /* the deal */
+    int hand_size, table_size, cut_choice, void_count, void_ranks, distinct_table;
+    /* the captures (chkobba.captures) */
+    int max_cards, fewest, may_drop, match, sum, total, priority, ace_all, general;
+    mask_t no_sweep; /* cards whose sweep scores no point */
+    /* declarations, the goal and the points */
+    int declares, wild_keeps, lowest_wins;
+    int points[N_POINT_RULES]; /* how many times each point rule is scored */
+    /* the playout policy's values (chkobba.search.policy.weights) */
+    int64_t worth[NCARDS];
+    int64_t suit_worth[4][1024]; /* a suit's cards' worth by their pattern */
+    int64_t lay[NCARDS];
+    int64_t sweep;
+    double caution;
+    int ace_no_sweep;
+} Rules;
+
 /* ---- captures (chkobba.captures) ------------------------------------------ */
 
 /* Sums are searched over the table in value-major order: bit 4 * (v - 1) + suit
@@ -221,9 +283,14 @@ static inline mask_t value_major(mask_t cards) {
     return vm;
 }
 
+/* captures.card_value: the value the 7♠ keeps once a declaration made it wild. */
+static inline int card_value(int card, int wild) {
+    return wild && card == SEVEN_OF_SPADES ? wild : VALUE[card];
+}
+
 /* chkobba.captures._extend over the value-major items left in `items`: the
-   same depth-first order. */
-static void extend(mask_t items, int rest, mask_t acc, int n, int limit, int card,
+   same depth-first order; sets of at least `least` cards. */
+static void extend(mask_t items, int rest, mask_t acc, int n, int limit, int least, int card,
                    MoveList *out) {
     while (items) {
         int b = lowest(items);
@@ -232,17 +299,159 @@ static void extend(mask_t items, int rest, mask_t acc, int n, int limit, int car
         if (v > rest) return;
         mask_t bit = (mask_t)1 << CARD_OF_VM[b];
         if (v == rest) {
-            if (n >= 1) ml_push(out, card, acc | bit);
+            if (n + 1 >= least) ml_push(out, card, acc | bit);
         } else if (n + 1 < limit) {
-            extend(items, rest - v, acc | bit, n + 1, limit, card, out);
+            extend(items, rest - v, acc | bit, n + 1, limit, least, card, out);
         }
     }
 }
 
+/* The same walk over items sorted by (value, card) in an array: the table holds
+   the wild 7♠, whose value is not its rank's. */
+typedef struct {
+    int v;
+    int card;
+} Item;
+
+static void extend_items(const Item *items, int n_items, int start, int rest, mask_t acc, int n,
+                         int limit, int least, int card, MoveList *out) {
+    for (int i = start; i < n_items; i++) {
+        int v = items[i].v;
+        if (v > rest) return;
+        mask_t bit = (mask_t)1 << items[i].card;
+        if (v == rest) {
+            if (n + 1 >= least) ml_push(out, card, acc | bit);
+        } else if (n + 1 < limit) {
+            extend_items(items, n_items, i + 1, rest - v, acc | bit, n + 1, limit, least, card,
+                         out);
+        }
+    }
+}
+
+/* captures._subsets: every set of `least` or more (at most `max_cards`, 0: any)
+   table cards adding up to `total`, for `card`; `vm` is the table in value-major
+   order (unused when the wild 7♠ is on the table). */
+static void subsets(int total, mask_t table, mask_t vm, int max_cards, int least, int wild,
+                    int card, MoveList *out) {
+    if (wild && (table >> SEVEN_OF_SPADES & 1)) {
+        Item items[NCARDS];
+        int n = 0;
+        for (mask_t m = table; m; m &= m - 1) {
+            int c = lowest(m);
+            int v = card_value(c, wild);
+            if (v > total) continue;
+            /* Insertion by (value, card): cards come in ascending order. */
+            int i = n++;
+            while (i > 0 && items[i - 1].v > v) {
+                items[i] = items[i - 1];
+                i--;
+            }
+            items[i].v = v;
+            items[i].card = c;
+        }
+        if (n >= least) extend_items(items, n, 0, total, 0, 0, max_cards ? max_cards : n, least,
+                                     card, out);
+        return;
+    }
+    mask_t items = total >= 10 ? vm : vm & ((((mask_t)1) << (4 * total)) - 1);
+    int n = popcount(items);
+    if (n >= least) extend(items, total, 0, 0, max_cards ? max_cards : n, least, card, out);
+}
+
+/* captures.matches: the table cards worth `value`, the wild 7♠ at its value. */
+static inline mask_t matches(int value, mask_t table, int wild) {
+    mask_t same = table & RANK_MASK[value - 1];
+    if (wild && (table >> SEVEN_OF_SPADES & 1)) {
+        same &= ~((mask_t)1 << SEVEN_OF_SPADES);
+        if (value == wild) same |= (mask_t)1 << SEVEN_OF_SPADES;
+    }
+    return same;
+}
+
+/* captures.fewest over the captures from `before` on: keep those taking the fewest
+   cards, in their order. */
+static void keep_fewest(MoveList *out, int before) {
+    if (out->n - before < 2) return;
+    int least = NCARDS + 1;
+    for (int i = before; i < out->n; i++) {
+        int k = popcount(out->v[i].capture);
+        if (k < least) least = k;
+    }
+    int j = before;
+    for (int i = before; i < out->n; i++)
+        if (popcount(out->v[i].capture) == least) out->v[j++] = out->v[i];
+    out->n = j;
+}
+
+/* The table in value-major order, computed on first use. */
+static inline mask_t vm_of(mask_t table, mask_t *vm, int *vm_done) {
+    if (!*vm_done) {
+        *vm = value_major(table);
+        *vm_done = 1;
+    }
+    return *vm;
+}
+
+/* captures.captures for `card` on a non-empty `table`; `vm` caches the table in
+   value-major order. */
+static void card_captures(const Rules *R, int wild, int card, mask_t table, mask_t *vm,
+                          int *vm_done, MoveList *out) {
+    int value = card_value(card, wild);
+    int before = out->n;
+    if (!R->general && !(wild && (table >> SEVEN_OF_SPADES & 1))) {
+        mask_t same = table & RANK_MASK[value - 1];
+        if (same) {
+            /* Matching has priority: one card of the same value. */
+            while (same) {
+                ml_push(out, card, same & (~same + 1));
+                same &= same - 1;
+            }
+        } else {
+            /* An addition uses cards worth less than the played card. */
+            mask_t items = vm_of(table, vm, vm_done) & ((((mask_t)1) << (4 * (value - 1))) - 1);
+            int n = popcount(items);
+            if (n >= 2) extend(items, value, 0, 0, R->max_cards ? R->max_cards : n, 2, card, out);
+        }
+    } else {
+        /* captures.general_captures */
+        if (R->ace_all && value == 1) {
+            ml_push(out, card, table);
+            return;
+        }
+        if (R->match) {
+            mask_t same = matches(value, table, wild);
+            while (same) {
+                ml_push(out, card, same & (~same + 1));
+                same &= same - 1;
+            }
+        }
+        if (R->sum && !(out->n > before && R->priority))
+            subsets(value, table, vm_of(table, vm, vm_done), R->max_cards, 2, wild, card, out);
+        if (R->total > value) {
+            int from = out->n;
+            subsets(R->total - value, table, vm_of(table, vm, vm_done), R->max_cards, 1, wild,
+                    card, out);
+            /* A capture by total is the same set as a match or an addition only
+               when both add up to the same: the total is twice the card. */
+            if (R->total == 2 * value) {
+                int j = from;
+                for (int i = from; i < out->n; i++) {
+                    int dup = 0;
+                    for (int k = before; k < from && !dup; k++)
+                        dup = out->v[k].capture == out->v[i].capture;
+                    if (!dup) out->v[j++] = out->v[i];
+                }
+                out->n = j;
+            }
+        }
+    }
+    if (R->fewest) keep_fewest(out, before);
+}
+
 /* Round.legal_moves for the play phase: cards ascending; for each card its
-   captures in chkobba.captures order (matching cards ascending, else the sums
-   in depth-first order), then the lay when allowed. */
-static void gen_plays(mask_t hand, mask_t table, int max_cards, int may_drop, MoveList *out) {
+   captures in chkobba.captures order, then the lay when allowed. `wild` is the
+   value the 7♠ keeps this round (0: a 7). */
+static void gen_plays(const Rules *R, int wild, mask_t hand, mask_t table, MoveList *out) {
     out->n = 0;
     mask_t vm = 0;
     int vm_done = 0;
@@ -250,48 +459,33 @@ static void gen_plays(mask_t hand, mask_t table, int max_cards, int may_drop, Mo
         int c = lowest(hand);
         hand &= hand - 1;
         int before = out->n;
-        if (table) {
-            int value = VALUE[c];
-            mask_t same = table & RANK_MASK[value - 1];
-            if (same) {
-                /* Matching has priority: one card of the same value. */
-                while (same) {
-                    ml_push(out, c, same & (~same + 1));
-                    same &= same - 1;
-                }
-            } else {
-                if (!vm_done) {
-                    vm = value_major(table);
-                    vm_done = 1;
-                }
-                /* An addition uses cards worth less than the played card. */
-                mask_t items = vm & ((((mask_t)1) << (4 * (value - 1))) - 1);
-                int n = popcount(items);
-                if (n >= 2) extend(items, value, 0, 0, max_cards ? max_cards : n, c, out);
-            }
-        }
-        if (may_drop || out->n == before) ml_push(out, c, 0);
+        if (table) card_captures(R, wild, c, table, &vm, &vm_done, out);
+        if (R->may_drop || out->n == before) ml_push(out, c, 0);
     }
 }
 
 /* ---- a round (chkobba.game.Round, play phase) ----------------------------- */
 
 typedef struct {
+    const Rules *R;
     int seats, sides;
-    int side_of[MAX_SEATS];
+    int side_of[MAX_PLAYERS];
     int cutter;
     int turn;
     int last;     /* the side that captured last, -1 for nobody */
     int in_hands; /* cards in all hands */
     int stock_pos, stock_len;
-    int max_cards, may_drop;
     int over;
     int void_deal;
-    mask_t hands[MAX_SEATS];
+    int wild;      /* the value the 7♠ keeps this round, 0 while it is a 7 */
+    int last_seat; /* the seat that captured last since the state was set, -1 for none */
+    uint32_t knights; /* bit 4 * seat + suit: the knights each seat took (Il ponino) */
+    mask_t hands[MAX_PLAYERS];
     mask_t table;
-    mask_t piles[MAX_SEATS];
+    mask_t piles[MAX_PLAYERS];
     mask_t leftover;
-    int chk[MAX_SEATS];
+    int chk[MAX_PLAYERS];
+    int declared[MAX_PLAYERS]; /* each side's declaration points (Cirulla) */
     int8_t stock[NCARDS];
 } Game;
 
@@ -304,69 +498,149 @@ static inline mask_t take(Game *g, int n) {
     return m;
 }
 
+/* scoring.declaration: the points a dealt hand declares (0: none) and the value
+   the wild 7♠ takes to make it (0: not needed). */
+static int declaration(mask_t hand, int *wild) {
+    *wild = 0;
+    if (popcount(hand) != 3) return 0;
+    int values[3] = {0}, others[3] = {0}, n_others = 0, i = 0;
+    for (mask_t m = hand; m; m &= m - 1) {
+        int c = lowest(m);
+        values[i++] = VALUE[c];
+        if (c != SEVEN_OF_SPADES) others[n_others++] = VALUE[c];
+    }
+    if (values[0] == values[1] && values[1] == values[2]) return 10;
+    if (n_others == 2 && others[0] == others[1]) {
+        *wild = others[0];
+        return 10;
+    }
+    if (values[0] + values[1] + values[2] <= 9) return 3;
+    if (n_others == 2 && others[0] + others[1] + 1 <= 9) {
+        *wild = 1;
+        return 3;
+    }
+    return 0;
+}
+
+/* Round._declare: every hand just dealt declares, from the cutter on. */
+static void declare(Game *g) {
+    for (int i = 0; i < g->seats; i++) {
+        int seat = (g->cutter + i) % g->seats;
+        int wild;
+        int points = declaration(g->hands[seat], &wild);
+        if (!points) continue;
+        g->declared[g->side_of[seat]] += points;
+        /* game.wild_value: the first declaration that made the 7♠ wild. */
+        if (g->R->wild_keeps && !g->wild && wild) g->wild = wild;
+    }
+}
+
 static void deal_hands(Game *g, int first, int skip) {
     for (int i = 0; i < g->seats; i++) {
         int seat = (first + i) % g->seats;
-        if (seat != skip) g->hands[seat] |= take(g, HAND_SIZE);
+        if (seat != skip) g->hands[seat] |= take(g, g->R->hand_size);
     }
     int n = 0;
     for (int s = 0; s < g->seats; s++) n += popcount(g->hands[s]);
     g->in_hands = n;
+    if (g->R->declares) declare(g);
 }
 
-static void check_void(Game *g, int void_count) {
+/* Round._deal_table: with distinct_table (Chkop) a card whose rank is already
+   on the table goes under the stock and the next is dealt instead. */
+static void deal_table(Game *g, int n) {
+    if (!g->R->distinct_table) {
+        g->table |= take(g, n);
+        return;
+    }
+    int ranks = 0;
+    for (mask_t t = g->table; t; t &= t - 1) ranks |= 1 << (lowest(t) % 10);
+    int pos = g->stock_pos, len = g->stock_len, returned = 0;
+    while (n && pos < len && returned <= len - pos) {
+        int c = g->stock[pos];
+        if (ranks >> (c % 10) & 1) {
+            memmove(g->stock + pos, g->stock + pos + 1, (size_t)(len - pos - 1));
+            g->stock[len - 1] = (int8_t)c;
+            returned++;
+            continue;
+        }
+        ranks |= 1 << (c % 10);
+        g->table |= (mask_t)1 << c;
+        pos++;
+        n--;
+    }
+    g->stock_pos = pos;
+    /* Too few ranks left to complete the table: the deal cannot be made. */
+    if (n) g->void_deal = 1;
+}
+
+static void check_void(Game *g) {
     int counts[10] = {0};
     mask_t t = g->table;
     int worst = 0;
     while (t) {
         int r = lowest(t) % 10;
-        if (++counts[r] > worst) worst = counts[r];
+        if ((g->R->void_ranks >> r & 1) && ++counts[r] > worst) worst = counts[r];
         t &= t - 1;
     }
-    g->void_deal = worst >= void_count;
+    if (worst >= g->R->void_count) g->void_deal = 1;
 }
 
-/* A new round from a 40-card deck (Round.__init__), with no cards dealt yet. */
-static void game_new(Game *g, int seats, const int *side_of, int dealer, const int8_t *deck,
-                     int max_cards, int may_drop) {
+/* The seating fields of a game (the rest zeroed). */
+static void game_seat(Game *g, const Rules *R, int seats, const int *side_of) {
     memset(g, 0, sizeof(*g));
+    g->R = R;
     g->seats = seats;
     g->sides = 0;
     for (int s = 0; s < seats; s++) {
         g->side_of[s] = side_of[s];
         if (side_of[s] + 1 > g->sides) g->sides = side_of[s] + 1;
     }
+    g->last = -1;
+    g->last_seat = -1;
+}
+
+/* A new round from a 40-card deck (Round.__init__), with no cards dealt yet. */
+static void game_new(Game *g, const Rules *R, int seats, const int *side_of, int dealer,
+                     const int8_t *deck) {
+    game_seat(g, R, seats, side_of);
     g->cutter = (dealer + 1) % seats;
     g->turn = g->cutter;
-    g->last = -1;
-    g->max_cards = max_cards;
-    g->may_drop = may_drop;
     memcpy(g->stock, deck, NCARDS);
     g->stock_len = NCARDS;
 }
 
 /* The deal of docs/rules.md §2.2: the cutter's decision (keep = 1, table = 0), or
    the plain deal when the rules have no cut (cut = -1). */
-static void game_deal(Game *g, int cut, int void_count) {
+static void game_deal(Game *g, int cut) {
+    const Rules *R = g->R;
     if (cut == 1) {
-        g->hands[g->cutter] = take(g, HAND_SIZE);
+        g->hands[g->cutter] = take(g, R->hand_size);
         deal_hands(g, (g->cutter + 1) % g->seats, g->cutter);
-        g->table |= take(g, TABLE_SIZE);
+        deal_table(g, R->table_size);
     } else if (cut == 0) {
-        g->table |= take(g, TABLE_SIZE);
+        deal_table(g, R->table_size);
         deal_hands(g, g->cutter, -1);
     } else {
         deal_hands(g, g->cutter, -1);
-        g->table |= take(g, TABLE_SIZE);
+        deal_table(g, R->table_size);
     }
-    check_void(g, void_count);
+    check_void(g);
+}
+
+/* The knights among `cards`, as four bits by suit. */
+static inline uint32_t knights_of(mask_t cards) {
+    return (uint32_t)(((cards >> 8) & 1) | ((cards >> 17) & 2) | ((cards >> 26) & 4) |
+                      ((cards >> 35) & 8));
 }
 
 static void game_finish(Game *g) {
-    if (g->last < 0)
+    if (g->last < 0) {
         g->leftover = g->table;
-    else
+    } else {
         g->piles[g->last] |= g->table;
+        if (g->last_seat >= 0) g->knights |= knights_of(g->table) << (4 * g->last_seat);
+    }
     g->table = 0;
     g->over = 1;
 }
@@ -384,8 +658,14 @@ static inline void game_play(Game *g, int card, mask_t capture) {
         g->table = table;
         g->piles[side] |= capture | bit;
         g->last = side;
-        /* No chkobba on the last play of the round (docs/rules.md §2.4). */
-        if (table == 0 && !last_play) g->chk[side]++;
+        if (g->sides != g->seats) {
+            /* Partners: Il ponino needs the player, not the side, that took the knights. */
+            g->knights |= knights_of(capture | bit) << (4 * seat);
+            g->last_seat = seat;
+        }
+        /* No sweep point on the last play of the round (docs/rules.md §2.4), nor where the
+           rules give the card's sweep none (an ace taking the table, Scopa Frac). */
+        if (table == 0 && !last_play && !(g->R->no_sweep >> card & 1)) g->chk[side]++;
     } else {
         g->table |= bit;
     }
@@ -414,42 +694,101 @@ static int strict_best(const int *v, int n) {
     return count == 1 ? best : -1;
 }
 
+/* The side holding `card`, or -1. */
+static inline int holder(const Game *g, int card) {
+    for (int s = 0; s < g->sides; s++)
+        if (g->piles[s] >> card & 1) return s;
+    return -1;
+}
+
+/* scoring.score_round: each side's points for the round, every point rule of the
+   rule set counted as many times as its scoring names it. */
 static void score_points(const Game *g, int *pts) {
-    int cards[MAX_SEATS], diamonds[MAX_SEATS], sevens[MAX_SEATS], sixes[MAX_SEATS];
+    const Rules *R = g->R;
+    const int *k = R->points;
+    int counts[MAX_PLAYERS], sixes[MAX_PLAYERS];
     int n = g->sides;
-    for (int s = 0; s < n; s++) {
-        mask_t p = g->piles[s];
-        pts[s] = g->chk[s];
-        cards[s] = popcount(p);
-        diamonds[s] = popcount(p & DIAMONDS_MASK);
-        sevens[s] = popcount(p & RANK_MASK[6]);
-        sixes[s] = popcount(p & RANK_MASK[5]);
+    for (int s = 0; s < n; s++) pts[s] = k[PR_SWEEPS] * g->chk[s] + k[PR_DECLARATIONS] * g->declared[s];
+    int w;
+    if (k[PR_CARDS]) {
+        for (int s = 0; s < n; s++) counts[s] = popcount(g->piles[s]);
+        if ((w = strict_best(counts, n)) >= 0) pts[w] += k[PR_CARDS];
     }
-    int w = strict_best(cards, n);
-    if (w >= 0) pts[w]++;
-    w = strict_best(diamonds, n);
-    if (w >= 0) pts[w]++;
-    /* Barmīla: strictly the most 7s; among sides tied on 7s, strictly the most 6s. */
-    int top = 0;
-    for (int s = 0; s < n; s++)
-        if (sevens[s] > top) top = sevens[s];
-    int best6 = -1, winner = -1, count = 0;
-    for (int s = 0; s < n; s++) {
-        if (sevens[s] != top) continue;
-        if (sixes[s] > best6) {
-            best6 = sixes[s];
-            winner = s;
-            count = 1;
-        } else if (sixes[s] == best6) {
-            count++;
+    if (k[PR_COINS]) {
+        for (int s = 0; s < n; s++) counts[s] = popcount(g->piles[s] & DIAMONDS_MASK);
+        if ((w = strict_best(counts, n)) >= 0) pts[w] += k[PR_COINS];
+    }
+    if (k[PR_SEVENS]) {
+        /* Barmīla: strictly the most 7s; among sides tied on 7s, strictly the most 6s. */
+        int top = 0;
+        for (int s = 0; s < n; s++) {
+            counts[s] = popcount(g->piles[s] & RANK_MASK[6]);
+            sixes[s] = popcount(g->piles[s] & RANK_MASK[5]);
+            if (counts[s] > top) top = counts[s];
+        }
+        int best6 = -1, winner = -1, count = 0;
+        for (int s = 0; s < n; s++) {
+            if (counts[s] != top) continue;
+            if (sixes[s] > best6) {
+                best6 = sixes[s];
+                winner = s;
+                count = 1;
+            } else if (sixes[s] == best6) {
+                count++;
+            }
+        }
+        if (count == 1) pts[winner] += k[PR_SEVENS];
+    }
+    if (k[PR_PRIMIERA]) {
+        for (int s = 0; s < n; s++) {
+            mask_t p = g->piles[s];
+            counts[s] = PRIMIERA_BEST[p & 0x3FF] + PRIMIERA_BEST[p >> 10 & 0x3FF] +
+                        PRIMIERA_BEST[p >> 20 & 0x3FF] + PRIMIERA_BEST[p >> 30 & 0x3FF];
+        }
+        if ((w = strict_best(counts, n)) >= 0) pts[w] += k[PR_PRIMIERA];
+    }
+    if (k[PR_SEVEN_OF_COINS] && (w = holder(g, SEVEN_OF_DIAMONDS)) >= 0)
+        pts[w] += k[PR_SEVEN_OF_COINS];
+    if (k[PR_KING_OF_COINS] && (w = holder(g, KING_OF_COINS)) >= 0)
+        pts[w] += k[PR_KING_OF_COINS];
+    if (k[PR_NAPOLA]) {
+        /* The run of coins from the ace up, if it reaches the 3. */
+        for (int s = 0; s < n; s++) {
+            int coins = (int)(g->piles[s] >> 20 & 0x3FF);
+            int run = 0;
+            while (run < 10 && (coins >> run & 1)) run++;
+            if (run >= 3) pts[s] += k[PR_NAPOLA] * run;
         }
     }
-    if (count == 1) pts[winner]++;
-    for (int s = 0; s < n; s++)
-        if (g->piles[s] >> SEVEN_OF_DIAMONDS & 1) {
-            pts[s]++;
-            break;
+    if (k[PR_PONINO]) {
+        /* One player taking the four knights doubles the side's sweep points. */
+        int side = -1;
+        if (n == g->seats) {
+            for (int s = 0; s < n && side < 0; s++)
+                if ((g->piles[s] & RANK_MASK[8]) == RANK_MASK[8]) side = s;
+        } else {
+            for (int s = 0; s < g->seats && side < 0; s++)
+                if ((g->knights >> (4 * s) & 0xF) == 0xF) side = g->side_of[s];
         }
+        if (side >= 0) pts[side] += k[PR_PONINO] * g->chk[side];
+    }
+    if (k[PR_COIN_FACES]) {
+        /* The A, 2 and 3 of coins score their face value. */
+        for (int face = 1; face <= 3; face++)
+            if ((w = holder(g, 20 + face - 1)) >= 0) pts[w] += k[PR_COIN_FACES] * face;
+    }
+    if (k[PR_FRAC] || k[PR_FRAC_TIE]) {
+        int top = 0, tied = 0;
+        for (int s = 0; s < n; s++) {
+            counts[s] = popcount(g->piles[s] & FRAC_MASK);
+            pts[s] += k[PR_FRAC] * counts[s];
+            if (counts[s] > top) top = counts[s];
+        }
+        for (int s = 0; s < n; s++) tied += counts[s] == top;
+        /* The top tied: the K♦ decides among the tied sides. */
+        w = holder(g, KING_OF_COINS);
+        if (k[PR_FRAC_TIE] && tied > 1 && w >= 0 && counts[w] == top) pts[w] += k[PR_FRAC_TIE];
+    }
 }
 
 /* A side's points minus the best of the other sides' (chkobba.agents.expert.margin). */
@@ -462,19 +801,10 @@ static int margin_of(const int *pts, int sides, int side) {
 
 /* ---- the playout policy (chkobba.search.policy) --------------------------- */
 
-typedef struct {
-    int64_t card, diamond, seven, six, haya, sweep;
-    int64_t lay[NCARDS]; /* what laying each card costs */
-    double caution;
-    int ready;
-} Policy;
-
-static Policy POLICY;
-
-static inline int64_t card_weight(mask_t m) {
-    return POLICY.card * popcount(m) + POLICY.diamond * popcount(m & DIAMONDS_MASK) +
-           POLICY.seven * popcount(m & RANK_MASK[6]) + POLICY.six * popcount(m & RANK_MASK[5]) +
-           POLICY.haya * (int64_t)(m >> SEVEN_OF_DIAMONDS & 1);
+/* policy.worth: a set of cards' worth under the rule set's values. */
+static inline int64_t card_weight(const Rules *R, mask_t m) {
+    return R->suit_worth[0][m & 0x3FF] + R->suit_worth[1][m >> 10 & 0x3FF] +
+           R->suit_worth[2][m >> 20 & 0x3FF] + R->suit_worth[3][m >> 30 & 0x3FF];
 }
 
 /* policy.holds_one: the chance that `hand` cards drawn from `unseen` include one
@@ -489,11 +819,20 @@ static double holds_one(int unseen, int k, int hand) {
 
 /* policy.Context */
 typedef struct {
+    const Rules *R;
     mask_t table;
     int last_play, side, last;
     int threat; /* whether the next player is an opponent */
     double chances[11];
 } PolicyContext;
+
+/* policy.chances_of */
+static void chances_of(PolicyContext *ctx, mask_t unseen, int hand) {
+    int total = popcount(unseen);
+    ctx->chances[0] = 0.0;
+    for (int v = 1; v <= 10; v++)
+        ctx->chances[v] = holds_one(total, popcount(unseen & RANK_MASK[v - 1]), hand);
+}
 
 static void policy_context(const Game *g, PolicyContext *ctx) {
     int seat = g->turn;
@@ -501,6 +840,7 @@ static void policy_context(const Game *g, PolicyContext *ctx) {
     for (int s = 0; s < g->sides; s++) known |= g->piles[s];
     mask_t unseen = ALL_CARDS & ~known;
     int nxt = (seat + 1) % g->seats;
+    ctx->R = g->R;
     ctx->table = g->table;
     ctx->last_play = g->in_hands == 1 && g->stock_pos == g->stock_len;
     ctx->side = g->side_of[seat];
@@ -511,44 +851,80 @@ static void policy_context(const Game *g, PolicyContext *ctx) {
         if (g->in_hands > 1)
             hand = popcount(g->hands[nxt]);
         else
-            hand = g->stock_pos < g->stock_len ? HAND_SIZE : 0;
-        int total = popcount(unseen);
-        ctx->chances[0] = 0.0;
-        for (int v = 1; v <= 10; v++)
-            ctx->chances[v] = holds_one(total, popcount(unseen & RANK_MASK[v - 1]), hand);
+            hand = g->stock_pos < g->stock_len ? g->R->hand_size : 0;
+        chances_of(ctx, unseen, hand);
     }
 }
 
-/* policy.play_score */
-static inline int64_t play_score(int card, mask_t capture, const PolicyContext *ctx) {
+/* policy.threat: what the next player is expected to take from `left` with one
+   card, by the rule set's captures. */
+static double threat_of(mask_t left, const PolicyContext *ctx) {
+    const Rules *R = ctx->R;
+    const double *chances = ctx->chances;
+    int total = table_total(left);
+    int n = popcount(left);
+    int64_t whole = card_weight(R, left);
+    int fits = !R->max_cards || n <= R->max_cards;
+    /* The values whose card sweeps the table: a match of a lone card, an addition
+       of the whole table, a capture making the total with it, an ace taking all. */
+    int sweepers[3], k = 0;
+    if (R->ace_all) sweepers[k++] = 1;
+    if (n == 1) {
+        if (R->match) sweepers[k++] = total;
+    } else if (R->sum && fits && total <= 10) {
+        sweepers[k++] = total;
+    }
+    if (R->total && fits && R->total - total >= 1 && R->total - total <= 10)
+        sweepers[k++] = R->total - total;
+    double best = 0.0;
+    for (int i = 0; i < k; i++) {
+        int u = sweepers[i];
+        int64_t bonus = u == 1 && R->ace_no_sweep ? 0 : R->sweep;
+        double t = chances[u] * (double)(bonus + whole);
+        if (t > best) best = t;
+    }
+    for (mask_t m = left; m; m &= m - 1) {
+        int c = lowest(m);
+        int v = VALUE[c];
+        if (R->match) {
+            double t = chances[v] * (double)R->worth[c];
+            if (t > best) best = t;
+        }
+        if (R->total && R->total - v >= 1 && R->total - v <= 10) {
+            double t = chances[R->total - v] * (double)R->worth[c];
+            if (t > best) best = t;
+        }
+    }
+    return best;
+}
+
+/* policy._score */
+static inline int64_t raw_score(int card, mask_t capture, const PolicyContext *ctx) {
+    const Rules *R = ctx->R;
     mask_t table = ctx->table, left;
     int64_t score;
     if (capture) {
         left = table & ~capture;
-        score = card_weight(capture | ((mask_t)1 << card));
-        if (ctx->last_play) return score + card_weight(left);
-        if (!left) return score + POLICY.sweep;
+        score = card_weight(R, capture | ((mask_t)1 << card));
+        if (ctx->last_play) return score + card_weight(R, left);
+        if (!left) return score + (R->no_sweep >> card & 1 ? 0 : R->sweep);
     } else {
         left = table | ((mask_t)1 << card);
-        score = -POLICY.lay[card];
+        score = -R->lay[card];
         if (ctx->last_play) {
             if (ctx->last < 0) return score;
-            int64_t rest = card_weight(left);
+            int64_t rest = card_weight(R, left);
             return ctx->last == ctx->side ? score + rest : score - rest;
         }
     }
     if (!ctx->threat) return score;
-    int total = table_total(left);
-    double threat = total <= 10 ? ctx->chances[total] * (double)(POLICY.sweep + card_weight(left))
-                                : 0.0;
-    mask_t m = left;
-    while (m) {
-        int c = lowest(m);
-        m &= m - 1;
-        double t = ctx->chances[VALUE[c]] * (double)card_weight((mask_t)1 << c);
-        if (t > threat) threat = t;
-    }
-    return score - (int64_t)floor(POLICY.caution * threat + 0.5);
+    return score - (int64_t)floor(R->caution * threat_of(left, ctx) + 0.5);
+}
+
+/* policy.play_score: turned round where the lowest total wins. */
+static inline int64_t play_score(int card, mask_t capture, const PolicyContext *ctx) {
+    int64_t s = raw_score(card, capture, ctx);
+    return ctx->R->lowest_wins ? -s : s;
 }
 
 /* policy.best_plays / policy_move: the best-scored play; ties at random, or the
@@ -582,7 +958,7 @@ static int policy_pick(const Game *g, MoveList *ml, Rng *rng, int first_best) {
    (an inconsistent state) or memory ran out. */
 static int game_rollout(Game *g, MoveList *ml, Rng *rng, int first_best) {
     while (!g->over) {
-        gen_plays(g->hands[g->turn], g->table, g->max_cards, g->may_drop, ml);
+        gen_plays(g->R, g->wild, g->hands[g->turn], g->table, ml);
         if (ml->n == 0 || ml->failed) return -1;
         int i = policy_pick(g, ml, rng, first_best);
         game_play(g, ml->v[i].card, ml->v[i].capture);
@@ -592,10 +968,13 @@ static int game_rollout(Game *g, MoveList *ml, Rng *rng, int first_best) {
 
 /* ---- exact endgame (chkobba.search.endgame) -------------------------------- */
 
-/* Negamax with alpha-beta over the margin of the side to move. The transposition
-   table stores the margin still to come (chkobba points already made taken
-   out), which depends only on the hands, the table, one side's pile (the other
-   is the rest of the cards), the last capturer and the seat to move. */
+/* Negamax with alpha-beta over the value of the side to move: its margin, or
+   where the lowest total wins its margin turned round (each side plays for its
+   goal). The transposition table stores the value still to come (sweep points
+   already made taken out), which depends only on the hands, the table, one
+   side's pile (the other is the rest of the cards), the last capturer and the
+   seat to move; under Il ponino, which doubles the sweeps, on the sweeps too.
+   The declarations and the wild 7's value do not change within a solve. */
 
 #define TT_BITS 16
 #define TT_SIZE (1u << TT_BITS)
@@ -611,6 +990,7 @@ typedef struct {
     int16_t value;
     int8_t last, turn;
     uint8_t flag;
+    uint8_t chk0, chk1; /* the sweeps made, under Il ponino */
 } TTEntry;
 
 static TTEntry *TT = NULL;
@@ -633,6 +1013,7 @@ static inline TTEntry *tt_slot(const Game *g) {
     h = mix(h, g->table);
     h = mix(h, g->piles[0]);
     h = mix(h, (uint64_t)(g->last + 1) * 8 + (uint64_t)g->turn);
+    if (g->R->points[PR_PONINO]) h = mix(h, (uint64_t)g->chk[0] * 64 + (uint64_t)g->chk[1]);
     return &TT[(h ^ (h >> 29)) & (TT_SIZE - 1)];
 }
 
@@ -640,24 +1021,28 @@ static inline int tt_match(const TTEntry *e, const Game *g) {
     if (e->generation != TT_GENERATION || e->table != g->table || e->pile0 != g->piles[0] ||
         e->last != g->last || e->turn != g->turn)
         return 0;
+    if (g->R->points[PR_PONINO] && (e->chk0 != g->chk[0] || e->chk1 != g->chk[1])) return 0;
     for (int s = 0; s < g->seats; s++)
         if (e->hands[s] != g->hands[s]) return 0;
     return 1;
 }
 
-/* The margin of the side to move at the end of a finished round. */
+/* 1, or -1 where the lowest total wins: a position's value is its margin times this. */
+static inline int goal_sign(const Rules *R) { return R->lowest_wins ? -1 : 1; }
+
+/* The value for the side to move at the end of a finished round. */
 static int final_margin(const Game *g) {
-    int pts[MAX_SEATS];
+    int pts[MAX_PLAYERS];
     score_points(g, pts);
     int me = g->side_of[g->turn];
-    return pts[me] - pts[1 - me];
+    return goal_sign(g->R) * (pts[me] - pts[1 - me]);
 }
 
 static int negamax(const Game *g, int alpha, int beta, Solver *sv) {
     sv->nodes++;
     if (g->over) return final_margin(g);
     int me = g->side_of[g->turn];
-    int made = g->chk[me] - g->chk[1 - me];
+    int made = goal_sign(g->R) * g->R->points[PR_SWEEPS] * (g->chk[me] - g->chk[1 - me]);
     TTEntry *slot = NULL;
     int alpha0 = alpha;
     if (sv->use_tt) {
@@ -672,7 +1057,7 @@ static int negamax(const Game *g, int alpha, int beta, Solver *sv) {
     }
     MoveList ml;
     ml_init(&ml);
-    gen_plays(g->hands[g->turn], g->table, g->max_cards, g->may_drop, &ml);
+    gen_plays(g->R, g->wild, g->hands[g->turn], g->table, &ml);
     if (ml.n == 0 || ml.failed) {
         sv->error = 1;
         ml_free(&ml);
@@ -697,6 +1082,8 @@ static int negamax(const Game *g, int alpha, int beta, Solver *sv) {
         slot->pile0 = g->piles[0];
         slot->last = (int8_t)g->last;
         slot->turn = (int8_t)g->turn;
+        slot->chk0 = (uint8_t)g->chk[0];
+        slot->chk1 = (uint8_t)g->chk[1];
         slot->generation = TT_GENERATION;
         slot->value = (int16_t)(best - made);
         slot->flag = best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
@@ -704,9 +1091,12 @@ static int negamax(const Game *g, int alpha, int beta, Solver *sv) {
     return best;
 }
 
-/* Whether the exact solver applies (endgame.solvable). */
+/* Whether the exact solver applies (endgame.solvable): two sides, the stock
+   empty, and rules it scores exactly (not Il ponino between partners, which
+   needs who took the knights). */
 static int solvable(const Game *g) {
-    return g->sides == 2 && !g->over && g->stock_pos == g->stock_len && g->in_hands > 0;
+    return g->sides == 2 && !g->over && g->stock_pos == g->stock_len && g->in_hands > 0 &&
+           (g->seats == g->sides || !g->R->points[PR_PONINO]);
 }
 
 static int solver_start(Solver *sv, const Game *g) {
@@ -727,13 +1117,14 @@ static int solver_start(Solver *sv, const Game *g) {
     return 0;
 }
 
-/* The exact margin for the side to move in a solvable position. */
+/* The exact margin for the side to move in a solvable position, under best play
+   for each side's goal. */
 static int solve_value(const Game *g, Solver *sv) {
     if (solver_start(sv, g) < 0) {
         sv->error = 1;
         return 0;
     }
-    return negamax(g, -INF_MARGIN, INF_MARGIN, sv);
+    return goal_sign(g->R) * negamax(g, -INF_MARGIN, INF_MARGIN, sv);
 }
 
 /* ---- a playout's margin (chkobba.agents.expert.playout_margin) ------------ */
@@ -750,7 +1141,7 @@ static int playout_margin(Game *g, int side, int solve_cards, MoveList *ml, Rng 
         return g->side_of[g->turn] == side ? v : -v;
     }
     if (game_rollout(g, ml, rng, 0) < 0) return INT_MIN;
-    int pts[MAX_SEATS];
+    int pts[MAX_PLAYERS];
     score_points(g, pts);
     return margin_of(pts, g->sides, side);
 }
@@ -764,15 +1155,15 @@ typedef struct {
     mask_t capture, table, public_cards, later;
 } Decision;
 
-#define MAX_DECISIONS (MAX_SEATS * HAND_SIZE)
+#define MAX_DECISIONS (MAX_PLAYERS * MAX_HAND)
 
 /* inference.decision_log_likelihood: log P(the play | the seat held `hand` then), a
    softmax over the policy's scores at `scale` millionths of a point; the same
    operations in the same order as the reference. NAN if the play is not legal
    from `hand` (an inconsistent deal) or memory ran out. */
-static double decision_log_likelihood(const Decision *d, mask_t hand, int max_cards,
-                                      int may_drop, double scale, MoveList *ml) {
-    gen_plays(hand, d->table, max_cards, may_drop, ml);
+static double decision_log_likelihood(const Decision *d, mask_t hand, const Rules *R, int wild,
+                                      double scale, MoveList *ml) {
+    gen_plays(R, wild, hand, d->table, ml);
     if (ml->failed || ml->n == 0) return NAN;
     int chosen = -1;
     for (int i = 0; i < ml->n; i++)
@@ -780,18 +1171,13 @@ static double decision_log_likelihood(const Decision *d, mask_t hand, int max_ca
     if (chosen < 0) return NAN;
     if (ml->n == 1) return 0.0;
     PolicyContext ctx;
+    ctx.R = R;
     ctx.table = d->table;
     ctx.last_play = d->last_play;
     ctx.side = d->side;
     ctx.last = d->last;
     ctx.threat = d->next_hand >= 0;
-    if (ctx.threat) {
-        mask_t unseen = ALL_CARDS & ~(hand | d->public_cards);
-        int total = popcount(unseen);
-        ctx.chances[0] = 0.0;
-        for (int v = 1; v <= 10; v++)
-            ctx.chances[v] = holds_one(total, popcount(unseen & RANK_MASK[v - 1]), d->next_hand);
-    }
+    if (ctx.threat) chances_of(&ctx, ALL_CARDS & ~(hand | d->public_cards), d->next_hand);
     int64_t best = 0;
     for (int i = 0; i < ml->n; i++) {
         int64_t s = play_score(ml->v[i].card, ml->v[i].capture, &ctx);
@@ -805,12 +1191,12 @@ static double decision_log_likelihood(const Decision *d, mask_t hand, int max_ca
 
 /* inference.log_likelihood: the log of a sampled deal's weight (`hands`: every
    seat's cards now). */
-static double deal_log_likelihood(const Decision *ds, int n, const mask_t *hands, int max_cards,
-                                  int may_drop, double scale, MoveList *ml) {
+static double deal_log_likelihood(const Decision *ds, int n, const mask_t *hands, const Rules *R,
+                                  int wild, double scale, MoveList *ml) {
     double total = 0.0;
     for (int i = 0; i < n; i++)
-        total += decision_log_likelihood(&ds[i], hands[ds[i].seat] | ds[i].later, max_cards,
-                                         may_drop, scale, ml);
+        total += decision_log_likelihood(&ds[i], hands[ds[i].seat] | ds[i].later, R, wild, scale,
+                                         ml);
     return total;
 }
 
@@ -910,19 +1296,10 @@ static int get_masks(PyObject *o, int n, mask_t *out, const char *what) {
     return 0;
 }
 
-static int check_max_cards(int max_cards) {
-    if (max_cards < 0 || max_cards == 1) {
-        PyErr_Format(PyExc_ValueError,
-                     "max_capture_cards must be 0 (no limit) or at least 2, not %d", max_cards);
-        return -1;
-    }
-    return 0;
-}
-
-/* The seating of docs/rules.md §2.1: one side per seat, or 2 against 2. */
-static int get_seating(PyObject *o, int seats, int *side_of, int *sides) {
-    if (seats < 2 || seats > MAX_SEATS) {
-        PyErr_Format(PyExc_ValueError, "Chkobba is played by 2, 3 or 4 players, not %d", seats);
+/* A table of the family: 2, 3, 4 or 6 seats, one side per seat or 2 against 2. */
+static int get_players(PyObject *o, int seats, int *side_of, int *sides) {
+    if (seats < 2 || seats > MAX_PLAYERS || seats == 5) {
+        PyErr_Format(PyExc_ValueError, "a table seats 2, 3, 4 or 6 players, not %d", seats);
         return -1;
     }
     if (get_ints(o, seats, 0, seats - 1, side_of, NULL, "side_of") < 0) return -1;
@@ -938,6 +1315,45 @@ static int get_seating(PyObject *o, int seats, int *side_of, int *sides) {
         return -1;
     }
     *sides = singles ? seats : 2;
+    return 0;
+}
+
+/* The seating of docs/rules.md §2.1: one side per seat, or 2 against 2 (for the
+   blocks that serve Chkobba's tables only). */
+static MAYBE_UNUSED int get_seating(PyObject *o, int seats, int *side_of, int *sides) {
+    if (seats < 2 || seats > MAX_SEATS) {
+        PyErr_Format(PyExc_ValueError, "Chkobba is played by 2, 3 or 4 players, not %d", seats);
+        return -1;
+    }
+    return get_players(o, seats, side_of, sides);
+}
+
+/* The value the wild 7♠ keeps this round: 0 (a 7) or another value. */
+static int check_wild(int wild) {
+    if (wild < 0 || wild > 10 || wild == 7) {
+        PyErr_Format(PyExc_ValueError,
+                     "wild must be 0 (the 7♠ is a 7) or a value from 1 to 10, not %d", wild);
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    PyObject_HEAD Rules rules;
+} RulesObject;
+
+static PyTypeObject RulesType;
+
+/* The rule set of a chkobba._fastcore.Rules object (borrowed: the caller holds it). */
+static int get_rules(PyObject *o, const Rules **out) {
+    if (!PyObject_TypeCheck(o, &RulesType)) {
+        PyErr_Format(PyExc_TypeError,
+                     "rules must be a chkobba._fastcore.Rules (chkobba.fast.kernel_rules), "
+                     "not %.80s",
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    *out = &((RulesObject *)o)->rules;
     return 0;
 }
 
@@ -977,17 +1393,23 @@ static int check_hand_sizes(const Game *g) {
     return 0;
 }
 
-/* A round in the play phase from the fields of chkobba.fast.FastState. */
+/* A round in the play phase from the fields of chkobba.fast.FastState, as
+   chkobba.fast._kernel_state gives them: the first ten, then the rules, each
+   side's declaration points and the wild 7's value. */
 static int get_state(PyObject *st, Game *g) {
-    if (!PyTuple_Check(st) || PyTuple_GET_SIZE(st) != 12) {
+    if (!PyTuple_Check(st) || PyTuple_GET_SIZE(st) != 13) {
         PyErr_SetString(PyExc_TypeError,
-                        "state must be a chkobba.fast.FastState (a tuple of 12 fields)");
+                        "state must be a chkobba.fast.FastState as the kernel reads it (13 "
+                        "fields)");
         return -1;
     }
-    memset(g, 0, sizeof(*g));
     PyObject **f = &PyTuple_GET_ITEM(st, 0);
-    if (get_int(f[0], 2, MAX_SEATS, &g->seats, "seats") < 0) return -1;
-    if (get_seating(f[1], g->seats, g->side_of, &g->sides) < 0) return -1;
+    const Rules *R;
+    int seats, side_of[MAX_PLAYERS], sides;
+    if (get_rules(f[10], &R) < 0) return -1;
+    if (get_int(f[0], 2, MAX_PLAYERS, &seats, "seats") < 0) return -1;
+    if (get_players(f[1], seats, side_of, &sides) < 0) return -1;
+    game_seat(g, R, seats, side_of);
     if (get_int(f[2], 0, g->seats - 1, &g->cutter, "cutter") < 0) return -1;
     if (get_masks(f[3], g->seats, g->hands, "hands") < 0) return -1;
     if (get_mask(f[4], &g->table, "table") < 0) return -1;
@@ -998,11 +1420,8 @@ static int get_state(PyObject *st, Game *g) {
     int stock[NCARDS];
     int n_stock = 0;
     if (get_ints(f[9], -NCARDS, 0, NCARDS - 1, stock, &n_stock, "stock") < 0) return -1;
-    if (get_int(f[10], 0, NCARDS, &g->max_cards, "max_capture_cards") < 0) return -1;
-    if (check_max_cards(g->max_cards) < 0) return -1;
-    int drop = PyObject_IsTrue(f[11]);
-    if (drop < 0) return -1;
-    g->may_drop = drop;
+    if (get_ints(f[11], g->sides, 0, INT_MAX / 4, g->declared, NULL, "declared") < 0) return -1;
+    if (get_int(f[12], 0, 10, &g->wild, "wild") < 0 || check_wild(g->wild) < 0) return -1;
     mask_t seen = 0;
     for (int s = 0; s < g->seats; s++)
         if (claim(&seen, g->hands[s], "hands") < 0) return -1;
@@ -1013,11 +1432,11 @@ static int get_state(PyObject *st, Game *g) {
         if (claim(&seen, (mask_t)1 << stock[i], "stock") < 0) return -1;
         g->stock[i] = (int8_t)stock[i];
     }
-    if (n_stock % (HAND_SIZE * g->seats)) {
+    if (n_stock % (R->hand_size * g->seats)) {
         PyErr_Format(PyExc_ValueError,
-                     "the stock must hold whole deals of 3 cards a seat (a multiple of %d), "
+                     "the stock must hold whole deals of %d cards a seat (a multiple of %d), "
                      "not %d cards",
-                     HAND_SIZE * g->seats, n_stock);
+                     R->hand_size, R->hand_size * g->seats, n_stock);
         return -1;
     }
     g->stock_len = n_stock;
@@ -1096,7 +1515,7 @@ static int get_scale(double temperature, double *scale) {
 }
 
 static PyObject *points_list(const Game *g) {
-    int pts[MAX_SEATS];
+    int pts[MAX_PLAYERS];
     score_points(g, pts);
     PyObject *out = PyList_New(g->sides);
     if (out == NULL) return NULL;
@@ -1115,22 +1534,7 @@ static PyObject *play_tuple(int card, mask_t capture) {
     return Py_BuildValue("(iK)", card, (unsigned long long)capture);
 }
 
-static int policy_ready(void) {
-    if (!POLICY.ready) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "the playout policy's weights are not set: import chkobba.fast");
-        return -1;
-    }
-    return 0;
-}
-
 /* ---- module functions ------------------------------------------------------ */
-
-PyDoc_STRVAR(set_policy_doc,
-             "set_policy(weights, lay, caution)\n--\n\n"
-             "Set the playout policy's weights in millionths of a point: weights holds card, "
-             "diamond, seven, six, haya and sweep; lay each card's cost when laid; caution "
-             "how much the next player's threat counts.");
 
 /* A sequence of exactly n ints of any size that fits 64 bits. */
 static int get_int64s(PyObject *o, int n, int64_t *out, const char *what) {
@@ -1152,36 +1556,122 @@ static int get_int64s(PyObject *o, int n, int64_t *out, const char *what) {
     return 0;
 }
 
-static PyObject *fc_set_policy(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *weights_o, *lay_o;
-    double caution;
-    if (!PyArg_ParseTuple(args, "OOd:set_policy", &weights_o, &lay_o, &caution)) return NULL;
-    int64_t w[6], lay[NCARDS];
-    if (get_int64s(weights_o, 6, w, "weights") < 0 || get_int64s(lay_o, NCARDS, lay, "lay") < 0)
-        return NULL;
-    POLICY.card = w[0];
-    POLICY.diamond = w[1];
-    POLICY.seven = w[2];
-    POLICY.six = w[3];
-    POLICY.haya = w[4];
-    POLICY.sweep = w[5];
-    memcpy(POLICY.lay, lay, sizeof(lay));
-    POLICY.caution = caution;
-    POLICY.ready = 1;
-    Py_RETURN_NONE;
+#define N_OPTIONS (19 + N_POINT_RULES)
+
+PyDoc_STRVAR(rules_doc,
+             "Rules(options, worth, lay, sweep, caution, ace_no_sweep)\n--\n\n"
+             "A rule set as the kernel plays it: options holds the RuleSet's options in "
+             "chkobba.fast.kernel_options order; worth and lay each card's worth and lay cost "
+             "for the playout policy, sweep a scoring sweep's worth (millionths of a point), "
+             "caution how much the next player's threat counts, ace_no_sweep whether an "
+             "ace's sweep scores nothing. Build it with chkobba.fast.kernel_rules.");
+
+/* An option out of its range: a one-line error naming it. */
+static int option_range(int64_t v, int64_t lo, int64_t hi, const char *what) {
+    if (v < lo || v > hi) {
+        PyErr_Format(PyExc_ValueError, "rules: %s must be from %lld to %lld, not %lld", what,
+                     (long long)lo, (long long)hi, (long long)v);
+        return -1;
+    }
+    return 0;
 }
 
+static PyObject *rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    PyObject *options_o, *worth_o, *lay_o;
+    long long sweep;
+    double caution;
+    int ace_no_sweep;
+    static char *kwlist[] = {"options", "worth", "lay", "sweep", "caution", "ace_no_sweep", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOLdp:Rules", kwlist, &options_o, &worth_o,
+                                     &lay_o, &sweep, &caution, &ace_no_sweep))
+        return NULL;
+    int64_t o[N_OPTIONS];
+    if (get_int64s(options_o, N_OPTIONS, o, "options") < 0) return NULL;
+    static const char *names[19] = {
+        "hand_size",     "table_size",      "cut_choice",        "void_deal_count",
+        "void_deal_ranks", "distinct_table", "max_capture_cards", "fewest_cards",
+        "may_drop",      "capture_match",   "capture_sum",       "capture_total",
+        "matching_priority", "ace_takes_all", "general",         "no_sweep",
+        "declares",      "wild_seven_keeps_value", "lowest_wins"};
+    static const int64_t lo[19] = {1, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    static const int64_t hi[19] = {MAX_HAND, 10, 1, 5, 1023, 1, NCARDS, 1, 1, 1,
+                                   1,        40, 1, 1, 1,    0, 1,      1, 1};
+    for (int i = 0; i < 19; i++)
+        if (option_range(o[i], lo[i], i == 15 ? (int64_t)ALL_CARDS : hi[i], names[i]) < 0)
+            return NULL;
+    for (int i = 19; i < N_OPTIONS; i++)
+        if (option_range(o[i], 0, 40, "a point rule's count") < 0) return NULL;
+    if (o[6] == 1 || o[11] == 1) {
+        PyErr_SetString(PyExc_ValueError,
+                        "rules: max_capture_cards and capture_total must be 0 or at least 2");
+        return NULL;
+    }
+    if (!(caution >= 0.0) || isinf(caution)) {
+        PyErr_SetString(PyExc_ValueError, "rules: caution must be a non-negative number");
+        return NULL;
+    }
+    RulesObject *self = (RulesObject *)type->tp_alloc(type, 0);
+    if (self == NULL) return NULL;
+    Rules *R = &self->rules;
+    if (get_int64s(worth_o, NCARDS, R->worth, "worth") < 0 ||
+        get_int64s(lay_o, NCARDS, R->lay, "lay") < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    R->hand_size = (int)o[0];
+    R->table_size = (int)o[1];
+    R->cut_choice = (int)o[2];
+    R->void_count = (int)o[3];
+    R->void_ranks = (int)o[4];
+    R->distinct_table = (int)o[5];
+    R->max_cards = (int)o[6];
+    R->fewest = (int)o[7];
+    R->may_drop = (int)o[8];
+    R->match = (int)o[9];
+    R->sum = (int)o[10];
+    R->total = (int)o[11];
+    R->priority = (int)o[12];
+    R->ace_all = (int)o[13];
+    R->general = (int)o[14];
+    R->no_sweep = (mask_t)o[15];
+    R->declares = (int)o[16];
+    R->wild_keeps = (int)o[17];
+    R->lowest_wins = (int)o[18];
+    for (int i = 0; i < N_POINT_RULES; i++) R->points[i] = (int)o[19 + i];
+    for (int suit = 0; suit < 4; suit++)
+        for (int p = 0; p < 1024; p++) {
+            int64_t w = 0;
+            for (int i = 0; i < 10; i++)
+                if (p >> i & 1) w += R->worth[suit * 10 + i];
+            R->suit_worth[suit][p] = w;
+        }
+    R->sweep = (int64_t)sweep;
+    R->caution = caution;
+    R->ace_no_sweep = ace_no_sweep;
+    return (PyObject *)self;
+}
+
+static PyTypeObject RulesType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "chkobba._fastcore.Rules",
+    .tp_basicsize = sizeof(RulesObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = rules_doc,
+    .tp_new = rules_new,
+};
+
 PyDoc_STRVAR(legal_plays_doc,
-             "legal_plays(hand, table, max_capture_cards, may_drop)\n--\n\n"
-             "The legal plays as (card, capture) pairs, in Round.legal_moves order.");
+             "legal_plays(rules, hand, table, wild)\n--\n\n"
+             "The legal plays as (card, capture) pairs, in Round.legal_moves order; wild is "
+             "the value the 7♠ keeps this round (0: a 7).");
 
 static PyObject *fc_legal_plays(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *ho, *to;
-    int max_cards, may_drop;
-    if (!PyArg_ParseTuple(args, "OOip:legal_plays", &ho, &to, &max_cards, &may_drop)) return NULL;
+    PyObject *ro, *ho, *to;
+    int wild;
+    if (!PyArg_ParseTuple(args, "OOOi:legal_plays", &ro, &ho, &to, &wild)) return NULL;
+    const Rules *R;
+    if (get_rules(ro, &R) < 0 || check_wild(wild) < 0) return NULL;
     mask_t hand, table;
     if (get_mask(ho, &hand, "hand") < 0 || get_mask(to, &table, "table") < 0) return NULL;
-    if (check_max_cards(max_cards) < 0) return NULL;
     if (hand & table) {
         char name[3];
         card_name(lowest(hand & table), name);
@@ -1190,7 +1680,7 @@ static PyObject *fc_legal_plays(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     MoveList ml;
     ml_init(&ml);
-    gen_plays(hand, table, max_cards, may_drop, &ml);
+    gen_plays(R, wild, hand, table, &ml);
     if (ml.failed) {
         ml_free(&ml);
         return PyErr_NoMemory();
@@ -1214,15 +1704,20 @@ static PyObject *fc_legal_plays(PyObject *Py_UNUSED(self), PyObject *args) {
 static volatile long long POINTS_SINK = 0;
 
 PyDoc_STRVAR(random_rounds_doc,
-             "random_rounds(n, seed)\n--\n\n"
-             "Play n random 2-player rounds (dealer 0, a random cut decision, void deals "
-             "redealt, each play drawn uniformly among the legal ones, full scoring); return "
-             "the number of plays made.");
+             "random_rounds(rules, seats, side_of, n, seed)\n--\n\n"
+             "Play n random rounds of the rules at the table (dealer 0, a random cut decision "
+             "where the rules have one, void deals redealt, each play drawn uniformly among "
+             "the legal ones, full scoring); return the number of plays made.");
 
 static PyObject *fc_random_rounds(PyObject *Py_UNUSED(self), PyObject *args) {
     long long n;
-    PyObject *seed_o;
-    if (!PyArg_ParseTuple(args, "LO:random_rounds", &n, &seed_o)) return NULL;
+    int seats, side_of[MAX_PLAYERS], sides;
+    PyObject *rules_o, *side_o, *seed_o;
+    const Rules *R;
+    if (!PyArg_ParseTuple(args, "OiOLO:random_rounds", &rules_o, &seats, &side_o, &n, &seed_o))
+        return NULL;
+    if (get_rules(rules_o, &R) < 0 || get_players(side_o, seats, side_of, &sides) < 0)
+        return NULL;
     if (n < 0) {
         PyErr_SetString(PyExc_ValueError, "the number of rounds must not be negative");
         return NULL;
@@ -1231,7 +1726,6 @@ static PyObject *fc_random_rounds(PyObject *Py_UNUSED(self), PyObject *args) {
     if (seed == (uint64_t)-1 && PyErr_Occurred()) return NULL;
     Rng rng;
     rng_seed(&rng, seed);
-    static const int side_of[2] = {0, 1};
     int8_t deck[NCARDS];
     for (int c = 0; c < NCARDS; c++) deck[c] = (int8_t)c;
     long long plays = 0, points = 0;
@@ -1241,12 +1735,12 @@ static PyObject *fc_random_rounds(PyObject *Py_UNUSED(self), PyObject *args) {
     for (long long r = 0; r < n; r++) {
         do {
             shuffle(deck, NCARDS, &rng);
-            game_new(&g, 2, side_of, 0, deck, 0, 0);
+            game_new(&g, R, seats, side_of, 0, deck);
             /* legal_moves() at the cut is [keep, table]. */
-            game_deal(&g, rng_below(&rng, 2) == 0 ? 1 : 0, 3);
+            game_deal(&g, R->cut_choice ? (rng_below(&rng, 2) == 0 ? 1 : 0) : -1);
         } while (g.void_deal);
         while (!g.over) {
-            gen_plays(g.hands[g.turn], g.table, 0, 0, &ml);
+            gen_plays(R, g.wild, g.hands[g.turn], g.table, &ml);
             if (ml.failed) {
                 ml_free(&ml);
                 return PyErr_NoMemory();
@@ -1255,7 +1749,7 @@ static PyObject *fc_random_rounds(PyObject *Py_UNUSED(self), PyObject *args) {
             game_play(&g, ml.v[i].card, ml.v[i].capture);
             plays++;
         }
-        int pts[MAX_SEATS];
+        int pts[MAX_PLAYERS];
         score_points(&g, pts);
         points += pts[0] * 64 + pts[1];
     }
@@ -1265,29 +1759,25 @@ static PyObject *fc_random_rounds(PyObject *Py_UNUSED(self), PyObject *args) {
 }
 
 PyDoc_STRVAR(play_choices_doc,
-             "play_choices(seats, side_of, dealer, deck, cut_choice, max_capture_cards, "
-             "may_drop, void_deal_count, choices)\n--\n\n"
+             "play_choices(rules, seats, side_of, dealer, deck, choices)\n--\n\n"
              "Deal deck as Round does and play one round, taking at each decision the legal "
              "move at index int(u * len(legal)) for the next u of choices. Returns the moves "
              "('keep', 'table' or (card, capture)) and each side's points; the points are "
              "empty when the deal is void.");
 
 static PyObject *fc_play_choices(PyObject *Py_UNUSED(self), PyObject *args) {
-    int seats, dealer, cut_choice, max_cards, may_drop, void_count;
-    PyObject *side_o, *deck_o, *choices_o;
-    if (!PyArg_ParseTuple(args, "iOiOpipiO:play_choices", &seats, &side_o, &dealer, &deck_o,
-                          &cut_choice, &max_cards, &may_drop, &void_count, &choices_o))
+    int seats, dealer;
+    PyObject *rules_o, *side_o, *deck_o, *choices_o;
+    if (!PyArg_ParseTuple(args, "OiOiOO:play_choices", &rules_o, &seats, &side_o, &dealer,
+                          &deck_o, &choices_o))
         return NULL;
-    int side_of[MAX_SEATS], sides;
-    if (get_seating(side_o, seats, side_of, &sides) < 0) return NULL;
+    const Rules *R;
+    int side_of[MAX_PLAYERS], sides;
+    if (get_rules(rules_o, &R) < 0 || get_players(side_o, seats, side_of, &sides) < 0)
+        return NULL;
     if (dealer < 0 || dealer >= seats) {
         PyErr_Format(PyExc_ValueError, "dealer must be a seat from 0 to %d, not %d", seats - 1,
                      dealer);
-        return NULL;
-    }
-    if (check_max_cards(max_cards) < 0) return NULL;
-    if (void_count < 2 || void_count > 5) {
-        PyErr_Format(PyExc_ValueError, "void_deal_count must be 2 to 5, not %d", void_count);
         return NULL;
     }
     int deck_i[NCARDS];
@@ -1322,8 +1812,8 @@ static PyObject *fc_play_choices(PyObject *Py_UNUSED(self), PyObject *args) {
         next++;                                                                                \
         out_index = (Py_ssize_t)(u * (double)(n_legal));                                       \
     } while (0)
-    game_new(&g, seats, side_of, dealer, deck, max_cards, may_drop);
-    if (cut_choice) {
+    game_new(&g, R, seats, side_of, dealer, deck);
+    if (R->cut_choice) {
         Py_ssize_t k;
         NEXT_CHOICE(2, k);
         PyObject *name = PyUnicode_FromString(k == 0 ? "keep" : "table");
@@ -1332,16 +1822,16 @@ static PyObject *fc_play_choices(PyObject *Py_UNUSED(self), PyObject *args) {
             goto done;
         }
         Py_DECREF(name);
-        game_deal(&g, k == 0 ? 1 : 0, void_count);
+        game_deal(&g, k == 0 ? 1 : 0);
     } else {
-        game_deal(&g, -1, void_count);
+        game_deal(&g, -1);
     }
     if (g.void_deal) {
         result = Py_BuildValue("(O[])", moves);
         goto done;
     }
     while (!g.over) {
-        gen_plays(g.hands[g.turn], g.table, g.max_cards, g.may_drop, &ml);
+        gen_plays(R, g.wild, g.hands[g.turn], g.table, &ml);
         if (ml.failed) {
             PyErr_NoMemory();
             goto done;
@@ -1380,7 +1870,6 @@ static PyObject *fc_rollout(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *st, *seed_o;
     int first_best;
     if (!PyArg_ParseTuple(args, "OOp:rollout", &st, &seed_o, &first_best)) return NULL;
-    if (policy_ready() < 0) return NULL;
     Game g;
     if (get_state(st, &g) < 0) return NULL;
     uint64_t seed = PyLong_AsUnsignedLongLongMask(seed_o);
@@ -1403,7 +1892,8 @@ static PyObject *fc_rollout(PyObject *Py_UNUSED(self), PyObject *args) {
 PyDoc_STRVAR(solve_doc,
              "solve(state)\n--\n\n"
              "The exact round-point margin of each legal play for the side to move, as "
-             "(card, capture, margin) in legal order: two sides, nothing left in the stock.");
+             "(card, capture, margin) in legal order: two sides, nothing left in the stock; "
+             "each side plays for its goal (the lowest margin where the lowest total wins).");
 
 static PyObject *fc_solve(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *st;
@@ -1415,11 +1905,16 @@ static PyObject *fc_solve(PyObject *Py_UNUSED(self), PyObject *args) {
                         "solve needs two sides and an empty stock (every card known)");
         return NULL;
     }
+    if (!solvable(&g)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "the solver does not score these rules between partners (Il ponino)");
+        return NULL;
+    }
     Solver sv;
     if (solver_start(&sv, &g) < 0) return PyErr_NoMemory();
     MoveList ml;
     ml_init(&ml);
-    gen_plays(g.hands[g.turn], g.table, g.max_cards, g.may_drop, &ml);
+    gen_plays(g.R, g.wild, g.hands[g.turn], g.table, &ml);
     if (ml.failed) {
         ml_free(&ml);
         return PyErr_NoMemory();
@@ -1436,6 +1931,7 @@ static PyObject *fc_solve(PyObject *Py_UNUSED(self), PyObject *args) {
             break;
         }
         if (child.side_of[child.turn] != side) v = -v;
+        v *= goal_sign(g.R);
         PyObject *t = Py_BuildValue("(iKd)", ml.v[i].card, (unsigned long long)ml.v[i].capture,
                                     (double)v);
         if (t == NULL) {
@@ -1449,38 +1945,39 @@ static PyObject *fc_solve(PyObject *Py_UNUSED(self), PyObject *args) {
 }
 
 PyDoc_STRVAR(evaluate_doc,
-             "evaluate(cut_phase, seat, side_of, turn, dealer, hand, table, cut_card, piles, "
-             "chkobba, last_capturer, hand_sizes, unseen, stock, max_capture_cards, may_drop, "
-             "void_deal_count, samples, seed, solve_cards, temperature, decisions, known=None)\n--\n\n"
+             "evaluate(rules, cut_phase, seat, side_of, turn, dealer, hand, table, cut_card, "
+             "piles, chkobba, last_capturer, hand_sizes, unseen, stock, declared, wild, shown, "
+             "samples, seed, solve_cards, temperature, decisions, known=None)\n--\n\n"
              "The expert's inner loop: the summed margin of each root move over sampled deals "
-             "(chkobba.fast.evaluate takes an Observation). With a positive temperature each "
-             "deal's margins are weighted by how likely it makes the decisions "
-             "(chkobba.search.inference). `known` (one card set per seat, 0 for a hidden "
-             "hand) fixes the other hands that the evaluator is let see; only the rest of "
-             "the unseen cards is sampled.");
+             "(chkobba.fast.evaluate takes an Observation). declared holds each side's "
+             "declaration points, wild the value the 7♠ keeps this round (0: a 7), shown per "
+             "seat the cards a declaration showed, which stay in that hand in every sample. "
+             "With a positive temperature each deal's margins are weighted by how likely it "
+             "makes the decisions (chkobba.search.inference). `known` (one card set per seat, "
+             "0 for a hidden hand) fixes the other hands that the evaluator is let see; only "
+             "the rest of the unseen cards is sampled.");
 
 static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
-    int cut_phase, seat, seats, turn, dealer, cut_card, last, stock, max_cards, may_drop,
-        void_count, sides, solve_cards;
+    int cut_phase, seat, seats, turn, dealer, cut_card, last, stock, wild, sides, solve_cards;
     long long samples;
     double temperature, scale;
-    PyObject *side_o, *hand_o, *table_o, *piles_o, *chk_o, *sizes_o, *unseen_o, *seed_o, *dec_o,
-        *known_o = Py_None;
-    if (!PyArg_ParseTuple(args, "piOiiOOiOOiOOiipiLOidO|O:evaluate", &cut_phase, &seat, &side_o,
-                          &turn, &dealer, &hand_o, &table_o, &cut_card, &piles_o, &chk_o, &last,
-                          &sizes_o, &unseen_o, &stock, &max_cards, &may_drop, &void_count,
-                          &samples, &seed_o, &solve_cards, &temperature, &dec_o, &known_o))
+    PyObject *rules_o, *side_o, *hand_o, *table_o, *piles_o, *chk_o, *sizes_o, *unseen_o,
+        *declared_o, *shown_o, *seed_o, *dec_o, *known_o = Py_None;
+    if (!PyArg_ParseTuple(args, "OpiOiiOOiOOiOOiOiOLOidO|O:evaluate", &rules_o, &cut_phase, &seat,
+                          &side_o, &turn, &dealer, &hand_o, &table_o, &cut_card, &piles_o,
+                          &chk_o, &last, &sizes_o, &unseen_o, &stock, &declared_o, &wild,
+                          &shown_o, &samples, &seed_o, &solve_cards, &temperature, &dec_o,
+                          &known_o))
         return NULL;
+    const Rules *R;
+    if (get_rules(rules_o, &R) < 0 || check_wild(wild) < 0) return NULL;
     if (get_scale(temperature, &scale) < 0) return NULL;
-    if (policy_ready() < 0) return NULL;
     PyObject *seq = PySequence_Fast(side_o, "side_of must be a sequence of ints");
     if (seq == NULL) return NULL;
     seats = (int)PySequence_Fast_GET_SIZE(seq);
     Py_DECREF(seq);
-    Game base;
-    memset(&base, 0, sizeof(base));
-    int side_of[MAX_SEATS];
-    if (get_seating(side_o, seats, side_of, &sides) < 0) return NULL;
+    int side_of[MAX_PLAYERS];
+    if (get_players(side_o, seats, side_of, &sides) < 0) return NULL;
     if (seat < 0 || seat >= seats || turn != seat) {
         PyErr_SetString(PyExc_ValueError, "the observer must be the seat to move");
         return NULL;
@@ -1489,22 +1986,23 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_Format(PyExc_ValueError, "dealer must be a seat from 0 to %d", seats - 1);
         return NULL;
     }
-    if (check_max_cards(max_cards) < 0) return NULL;
-    if (void_count < 2 || void_count > 5) {
-        PyErr_Format(PyExc_ValueError, "void_deal_count must be 2 to 5, not %d", void_count);
+    if (cut_phase && !R->cut_choice) {
+        PyErr_SetString(PyExc_ValueError, "these rules have no cut to decide");
         return NULL;
     }
     if (samples < 0) {
         PyErr_SetString(PyExc_ValueError, "samples must not be negative");
         return NULL;
     }
-    mask_t hand, table, unseen, piles[MAX_SEATS];
-    int chk[MAX_SEATS], sizes[MAX_SEATS];
+    mask_t hand, table, unseen, piles[MAX_PLAYERS], shown[MAX_PLAYERS];
+    int chk[MAX_PLAYERS], sizes[MAX_PLAYERS], declared[MAX_PLAYERS];
     if (get_mask(hand_o, &hand, "hand") < 0 || get_mask(table_o, &table, "table") < 0 ||
         get_mask(unseen_o, &unseen, "unseen") < 0 ||
         get_masks(piles_o, sides, piles, "piles") < 0 ||
         get_ints(chk_o, sides, 0, 40, chk, NULL, "chkobba") < 0 ||
-        get_ints(sizes_o, seats, 0, NCARDS, sizes, NULL, "hand_sizes") < 0)
+        get_ints(sizes_o, seats, 0, MAX_HAND, sizes, NULL, "hand_sizes") < 0 ||
+        get_ints(declared_o, sides, 0, INT_MAX / 4, declared, NULL, "declared") < 0 ||
+        get_masks(shown_o, seats, shown, "shown") < 0)
         return NULL;
     if (last < -1 || last >= sides) {
         PyErr_SetString(PyExc_ValueError, "last_capturer must be a side or -1");
@@ -1521,10 +2019,25 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "the observer's own plays are not decisions to explain");
             return NULL;
         }
+    /* The observer's own shown cards are in its hand; the others' are public cards
+       that stay in their hands. */
+    if (shown[seat] & ~hand) {
+        PyErr_SetString(PyExc_ValueError, "the observer's shown cards must be in its hand");
+        return NULL;
+    }
+    shown[seat] = 0;
+    mask_t shown_all = 0;
+    for (int s = 0; s < seats; s++) {
+        if (popcount(shown[s]) > sizes[s] || (shown_all & shown[s])) {
+            PyErr_Format(PyExc_ValueError, "seat %d's shown cards do not fit its hand", s);
+            return NULL;
+        }
+        shown_all |= shown[s];
+    }
 
     /* Hands the evaluator is let see (a measurement's peeking player): fixed in
        every sample; the other hands and the stock are drawn from the rest. */
-    mask_t known[MAX_SEATS] = {0}, known_all = 0;
+    mask_t known[MAX_PLAYERS] = {0}, known_all = 0;
     if (known_o != Py_None) {
         if (cut_phase) {
             PyErr_SetString(PyExc_ValueError, "known hands are for the play, not the cut");
@@ -1533,14 +2046,14 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
         if (get_masks(known_o, seats, known, "known") < 0) return NULL;
         for (int s = 0; s < seats; s++) {
             if (!known[s]) continue;
-            if (s == seat || (known[s] & ~unseen) || (known_all & known[s]) ||
-                popcount(known[s]) != sizes[s]) {
+            if (s == seat || (known[s] & ~(unseen | shown[s])) || (known_all & known[s]) ||
+                (known[s] & shown[s]) != shown[s] || popcount(known[s]) != sizes[s]) {
                 PyErr_Format(PyExc_ValueError,
                              "known hand of seat %d must be %d unseen cards of another seat", s,
                              sizes[s]);
                 return NULL;
             }
-            known_all |= known[s];
+            known_all |= known[s] & unseen;
         }
     }
 
@@ -1553,6 +2066,8 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
     int n_moves;
     MoveList roots;
     ml_init(&roots);
+    Game base;
+    game_seat(&base, R, seats, side_of);
     if (cut_phase) {
         if (cut_card < 0 || cut_card >= NCARDS || n_unseen != NCARDS - 1 ||
             (unseen >> cut_card & 1)) {
@@ -1565,32 +2080,31 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
         if (claim(&seen, hand, "hand") < 0 || claim(&seen, table, "table") < 0) return NULL;
         for (int s = 0; s < sides; s++)
             if (claim(&seen, piles[s], "piles") < 0) return NULL;
-        if (claim(&seen, unseen, "unseen") < 0) return NULL;
+        if (claim(&seen, unseen, "unseen") < 0 || claim(&seen, shown_all, "shown") < 0)
+            return NULL;
         int others = 0;
         for (int s = 0; s < seats; s++)
-            if (s != seat) others += sizes[s];
+            if (s != seat) others += sizes[s] - popcount(shown[s]);
         if (popcount(hand) != sizes[seat] || popcount(unseen) != others + stock || stock < 0 ||
-            stock % (HAND_SIZE * seats)) {
+            stock % (R->hand_size * seats)) {
             PyErr_SetString(PyExc_ValueError,
                             "the unseen cards do not fill the other hands and the stock");
             return NULL;
         }
-        base.seats = seats;
-        base.sides = sides;
-        memcpy(base.side_of, side_of, sizeof(side_of));
         base.cutter = (dealer + 1) % seats;
         base.turn = turn;
         base.last = last;
-        base.max_cards = max_cards;
-        base.may_drop = may_drop;
         base.table = table;
+        base.wild = wild;
         for (int s = 0; s < sides; s++) {
             base.piles[s] = piles[s];
             base.chk[s] = chk[s];
+            base.declared[s] = declared[s];
         }
         base.in_hands = others + sizes[seat];
+        for (int s = 0; s < seats; s++) base.hands[s] = shown[s];
         base.hands[seat] = hand;
-        gen_plays(hand, table, max_cards, may_drop, &roots);
+        gen_plays(R, wild, hand, table, &roots);
         if (roots.failed) {
             ml_free(&roots);
             return PyErr_NoMemory();
@@ -1622,9 +2136,10 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
             shuffle(unseen_cards, n_unseen, &rng);
             deck[0] = (int8_t)cut_card;
             memcpy(deck + 1, unseen_cards, NCARDS - 1);
-            game_new(&deal, seats, side_of, dealer, deck, max_cards, may_drop);
+            game_new(&deal, R, seats, side_of, dealer, deck);
         } else {
-            /* determinize: the other hands in seat order, the rest as the stock. */
+            /* determinize: the other hands in seat order (a shown card stays in its
+               hand), the rest as the stock. */
             shuffle(unseen_cards, n_unseen, &rng);
             deal = base;
             int pos = 0;
@@ -1634,7 +2149,7 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
                     deal.hands[s] = known[s];
                     continue;
                 }
-                for (int i = 0; i < sizes[s]; i++)
+                for (int i = popcount(shown[s]); i < sizes[s]; i++)
                     deal.hands[s] |= (mask_t)1 << unseen_cards[pos++];
             }
             memcpy(deal.stock, unseen_cards + pos, (size_t)(n_unseen - pos));
@@ -1643,8 +2158,8 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
         }
         double weight = 1.0;
         if (n_decisions) {
-            weight = exp(deal_log_likelihood(decisions, n_decisions, deal.hands, max_cards,
-                                             may_drop, scale, &ml));
+            weight = exp(deal_log_likelihood(decisions, n_decisions, deal.hands, R, deal.wild,
+                                             scale, &ml));
             if (isnan(weight)) {
                 bad = 2;
                 break;
@@ -1655,7 +2170,7 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
         for (int i = 0; i < n_moves; i++) {
             Game g = deal;
             if (cut_phase)
-                game_deal(&g, i == 0 ? 1 : 0, void_count);
+                game_deal(&g, i == 0 ? 1 : 0);
             else
                 game_play(&g, roots.v[i].card, roots.v[i].capture);
             int m = playout_margin(&g, side, solve_cards, &ml, &rng);
@@ -1695,22 +2210,24 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
 }
 
 PyDoc_STRVAR(likelihoods_doc,
-             "likelihoods(decisions, max_capture_cards, may_drop, temperature, deals)\n--\n\n"
+             "likelihoods(decisions, rules, wild, temperature, deals)\n--\n\n"
              "For each deal (every seat's hand now) the log of its weight: how likely it "
-             "makes the decisions (chkobba.search.inference.log_likelihood).");
+             "makes the decisions (chkobba.search.inference.log_likelihood); wild is the "
+             "value the 7♠ keeps this round (0: a 7).");
 
 static PyObject *fc_likelihoods(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *dec_o, *deals_o;
-    int max_cards, may_drop;
+    PyObject *dec_o, *rules_o, *deals_o;
+    int wild;
     double temperature, scale;
-    if (!PyArg_ParseTuple(args, "OipdO:likelihoods", &dec_o, &max_cards, &may_drop, &temperature,
+    if (!PyArg_ParseTuple(args, "OOidO:likelihoods", &dec_o, &rules_o, &wild, &temperature,
                           &deals_o))
         return NULL;
-    if (policy_ready() < 0 || check_max_cards(max_cards) < 0) return NULL;
+    const Rules *R;
+    if (get_rules(rules_o, &R) < 0 || check_wild(wild) < 0) return NULL;
     if (get_scale(temperature, &scale) < 0) return NULL;
     Decision decisions[MAX_DECISIONS];
     int n = 0;
-    if (get_decisions(dec_o, MAX_SEATS, MAX_SEATS, decisions, &n) < 0) return NULL;
+    if (get_decisions(dec_o, MAX_PLAYERS, MAX_PLAYERS, decisions, &n) < 0) return NULL;
     PyObject *deals = PySequence_Fast(deals_o, "deals must be a sequence of hands");
     if (deals == NULL) return NULL;
     Py_ssize_t k = PySequence_Fast_GET_SIZE(deals);
@@ -1720,12 +2237,12 @@ static PyObject *fc_likelihoods(PyObject *Py_UNUSED(self), PyObject *args) {
     for (Py_ssize_t i = 0; out != NULL && i < k; i++) {
         PyObject *hands_o = PySequence_Fast_GET_ITEM(deals, i);
         PyObject *hs = PySequence_Fast(hands_o, "");
-        mask_t hands[MAX_SEATS] = {0};
+        mask_t hands[MAX_PLAYERS] = {0};
         Py_ssize_t seats = hs == NULL ? -1 : PySequence_Fast_GET_SIZE(hs);
         Py_XDECREF(hs);
-        if (seats < 2 || seats > MAX_SEATS) {
+        if (seats < 2 || seats > MAX_PLAYERS) {
             PyErr_Clear();
-            PyErr_SetString(PyExc_ValueError, "each deal must hold 2 to 4 hands");
+            PyErr_SetString(PyExc_ValueError, "each deal must hold 2 to 6 hands");
             Py_CLEAR(out);
             break;
         }
@@ -1743,7 +2260,7 @@ static PyObject *fc_likelihoods(PyObject *Py_UNUSED(self), PyObject *args) {
                 Py_CLEAR(out);
                 break;
             }
-            ll = deal_log_likelihood(decisions, n, hands, max_cards, may_drop, scale, &ml);
+            ll = deal_log_likelihood(decisions, n, hands, R, wild, scale, &ml);
             if (ml.failed) {
                 PyErr_NoMemory();
                 Py_CLEAR(out);
@@ -1966,7 +2483,6 @@ static PyObject *fc_encode_v1(PyObject *Py_UNUSED(self), PyObject *args) {
 /* ---- the module ------------------------------------------------------------ */
 
 static PyMethodDef fastcore_methods[] = {
-    {"set_policy", fc_set_policy, METH_VARARGS, set_policy_doc},
     {"legal_plays", fc_legal_plays, METH_VARARGS, legal_plays_doc},
     {"random_rounds", fc_random_rounds, METH_VARARGS, random_rounds_doc},
     {"play_choices", fc_play_choices, METH_VARARGS, play_choices_doc},
@@ -1993,5 +2509,14 @@ static struct PyModuleDef fastcore_module = {
 PyMODINIT_FUNC PyInit__fastcore(void) {
     init_tables();
     init_value_major();
-    return PyModule_Create(&fastcore_module);
+    if (PyType_Ready(&RulesType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&fastcore_module);
+    if (m == NULL) return NULL;
+    Py_INCREF(&RulesType);
+    if (PyModule_AddObject(m, "Rules", (PyObject *)&RulesType) < 0) {
+        Py_DECREF(&RulesType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

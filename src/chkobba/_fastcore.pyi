@@ -2,26 +2,34 @@
 
 from collections.abc import Sequence
 
-def set_policy(weights: Sequence[int], lay: Sequence[int], caution: float, /) -> None: ...
-def legal_plays(
-    hand: int, table: int, max_capture_cards: int, may_drop: bool, /
-) -> list[tuple[int, int]]: ...
-def random_rounds(n: int, seed: int, /) -> int: ...
+class Rules:
+    """A rule set as the kernel plays it (build it with chkobba.fast.kernel_rules)."""
+
+    def __init__(
+        self,
+        options: Sequence[int],
+        worth: Sequence[int],
+        lay: Sequence[int],
+        sweep: int,
+        caution: float,
+        ace_no_sweep: bool,
+    ) -> None: ...
+
+def legal_plays(rules: Rules, hand: int, table: int, wild: int, /) -> list[tuple[int, int]]: ...
+def random_rounds(rules: Rules, seats: int, side_of: Sequence[int], n: int, seed: int, /) -> int: ...
 def play_choices(
+    rules: Rules,
     seats: int,
     side_of: Sequence[int],
     dealer: int,
     deck: Sequence[int],
-    cut_choice: bool,
-    max_capture_cards: int,
-    may_drop: bool,
-    void_deal_count: int,
     choices: Sequence[float],
     /,
 ) -> tuple[list[str | tuple[int, int]], list[int]]: ...
 def rollout(state: tuple[object, ...], seed: int, deterministic: bool, /) -> list[int]: ...
 def solve(state: tuple[object, ...], /) -> list[tuple[int, int, float]]: ...
 def evaluate(
+    rules: Rules,
     cut_phase: bool,
     seat: int,
     side_of: Sequence[int],
@@ -36,9 +44,9 @@ def evaluate(
     hand_sizes: Sequence[int],
     unseen: int,
     stock: int,
-    max_capture_cards: int,
-    may_drop: bool,
-    void_deal_count: int,
+    declared: Sequence[int],
+    wild: int,
+    shown: Sequence[int],
     samples: int,
     seed: int,
     solve_cards: int,
@@ -49,8 +57,8 @@ def evaluate(
 ) -> list[float]: ...
 def likelihoods(
     decisions: Sequence[tuple[int, int, int, int, int, int, int, bool, int, int]],
-    max_capture_cards: int,
-    may_drop: bool,
+    rules: Rules,
+    wild: int,
     temperature: float,
     deals: Sequence[Sequence[int]],
     /,

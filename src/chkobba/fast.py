@@ -9,31 +9,34 @@ environment to force the pure path; :data:`AVAILABLE` says which one is live.
 
 The pure functions (``py_*``) are the reference: ``tests/test_fast.py`` checks
 that the kernel plays the same moves, scores the same points, follows the same
-policy and solves the same margins.
+policy and solves the same margins, for every preset at every table it allows.
 
 Card sets are 40-bit masks (:mod:`chkobba.cards`); a play is a
 ``(card, capture)`` pair of ints, as :class:`~chkobba.moves.Play` holds them.
 
-The kernel knows Chkobba's rules and the few options it takes as arguments
-(:data:`KERNEL_OPTIONS`). :func:`supports` says whether a rule set stays within
-them; :func:`evaluate` runs the pure path for any rule set that does not, so a
-game of the Scopa family is never searched under Chkobba's rules.
+The kernel plays every option of :class:`~chkobba.rules.RuleSet`
+(:data:`KERNEL_OPTIONS`) and every point rule (:data:`KERNEL_POINT_RULES`) at
+tables of 2, 3, 4 and 6 seats and 2 against 2: each rule set is handed to it once
+as a compact struct of options and playout values (:func:`kernel_rules`, cached).
+:func:`supports` stays the guard: a rule set with an option the kernel does not
+know is searched on the pure path, never under rules it does not play.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import random
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
-from chkobba.captures import captures
-from chkobba.cards import CARDS, FULL_DECK, cards_of
-from chkobba.game import HAND_SIZE, Phase, Round, side_map
+from chkobba.cards import CARDS, FULL_DECK, RANKS
+from chkobba.game import PLAYER_COUNTS, Phase, Round, side_map, wild_value
 from chkobba.moves import Cut, Play
 from chkobba.observe import Observation
 from chkobba.rules import CHKOBBA, RuleSet
+from chkobba.scoring import POINT_KEYS, Declaration
 from chkobba.search import inference, policy
 from chkobba.search.determinize import determinize
 from chkobba.search.endgame import solvable
@@ -51,57 +54,84 @@ MoveValue = str | PlayPair
 """A move as :func:`play_choices` reports it: ``"keep"``, ``"table"`` or a play pair."""
 
 
-def _policy_weights() -> tuple[list[int], list[int], float]:
-    """The policy's weights as the kernel takes them (see :mod:`chkobba.search.policy`)."""
-    named = [policy.CARD, policy.DIAMOND, policy.SEVEN, policy.SIX, policy.HAYA, policy.SWEEP]
-    return named, list(policy.LAY_COST), policy.CAUTION
-
-
 def _kernel_status() -> tuple[bool, str]:
     if os.environ.get("CHKOBBA_PURE", "") not in ("", "0"):
         return False, "CHKOBBA_PURE is set"
     if _fastcore is None:
         return False, "the C extension chkobba._fastcore is not built"
-    named, lay, caution = _policy_weights()
-    _fastcore.set_policy(named, lay, caution)
+    if not hasattr(_fastcore, "Rules"):
+        return False, "the C extension chkobba._fastcore is out of date: rebuild it"
     return True, "the C extension chkobba._fastcore"
 
 
 KERNEL_OPTIONS: Final = frozenset(
     {
         "target",
-        "lowest_wins",
         "may_drop_capturing_card",
         "cut_choice",
         "void_deal_count",
         "max_capture_cards",
+        "fewest_cards",
+        "void_deal_ranks",
+        "distinct_table",
+        "hand_size",
+        "table_size",
+        "seatings",
+        "capture_match",
+        "capture_sum",
+        "capture_total",
+        "matching_priority",
+        "ace_takes_all",
+        "ace_sweep_scores",
+        "scoring",
+        "all_coins_wins",
+        "lowest_wins",
+        "wild_seven_keeps_value",
         "deck",
     }
 )
-"""The rule options the kernel implements (or that only decide the match, or only name
-things, which the kernel does not do): every other option must keep Chkobba's value, but
-for ``seatings`` (:func:`supports`)."""
+"""The rule options the kernel implements, or that only decide the match (``target``,
+``all_coins_wins``, ``lowest_wins``: the search's goal), only name things (``deck``) or
+only list tables (``seatings``). A rule set with any other option is not played by the
+kernel (:func:`supports`)."""
 
-KERNEL_SEATS: Final = (2, 3, 4)
-"""The tables the kernel deals: 2, 3 or 4 players (2 against 2 among them), not 6."""
+KERNEL_POINT_RULES: Final = frozenset(
+    {
+        "cards",
+        "coins",
+        "sevens",
+        "primiera",
+        "seven_of_coins",
+        "king_of_coins",
+        "sweeps",
+        "napola",
+        "ponino",
+        "coin_faces",
+        "frac",
+        "frac_tie",
+        "declarations",
+    }
+)
+"""The point rules (:data:`chkobba.scoring.POINT_RULES`) the kernel scores."""
 
-_KERNEL_SEATINGS: Final = frozenset({"2", "3", "4", "2v2"})
-_CHKOBBA_OPTIONS: Final = CHKOBBA.options()
+KERNEL_SEATS: Final = (2, 3, 4, 6)
+"""The tables the kernel deals: 2, 3, 4 or 6 players (2 against 2 among the four)."""
+
+_KERNEL_SEATINGS: Final = frozenset({"2", "3", "4", "6", "2v2"})
 
 
 def supports(rules: RuleSet, seats: int | None = None) -> bool:
-    """Whether the kernel plays ``rules`` exactly: Chkobba but for :data:`KERNEL_OPTIONS`,
-    at a table of ``seats`` players (None: at every table ``rules`` allow) among
-    :data:`KERNEL_SEATS`. The callers use the pure search for anything else."""
+    """Whether the kernel plays ``rules`` exactly: every option among :data:`KERNEL_OPTIONS`,
+    every point among :data:`KERNEL_POINT_RULES`, at a table of ``seats`` players (None:
+    at every table ``rules`` allow) among :data:`KERNEL_SEATS`. True for every preset; the
+    callers use the pure search for anything else."""
     if seats is None:
         if not _KERNEL_SEATINGS.issuperset(rules.seatings):
             return False
     elif seats not in KERNEL_SEATS:
         return False
-    return all(
-        v == _CHKOBBA_OPTIONS[k]
-        for k, v in rules.options().items()
-        if k not in KERNEL_OPTIONS and k != "seatings"
+    return KERNEL_OPTIONS.issuperset(rules.options()) and all(
+        k in POINT_KEYS and POINT_KEYS[k].rule in KERNEL_POINT_RULES for k in rules.scoring
     )
 
 
@@ -110,6 +140,67 @@ AVAILABLE: bool
 BACKEND: str
 """Which path is live, or why the kernel is not used."""
 AVAILABLE, BACKEND = _kernel_status()
+
+_POINT_ORDER: Final = (
+    "cards",
+    "coins",
+    "sevens",
+    "primiera",
+    "seven_of_coins",
+    "king_of_coins",
+    "sweeps",
+    "napola",
+    "ponino",
+    "coin_faces",
+    "frac",
+    "frac_tie",
+    "declarations",
+)
+"""The point rules in the order the kernel counts them."""
+
+
+def kernel_options(rules: RuleSet) -> tuple[int, ...]:
+    """The options of ``rules`` as the kernel's struct holds them, in its order: the deal,
+    the captures, the sweeps, the declarations, the goal and how many times each point
+    rule is scored (:data:`_POINT_ORDER`)."""
+    ranks = sum(1 << RANKS.index(r) for r in rules.void_deal_ranks)
+    counts = [0] * len(_POINT_ORDER)
+    for k in rules.scoring:
+        counts[_POINT_ORDER.index(POINT_KEYS[k].rule)] += 1
+    return (
+        rules.hand_size,
+        rules.table_size,
+        int(rules.cut_choice),
+        rules.void_deal_count,
+        ranks,
+        int(rules.distinct_table),
+        rules.max_capture_cards,
+        int(rules.fewest_cards),
+        int(rules.may_drop_capturing_card),
+        int(rules.capture_match),
+        int(rules.capture_sum),
+        rules.capture_total,
+        int(rules.matching_priority),
+        int(rules.ace_takes_all),
+        int(rules.general_captures),
+        rules.no_sweep,
+        int(rules.declares),
+        int(rules.wild_seven_keeps_value),
+        int(rules.lowest_wins),
+        *counts,
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def kernel_rules(rules: RuleSet) -> _fastcore.Rules:
+    """``rules`` as the kernel takes them: its options and the playout policy's values for
+    them (:func:`chkobba.search.policy.weights`), built once per rule set."""
+    if not supports(rules):
+        raise ValueError(f"the kernel does not play the rules {rules.name!r} with these options")
+    w = policy.weights(rules)
+    return _fastcore.Rules(
+        kernel_options(rules), w.card, w.lay, w.sweep, w.caution, w.ace_no_sweep
+    )
 
 
 class FastState(NamedTuple):
@@ -129,8 +220,9 @@ class FastState(NamedTuple):
     turn: int
     stock: tuple[int, ...]
     """The cards still to deal, top first."""
-    max_capture_cards: int = 0
-    may_drop: bool = False
+    rules: RuleSet = CHKOBBA
+    declarations: tuple[Declaration, ...] = ()
+    """The hands declared this round (Cirulla): their points and the wild 7♠'s value."""
 
 
 def state_of(r: Round) -> FastState:
@@ -148,8 +240,8 @@ def state_of(r: Round) -> FastState:
         last_capturer=-1 if r.last_capturer is None else r.last_capturer,
         turn=r.turn,
         stock=tuple(r.deck[r.stock_pos :]),
-        max_capture_cards=r.rules.max_capture_cards,
-        may_drop=r.rules.may_drop_capturing_card,
+        rules=r.rules,
+        declarations=r.declarations,
     )
 
 
@@ -157,7 +249,7 @@ def round_of(state: FastState) -> Round:
     """The engine's :class:`~chkobba.game.Round` holding ``state`` (checked first)."""
     check_state(state)
     return Round.in_play(
-        _rules(state.max_capture_cards, state.may_drop),
+        state.rules,
         tuple(state.side_of),
         (state.cutter - 1) % state.seats,
         state.stock,
@@ -167,24 +259,32 @@ def round_of(state: FastState) -> Round:
         state.chkobba,
         None if state.last_capturer < 0 else state.last_capturer,
         state.turn,
+        state.declarations,
+    )
+
+
+def declared(side_of: Sequence[int], declarations: Sequence[Declaration]) -> list[int]:
+    """Each side's declaration points (Cirulla) from the declarations made."""
+    pts = [0] * (max(side_of) + 1)
+    for d in declarations:
+        pts[side_of[d.seat]] += d.points
+    return pts
+
+
+def _kernel_state(state: FastState) -> tuple[object, ...]:
+    """``state`` as the kernel reads it: the rules as :func:`kernel_rules`, the
+    declarations as each side's points and the wild 7♠'s value."""
+    if not supports(state.rules, state.seats):
+        raise ValueError(f"the kernel does not play {state.rules.name!r} at {state.seats} seats")
+    return (
+        *state[:10],
+        kernel_rules(state.rules),
+        tuple(declared(state.side_of, state.declarations)),
+        wild_value(state.rules, state.declarations),
     )
 
 
 # -- checks shared by both paths -------------------------------------------------
-
-
-def _rules(max_capture_cards: int, may_drop: bool) -> RuleSet:
-    _check_max_cards(max_capture_cards)
-    return CHKOBBA.with_options(
-        {"max_capture_cards": max_capture_cards, "may_drop_capturing_card": bool(may_drop)}
-    )
-
-
-def _check_max_cards(max_capture_cards: int) -> None:
-    if max_capture_cards < 0 or max_capture_cards == 1:
-        raise ValueError(
-            f"max_capture_cards must be 0 (no limit) or at least 2, not {max_capture_cards}"
-        )
 
 
 def _check_mask(mask: int, what: str) -> None:
@@ -194,10 +294,15 @@ def _check_mask(mask: int, what: str) -> None:
         raise ValueError(f"{what} must be a set of the 40 cards (a mask below 2**40)")
 
 
+def _check_wild(wild: int) -> None:
+    if wild not in (0, 1, 2, 3, 4, 5, 6, 8, 9, 10):
+        raise ValueError(f"wild must be 0 (the 7♠ is a 7) or a value from 1 to 10, not {wild}")
+
+
 def _teams(seats: int, side_of: Sequence[int]) -> bool:
-    """Whether ``side_of`` pairs partners; raise unless docs/rules.md §2.1 allows the seating."""
-    if seats not in (2, 3, 4):
-        raise ValueError(f"Chkobba is played by 2, 3 or 4 players, not {seats}")
+    """Whether ``side_of`` pairs partners; raise unless it is a seating the game allows."""
+    if seats not in PLAYER_COUNTS:
+        raise ValueError(f"a table seats 2, 3, 4 or 6 players, not {seats}")
     sides = tuple(side_of)
     if sides == side_map(seats, False):
         return False
@@ -231,7 +336,8 @@ def check_state(state: FastState) -> None:
         raise ValueError("last_capturer must be a side or -1")
     if any(not 0 <= n <= 40 for n in state.chkobba):
         raise ValueError("chkobba must be from 0 to 40")
-    _check_max_cards(state.max_capture_cards)
+    if any(not 0 <= d.seat < state.seats for d in state.declarations):
+        raise ValueError("a declaration's seat is not at the table")
     seen = 0
     for h in state.hands:
         _check_mask(h, "hands")
@@ -245,10 +351,11 @@ def check_state(state: FastState) -> None:
         if not 0 <= c < 40:
             raise ValueError("stock must be from 0 to 39")
         seen = _claim(seen, 1 << c, "stock")
-    if len(state.stock) % (HAND_SIZE * state.seats):
+    deal = state.rules.hand_size * state.seats
+    if len(state.stock) % deal:
         raise ValueError(
-            f"the stock must hold whole deals of 3 cards a seat (a multiple of "
-            f"{HAND_SIZE * state.seats}), not {len(state.stock)} cards"
+            f"the stock must hold whole deals of {state.rules.hand_size} cards a seat "
+            f"(a multiple of {deal}), not {len(state.stock)} cards"
         )
     sizes = [state.hands[(state.turn + i) % state.seats].bit_count() for i in range(state.seats)]
     if sum(sizes) == 0:
@@ -270,25 +377,21 @@ def _check_solvable(state: FastState) -> None:
 
 
 def py_legal_plays(
-    hand: int, table: int, max_capture_cards: int = 0, may_drop: bool = False
+    hand: int, table: int, rules: RuleSet = CHKOBBA, wild: int = 0
 ) -> list[PlayPair]:
     """:func:`legal_plays` on the engine: :func:`chkobba.captures.captures` card by card."""
     _check_mask(hand, "hand")
     _check_mask(table, "table")
+    _check_wild(wild)
     if hand & table:
         card = CARDS[((hand & table) & -(hand & table)).bit_length() - 1]
         raise ValueError(f"card {card} is both in the hand and on the table")
-    rules = _rules(max_capture_cards, may_drop)
-    out: list[PlayPair] = []
-    for c in cards_of(hand):
-        caps = captures(c.value, table, rules) if table else []
-        out.extend((int(c), m) for m in caps)
-        if may_drop or not caps:
-            out.append((int(c), 0))
-    return out
+    return inference.legal_plays(hand, table, rules, wild)
 
 
-def py_random_rounds(n: int, seed: int) -> int:
+def py_random_rounds(
+    n: int, seed: int, rules: RuleSet = CHKOBBA, seats: int = 2, teams: bool = False
+) -> int:
     """:func:`random_rounds` on the engine (``random.Random(seed)``, not the kernel's numbers)."""
     if n < 0:
         raise ValueError("the number of rounds must not be negative")
@@ -298,8 +401,9 @@ def py_random_rounds(n: int, seed: int) -> int:
     for _ in range(n):
         while True:
             rng.shuffle(deck)
-            r = Round(CHKOBBA, 2, False, 0, deck)
-            r.apply_unchecked(rng.choice(r.legal_moves()))
+            r = Round(rules, seats, teams, 0, deck)
+            if r.phase is Phase.CUT:
+                r.apply_unchecked(rng.choice(r.legal_moves()))
             if not r.void:
                 break
         while r.score is None:
@@ -309,27 +413,15 @@ def py_random_rounds(n: int, seed: int) -> int:
 
 
 def py_play_choices(
+    rules: RuleSet,
     seats: int,
     side_of: Sequence[int],
     dealer: int,
     deck: Sequence[int],
-    cut_choice: bool,
-    max_capture_cards: int,
-    may_drop: bool,
-    void_deal_count: int,
     choices: Sequence[float],
 ) -> tuple[list[MoveValue], list[int]]:
     """:func:`play_choices` on :class:`~chkobba.game.Round`."""
     teams = _teams(seats, side_of)
-    _check_max_cards(max_capture_cards)
-    rules = CHKOBBA.with_options(
-        {
-            "cut_choice": bool(cut_choice),
-            "max_capture_cards": max_capture_cards,
-            "may_drop_capturing_card": bool(may_drop),
-            "void_deal_count": void_deal_count,
-        }
-    )
     r = Round(rules, seats, teams, dealer, deck)
     moves: list[MoveValue] = []
     if r.void:
@@ -373,6 +465,8 @@ def py_solve(state: FastState) -> list[tuple[int, int, float]]:
     """:func:`solve` by :func:`chkobba.search.endgame.solve`."""
     r = round_of(state)
     _check_solvable(state)
+    if not solvable(r):
+        raise ValueError("the solver does not score these rules between partners (Il ponino)")
     _, results = endgame_solve(r)
     return [(p.card, p.capture, v) for p, v in results]
 
@@ -442,80 +536,75 @@ def py_likelihoods(
     rules: RuleSet,
     temperature: float,
     deals: Sequence[Sequence[int]],
+    wild: int = 0,
 ) -> list[float]:
     """:func:`likelihoods` by :func:`chkobba.search.inference.log_likelihood`."""
-    return [inference.log_likelihood(found, hands, rules, temperature) for hands in deals]
+    return [
+        inference.log_likelihood(found, hands, rules, temperature, wild) for hands in deals
+    ]
 
 
 # -- the fast path ---------------------------------------------------------------
 
 
+def _kernel(rules: RuleSet, seats: int | None = None) -> bool:
+    """Whether the kernel does the work for ``rules`` (at ``seats``)."""
+    return AVAILABLE and supports(rules, seats)
+
+
 def legal_plays(
-    hand: int, table: int, max_capture_cards: int = 0, may_drop: bool = False
+    hand: int, table: int, rules: RuleSet = CHKOBBA, wild: int = 0
 ) -> list[PlayPair]:
-    """The legal plays of ``hand`` on ``table``, in :meth:`Round.legal_moves` order.
+    """The legal plays of ``hand`` on ``table`` under ``rules``, in
+    :meth:`Round.legal_moves` order; ``wild`` is the value the 7♠ keeps this round (0: a 7).
 
     Cards ascending; for each card its captures in :func:`chkobba.captures.captures`
     order, then the lay when the rules allow it.
     """
-    if AVAILABLE:
-        return _fastcore.legal_plays(hand, table, max_capture_cards, may_drop)
-    return py_legal_plays(hand, table, max_capture_cards, may_drop)
+    if _kernel(rules):
+        _check_wild(wild)
+        return _fastcore.legal_plays(kernel_rules(rules), hand, table, wild)
+    return py_legal_plays(hand, table, rules, wild)
 
 
-def random_rounds(n: int, seed: int) -> int:
-    """Play ``n`` random 2-player rounds; return the number of plays made.
+def random_rounds(
+    n: int, seed: int, rules: RuleSet = CHKOBBA, seats: int = 2, teams: bool = False
+) -> int:
+    """Play ``n`` random rounds of ``rules`` at ``seats``; return the number of plays made.
 
-    Dealer 0, a random cut decision, void deals redealt, each play drawn
-    uniformly among the legal plays, the round scored in full: the benchmark of
-    ``bench/playouts.py``. The kernel and the pure path draw different numbers.
+    Dealer 0, a random cut decision where the rules have one, void deals redealt,
+    each play drawn uniformly among the legal plays, the round scored in full: the
+    benchmark of ``bench/playouts.py``. The kernel and the pure path draw different
+    numbers.
     """
-    if AVAILABLE:
-        return _fastcore.random_rounds(n, seed)
-    return py_random_rounds(n, seed)
+    if _kernel(rules, seats):
+        side_of = side_map(seats, teams)
+        _teams(seats, side_of)
+        return _fastcore.random_rounds(kernel_rules(rules), seats, side_of, n, seed)
+    return py_random_rounds(n, seed, rules, seats, teams)
 
 
 def play_choices(
+    rules: RuleSet,
     seats: int,
     side_of: Sequence[int],
     dealer: int,
     deck: Sequence[int],
-    cut_choice: bool,
-    max_capture_cards: int,
-    may_drop: bool,
-    void_deal_count: int,
     choices: Sequence[float],
 ) -> tuple[list[MoveValue], list[int]]:
-    """Deal ``deck`` as :class:`~chkobba.game.Round` does and play one round by ``choices``.
+    """Deal ``deck`` as :class:`~chkobba.game.Round` does and play one round of ``rules``
+    by ``choices``.
 
     At each decision the move at index ``int(u * len(legal))`` is taken, ``u``
     being the next entry of ``choices`` (at the cut, index 0 keeps and 1 tables).
     Returns the moves (``"keep"``, ``"table"`` or ``(card, capture)``) and each
     side's round points; the points are empty when the deal is void.
     """
-    if AVAILABLE:
+    if _kernel(rules, seats):
         return _fastcore.play_choices(
-            seats,
-            tuple(side_of),
-            dealer,
-            tuple(deck),
-            cut_choice,
-            max_capture_cards,
-            may_drop,
-            void_deal_count,
-            choices,
+            kernel_rules(rules), seats, tuple(side_of), dealer, tuple(deck), choices
         )
-    return py_play_choices(
-        seats,
-        side_of,
-        dealer,
-        deck,
-        cut_choice,
-        max_capture_cards,
-        may_drop,
-        void_deal_count,
-        choices,
-    )
+    return py_play_choices(rules, seats, side_of, dealer, deck, choices)
 
 
 def rollout(state: FastState, seed: int, deterministic: bool = False) -> list[int]:
@@ -525,8 +614,8 @@ def rollout(state: FastState, seed: int, deterministic: bool = False) -> list[in
     or with ``deterministic`` to the first in legal order, which makes the
     kernel and the pure reference play the very same round.
     """
-    if AVAILABLE:
-        return _fastcore.rollout(state, seed, deterministic)
+    if _kernel(state.rules, state.seats):
+        return _fastcore.rollout(_kernel_state(state), seed, deterministic)
     return py_rollout(state, seed, deterministic)
 
 
@@ -535,10 +624,11 @@ def solve(state: FastState) -> list[tuple[int, int, float]]:
 
     Two sides and an empty stock (every card known), as
     :func:`chkobba.search.endgame.solve`; the margin is the mover's side's round
-    points minus the other side's, chkobba points already made included.
+    points minus the other side's, chkobba points already made included, under
+    best play for each side's goal.
     """
-    if AVAILABLE:
-        return _fastcore.solve(state)
+    if _kernel(state.rules, state.seats):
+        return _fastcore.solve(_kernel_state(state))
     return py_solve(state)
 
 
@@ -547,23 +637,23 @@ def likelihoods(
     rules: RuleSet,
     temperature: float,
     deals: Sequence[Sequence[int]],
+    wild: int = 0,
 ) -> list[float]:
     """For each sampled deal (every seat's hand now), the log of its inference weight.
 
     How likely the deal makes the other seats' plays ``found``
     (:func:`chkobba.search.inference.decisions`), at ``temperature`` points
     (:func:`chkobba.search.inference.log_likelihood`); 0 for a temperature of 0.
+    ``wild`` is the value the 7♠ keeps this round (0: a 7).
     """
     inference.check_temperature(temperature)
-    if AVAILABLE and supports(rules):
+    if _kernel(rules):
+        _check_wild(wild)
+        hands = [tuple(h) for h in deals]
         return _fastcore.likelihoods(
-            _decision_tuples(found),
-            rules.max_capture_cards,
-            rules.may_drop_capturing_card,
-            temperature,
-            [tuple(h) for h in deals],
+            _decision_tuples(found), kernel_rules(rules), wild, temperature, hands
         )
-    return py_likelihoods(found, rules, temperature, deals)
+    return py_likelihoods(found, rules, temperature, deals, wild)
 
 
 def _decision_tuples(
@@ -597,13 +687,13 @@ def evaluate(
     """The summed margin of each of ``obs.legal_moves`` over ``samples`` sampled deals.
 
     The expert's inner loop: each sample fills the other hands and the stock
-    with the unseen cards (:func:`chkobba.search.determinize.determinize`), then
-    every legal move is applied and the round finished by the policy, or solved
-    exactly once two sides are left with an empty stock and at most
-    ``solve_cards`` cards in hands (:func:`playout_margin`; pass 12 to solve
-    every sampled split of a 2-against-2 endgame). A move's margin is the
-    observer's side's points minus the best other side's. Deterministic for a
-    seed.
+    with the unseen cards (:func:`chkobba.search.determinize.determinize`: the
+    cards a declaration showed stay in their hand), then every legal move is
+    applied and the round finished by the policy, or solved exactly once two
+    sides are left with an empty stock and at most ``solve_cards`` cards in
+    hands (:func:`playout_margin`; pass 12 to solve every sampled split of a
+    2-against-2 endgame). A move's margin is the observer's side's points minus
+    the best other side's. Deterministic for a seed.
 
     With a positive ``temperature`` (in points) each sampled deal's margins are
     weighted by how likely it makes the other seats' plays in the current deal
@@ -616,12 +706,13 @@ def evaluate(
     """
     _check_observation(obs, samples)
     found = inference.decisions(obs) if inference.active(temperature) else ()
-    if not AVAILABLE or not supports(obs.rules, obs.seats):
+    if not _kernel(obs.rules, obs.seats):
         return py_evaluate(obs, samples, seed, solve_cards, temperature, known)
     cut = obs.phase is Phase.CUT
     if cut and obs.cut_card is None:
         raise ValueError("at the cut only the cutter can evaluate its choice")
     totals = _fastcore.evaluate(
+        kernel_rules(obs.rules),
         cut,
         obs.seat,
         obs.side_of,
@@ -636,9 +727,9 @@ def evaluate(
         obs.hand_sizes,
         obs.unseen,
         obs.stock,
-        obs.rules.max_capture_cards,
-        obs.rules.may_drop_capturing_card,
-        obs.rules.void_deal_count,
+        declared(obs.side_of, obs.declarations),
+        obs.wild,
+        obs.shown or (0,) * obs.seats,
         samples,
         seed,
         solve_cards,

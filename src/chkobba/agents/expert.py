@@ -10,7 +10,11 @@ remain, the rest of the round is solved exactly instead (with two players every
 card is then known; with partners, each sampled split is solved).
 
 The budget is a number of sampled deals (deterministic for a seed) and,
-optionally, a time limit per move.
+optionally, a time limit per move. The compiled kernel plays every game of the
+family, so the budget is the same in every game of hands of three; where the
+hands are bigger (Scopone's 9 and 10 cards) each sample costs about as many
+times more, and the samples are cut in proportion (:meth:`ExpertAgent.samples_for`),
+for the same time a move.
 
 With a ``temperature`` (in round points) the samples are weighted by inference
 (:mod:`chkobba.search.inference`): each sampled deal counts in proportion to how
@@ -29,9 +33,10 @@ from typing import Final
 
 from chkobba import fast
 from chkobba.agents.base import register
-from chkobba.game import Phase, Round
+from chkobba.game import HAND_SIZE, Phase, Round
 from chkobba.moves import Move
 from chkobba.observe import Observation
+from chkobba.rules import RuleSet
 from chkobba.search import inference
 from chkobba.search.determinize import determinize
 from chkobba.search.endgame import scores_exactly, solvable, solve
@@ -46,7 +51,12 @@ well they explain the other seats' plays measured stronger than uniform sampling
 samples) for about 10% more time per move."""
 PURE_DIVISOR: Final = 40
 """Without the compiled kernel the same search is about this much slower, so the
-budgets of the levels are divided by it to keep the time per move close."""
+budgets of the levels are divided by it to keep the time per move close (and by the
+kernel for a rule set it does not play, :func:`chkobba.fast.supports`)."""
+BUDGET_HAND: Final = HAND_SIZE
+"""The hand size a level's budget is set for: with bigger hands (Scopone) a sample plays
+out more cards and more choices, so a level draws ``samples * BUDGET_HAND / hand_size``
+(measured in Scopone at 6,000 samples: about three times Chkobba's time a move)."""
 ENDGAME_CARDS: Final = 12
 """The search solves the rest of the round exactly once every card is dealt and at most
 this many are left in hands (the last deal of a 2-against-2 Chkobba)."""
@@ -78,12 +88,20 @@ class ExpertAgent:
         """Inference's softmax temperature in points; None or 0: uniform sampling."""
         self.rng = random.Random(seed)
         self.samples = samples
+        """Sampled deals per move in a game of hands of three (:meth:`samples_for`)."""
         self.seconds = seconds
         self.endgame_samples = endgame_samples
 
     def choose(self, obs: Observation) -> Move:
         """The move with the best estimated round-point margin."""
         return self.best_move(obs)
+
+    def samples_for(self, rules: RuleSet) -> int:
+        """The deals sampled for a move under ``rules``: :attr:`samples`, cut in proportion
+        where the hands are bigger than :data:`BUDGET_HAND` cards (Scopone: a third)."""
+        if rules.hand_size <= BUDGET_HAND:
+            return self.samples
+        return max(1, self.samples * BUDGET_HAND // rules.hand_size)
 
     def best_move(self, obs: Observation, known: Sequence[int] | None = None) -> Move:
         """The move with the best estimated margin, ``known`` hands fixed (see :meth:`evaluate`)."""
@@ -122,7 +140,7 @@ class ExpertAgent:
         totals = [0.0] * len(moves)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         side = obs.side
-        samples = self.samples
+        samples = self.samples_for(obs.rules)
         if fast.AVAILABLE:
             # The budget was set for the kernel, which does not play these rules:
             # keep the time per move close on the pure path.
@@ -169,15 +187,14 @@ class ExpertAgent:
                 known=known,
             )
         t = self.temperature
+        samples = self.samples_for(obs.rules)
         if self.seconds is None:
-            return fast.evaluate(
-                obs, self.samples, self.rng.getrandbits(63), temperature=t, known=known
-            )
+            return fast.evaluate(obs, samples, self.rng.getrandbits(63), temperature=t, known=known)
         deadline = time.perf_counter() + self.seconds
         totals = [0.0] * len(obs.legal_moves)
         done = 0
-        while done < self.samples:
-            chunk = min(FAST_CHUNK, self.samples - done)
+        while done < samples:
+            chunk = min(FAST_CHUNK, samples - done)
             part = fast.evaluate(obs, chunk, self.rng.getrandbits(63), temperature=t, known=known)
             totals = [a + b for a, b in zip(totals, part, strict=True)]
             done += chunk

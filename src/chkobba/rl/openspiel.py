@@ -11,7 +11,7 @@ deal of the 40 cards, or ``match``, rounds to the preset's target) and
 **Chance is explicit.** The first chance node picks the first dealer (one
 outcome per seat); then each shuffle is 39 chance nodes, each drawing the next
 card of the deck uniformly among the cards not drawn yet (the 40th is what is
-left). A void deal (RULES.md §2.2) is shuffled again by the same chance nodes,
+left). A void deal (docs/rules.md §2.2) is shuffled again by the same chance nodes,
 as at a real table. Everything after the shuffle is the engine
 (:class:`chkobba.game.Round`): the cutter's keep-or-table decision is a player
 decision, and the players' actions are the 83 ``chkobba_v1`` actions of

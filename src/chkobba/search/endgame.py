@@ -4,7 +4,9 @@ When the stock is empty and the other hands are known (two players: the
 opponent holds exactly the unseen cards), the rest of the round is a small
 perfect-information game. :func:`solve` searches it completely (negamax with a
 transposition table) for two sides, whose seats alternate in play order, and
-returns the exact round-point margin for the side to move under best play.
+returns the exact round-point margin for the side to move under best play. Best
+play is each side's goal: the highest margin, or where the lowest total wins
+(``lowest_wins``, Scopa a perdere) the lowest.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ def solve(r: Round) -> tuple[float, list[tuple[Play, float]]]:
     """The exact margin for the side to move and each legal play's margin.
 
     The margin is the side's round points minus the other side's, chkobba
-    points already made included.
+    points already made included; the side to move plays for the highest one,
+    or for the lowest where the lowest total wins.
     """
     solver = _Solver(r.rules, r.side_of, r.declared() if r.declarations else None, r.wild)
     state: _State = (
@@ -53,12 +56,15 @@ def solve(r: Round) -> tuple[float, list[tuple[Play, float]]]:
     )
     results = []
     side = r.side_of[r.turn]
+    sign = solver.sign
     best = -1e9
     for play, child in solver.children(state):
+        # The solver values a position for its side's goal; a margin is that value
+        # turned round where the lowest total wins.
         v = solver.value_for(child, side)
-        results.append((play, v))
+        results.append((play, sign * v))
         best = max(best, v)
-    return best, results
+    return sign * best, results
 
 
 class _Solver:
@@ -75,6 +81,8 @@ class _Solver:
         self.declared = declared
         self.no_sweep = rules.no_sweep
         self.seats = len(side_of)
+        self.sign = -1.0 if rules.lowest_wins else 1.0
+        """1, or -1 where the lowest total wins: a position's value is its margin times this."""
         self.memo: dict[_State, float] = {}
 
     def children(self, state: _State) -> list[tuple[Play, _State]]:
@@ -110,12 +118,13 @@ class _Solver:
         return out
 
     def value_for(self, state: _State, side: int) -> float:
-        """The exact margin of ``side`` in ``state``."""
+        """The exact value of ``state`` for ``side``'s goal (:meth:`value`)."""
         v = self.value(state)
         return v if self.side_of[state[5]] == side else -v
 
     def value(self, state: _State) -> float:
-        """The exact margin for the side to move in ``state``."""
+        """The exact value of ``state`` for the side to move: its margin under best play,
+        times :attr:`sign`."""
         hit = self.memo.get(state)
         if hit is not None:
             return hit
@@ -126,7 +135,7 @@ class _Solver:
                 final[last] |= table
             pts = score_round(final, chk, self.rules, declared=self.declared).points
             mine = self.side_of[turn]
-            v = float(pts[mine] - pts[1 - mine])
+            v = self.sign * (pts[mine] - pts[1 - mine])
         else:
             v = -1e9
             for _, child in self.children(state):

@@ -156,25 +156,18 @@ def legal_plays(hand: int, table: int, rules: RuleSet, wild: int = 0) -> list[tu
     return out
 
 
-def decision_context(d: Decision, hand: int) -> policy.Context:
+def decision_context(d: Decision, hand: int, rules: RuleSet) -> policy.Context:
     """The policy's view for ``d``'s seat holding ``hand`` then (as :func:`policy.context`)."""
     chances = None
     if d.next_hand != PARTNER:
-        unseen = FULL_DECK & ~(hand | d.public)
-        total = unseen.bit_count()
-        chances = (
-            0.0,
-            *(
-                policy.holds_one(total, (unseen & _RANKS[v - 1]).bit_count(), d.next_hand)
-                for v in range(1, 11)
-            ),
-        )
+        chances = policy.chances_of(FULL_DECK & ~(hand | d.public), d.next_hand)
     return policy.Context(
         table=d.table,
         last_play=d.last_play,
         side=d.side,
         last_capturer=d.last_capturer,
         chances=chances,
+        weights=policy.weights(rules),
     )
 
 
@@ -189,7 +182,7 @@ def decision_log_likelihood(
     if len(plays) == 1:
         return 0.0
     chosen = plays.index((d.card, d.capture))
-    ctx = decision_context(d, hand)
+    ctx = decision_context(d, hand, rules)
     scores = [policy.play_score(c, m, ctx) for c, m in plays]
     scale = temperature * policy.SCALE
     best = max(scores)

@@ -5,14 +5,23 @@ the cards it has not seen (everything but its hand, the table and the piles). It
 never peeks at the sampled hidden cards, so playouts are not clairvoyant. Each
 legal play is scored, in millionths of a round point, as
 
-    the worth of the cards it wins (:func:`card_weight`), a chkobba point for a
-    sweep (and on the round's last play, the rest of the table)
+    the worth of the cards it wins (:func:`worth`), a sweep point for a sweep
+    that scores one (and on the round's last play, the rest of the table)
   − for a lay, a share (:data:`HOLD`) of the laid card's worth
   − :data:`CAUTION` × the next player's threat on the table left: the larger of
-    the chance they hold the card that sweeps it (a total of 10 or less) times
-    what the sweep is worth, and the chance they hold a card matching one table
-    card times that card's worth; the chance of holding a value is counted from
-    the unseen cards. A partner is no threat.
+    the chance they hold a card that sweeps it (by the rule set's captures: a
+    match or an addition of the whole table, a capture by total, an ace taking
+    all) times what the sweep is worth, and the chance they hold a card that
+    takes one table card (by match or by total) times that card's worth; the
+    chance of holding a value is counted from the unseen cards. A partner is no
+    threat.
+
+What a card is worth follows the rule set's points (:func:`weights`): Chkobba's
+kārṭa, dīnārī, barmīla and sabʿa l-ḥayya give :data:`CARD`, :data:`DIAMOND`,
+:data:`SEVEN`, :data:`SIX` and :data:`HAYA`; the other games' points give their
+own cheap per-card shares (the primiera's 7s, 6s, aces and 5s, the re bello, the
+napola's low coins, Frac's aces and faces…). Where the lowest total wins (Scopa a
+perdere) every score is turned round.
 
 Scores are integers (the weights are whole millionths; the threat is rounded
 once), so the compiled kernel (:mod:`chkobba.fast`) reproduces them exactly.
@@ -20,11 +29,13 @@ once), so the compiled kernel (:mod:`chkobba.fast`) reproduces them exactly.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from typing import Final, NamedTuple
 
 from chkobba.cards import (
+    DIAMONDS,
     DIAMONDS_MASK,
     FULL_DECK,
     SEVEN_OF_DIAMONDS,
@@ -35,6 +46,8 @@ from chkobba.cards import (
 )
 from chkobba.game import Phase, Round
 from chkobba.moves import Cut, Move, Play
+from chkobba.rules import RuleSet
+from chkobba.scoring import POINT_KEYS
 
 SCALE: Final = 1_000_000
 """Scores are in millionths of a round point."""
@@ -51,11 +64,21 @@ HOLD: Final = 0.3
 CAUTION: Final = 1.0
 """How much the next player's threat counts against a play."""
 
+PRIMIERA: Final = {7: SEVEN, 6: 150_000, 1: 100_000, 5: 50_000}
+"""The primiera's share by card value: its 7s (21), 6s (18), aces (16) and 5s (15) decide it."""
+NAPOLA_COIN: Final = 300_000
+"""Each of the A, 2 and 3 of coins where the napola scores (three points for the three)."""
+KNIGHT: Final = 100_000
+"""Each knight (J) where Il ponino doubles the sweeps of the player holding all four."""
+FRAC_TIE_KING: Final = 300_000
+"""The K♦ where it breaks Frac's 8-8 tie."""
+
 _RANKS: Final = tuple(rank_mask(v) for v in range(1, 11))
 
 
 def card_weight(mask: int) -> int:
-    """The worth of a set of cards, in millionths of a point, by :data:`CARD` and its kin."""
+    """Chkobba's worth of a set of cards, in millionths of a point, by :data:`CARD` and its
+    kin (:func:`worth` with :func:`weights` of another rule set gives its game's)."""
     return (
         CARD * mask.bit_count()
         + DIAMOND * (mask & DIAMONDS_MASK).bit_count()
@@ -67,7 +90,108 @@ def card_weight(mask: int) -> int:
 
 CARD_WEIGHT: Final = tuple(card_weight(1 << c) for c in range(40))
 LAY_COST: Final = tuple(math.floor(HOLD * w + 0.5) for w in CARD_WEIGHT)
-"""What laying each card costs."""
+"""What laying each card costs (Chkobba)."""
+
+
+class Weights(NamedTuple):
+    """The policy's values and capture model for one rule set (:func:`weights`)."""
+
+    card: tuple[int, ...]
+    """Each card's worth, in millionths of a point."""
+    suits: tuple[tuple[int, ...], ...]
+    """Per suit, the worth of each pattern of its ten cards: :func:`worth` in four lookups."""
+    lay: tuple[int, ...]
+    """What laying each card costs."""
+    sweep: int
+    """What a sweep that scores is worth (0 where sweeps score nothing)."""
+    no_sweep: int
+    """The cards whose sweep scores no point (:attr:`RuleSet.no_sweep`)."""
+    match: bool
+    sum: bool
+    max_cards: int
+    total: int
+    ace_all: bool
+    ace_no_sweep: bool
+    """Whether an ace's sweep scores nothing (an ace taking all, not counted as a sweep)."""
+    invert: bool
+    """Whether the lowest total wins: every score is turned round."""
+    caution: float
+
+
+def _rule_worth(rule: str) -> list[int]:
+    """Each card's share of one point rule (zero for the rules that no card decides)."""
+    w = [0] * 40
+    for c in range(40):
+        v, suit = VALUE_OF[c], c // 10
+        if rule == "cards":
+            w[c] = CARD
+        elif rule == "coins":
+            w[c] = DIAMOND * (suit == DIAMONDS)
+        elif rule == "sevens":
+            w[c] = SEVEN * (v == 7) + SIX * (v == 6)
+        elif rule == "primiera":
+            w[c] = PRIMIERA.get(v, 0)
+        elif rule == "seven_of_coins":
+            w[c] = HAYA * (c == SEVEN_OF_DIAMONDS)
+        elif rule == "king_of_coins":
+            w[c] = HAYA * (c == DIAMONDS * 10 + 9)
+        elif rule == "napola":
+            w[c] = NAPOLA_COIN * (suit == DIAMONDS and v <= 3)
+        elif rule == "ponino":
+            w[c] = KNIGHT * (v == 9)
+        elif rule == "coin_faces":
+            w[c] = SCALE * v * (suit == DIAMONDS and v <= 3)
+        elif rule == "frac":
+            w[c] = SCALE * (v in (1, 8, 9, 10))
+        elif rule == "frac_tie":
+            w[c] = FRAC_TIE_KING * (c == DIAMONDS * 10 + 9)
+    return w
+
+
+def _suit_table(card: list[int]) -> tuple[int, ...]:
+    """The worth of each pattern of one suit's ten cards: a pattern is its lowest card
+    and the pattern without it."""
+    table = [0] * (1 << 10)
+    for pattern in range(1, 1 << 10):
+        low = pattern & -pattern
+        table[pattern] = table[pattern ^ low] + card[low.bit_length() - 1]
+    return tuple(table)
+
+
+@functools.lru_cache(maxsize=64)
+def weights(rules: RuleSet) -> Weights:
+    """The policy's values for ``rules``: each card's share of the points its scoring
+    lists, the sweep point if sweeps score, and the captures the threat is counted by.
+    Chkobba's are :data:`CARD_WEIGHT` and :data:`LAY_COST`, the sweep :data:`SWEEP`."""
+    card = [0] * 40
+    sweep = 0
+    for key in rules.scoring:
+        rule = POINT_KEYS[key].rule
+        if rule == "sweeps":
+            sweep += SWEEP
+        card = [a + b for a, b in zip(card, _rule_worth(rule), strict=True)]
+    suits = tuple(_suit_table(card[s * 10 : s * 10 + 10]) for s in range(4))
+    return Weights(
+        card=tuple(card),
+        suits=suits,
+        lay=tuple(math.floor(HOLD * x + 0.5) for x in card),
+        sweep=sweep,
+        no_sweep=rules.no_sweep,
+        match=rules.capture_match,
+        sum=rules.capture_sum,
+        max_cards=rules.max_capture_cards,
+        total=rules.capture_total,
+        ace_all=rules.ace_takes_all,
+        ace_no_sweep=rules.ace_takes_all and not rules.ace_sweep_scores,
+        invert=rules.lowest_wins,
+        caution=CAUTION,
+    )
+
+
+def worth(mask: int, w: Weights) -> int:
+    """The worth of a set of cards under ``w``, in millionths of a point."""
+    s = w.suits
+    return s[0][mask & 1023] + s[1][mask >> 10 & 1023] + s[2][mask >> 20 & 1023] + s[3][mask >> 30]
 
 
 def table_total(table: int) -> int:
@@ -101,6 +225,17 @@ class Context(NamedTuple):
     last_capturer: int | None
     chances: tuple[float, ...] | None
     """Index v: the chance the next player holds a card of value v; None for a partner."""
+    weights: Weights
+    """The rule set's values (:func:`weights`)."""
+
+
+def chances_of(unseen: int, hand: int) -> tuple[float, ...]:
+    """Index v: the chance that ``hand`` cards drawn from ``unseen`` hold a card of value v."""
+    total = unseen.bit_count()
+    return (
+        0.0,
+        *(holds_one(total, (unseen & _RANKS[v - 1]).bit_count(), hand) for v in range(1, 11)),
+    )
 
 
 def context(r: Round) -> Context:
@@ -113,56 +248,91 @@ def context(r: Round) -> Context:
     nxt = (seat + 1) % r.seats
     chances = None
     if r.side_of[nxt] != r.side_of[seat]:
-        # If this play empties the hands, the next player is dealt three (if any are left).
+        # If this play empties the hands, the next player is dealt a hand (if any are left).
         stock_left = r.stock_pos < len(r.deck)
         deal = r.rules.hand_size if stock_left else 0
         hand = r.hands[nxt].bit_count() if r.in_hands > 1 else deal
-        total = unseen.bit_count()
-        chances = (
-            0.0,
-            *(holds_one(total, (unseen & _RANKS[v - 1]).bit_count(), hand) for v in range(1, 11)),
-        )
+        chances = chances_of(unseen, hand)
     return Context(
         table=r.table,
         last_play=r.in_hands == 1 and r.stock_pos == len(r.deck),
         side=r.side_of[seat],
         last_capturer=r.last_capturer,
         chances=chances,
+        weights=weights(r.rules),
     )
 
 
 def play_score(card: int, capture: int, ctx: Context) -> int:
     """How much the policy likes a play, in millionths of a point (higher is better)."""
+    score = _score(card, capture, ctx)
+    return -score if ctx.weights.invert else score
+
+
+def _score(card: int, capture: int, ctx: Context) -> int:
+    w = ctx.weights
     table = ctx.table
     if capture:
         left = table & ~capture
-        score = card_weight(capture | 1 << card)
+        score = worth(capture | 1 << card, w)
         if ctx.last_play:
-            return score + card_weight(left)
+            return score + worth(left, w)
         if not left:
-            return score + SWEEP
+            return score + (0 if w.no_sweep >> card & 1 else w.sweep)
     else:
         left = table | 1 << card
-        score = -LAY_COST[card]
+        score = -w.lay[card]
         if ctx.last_play:
             if ctx.last_capturer is None:
                 return score
-            rest = card_weight(left)
+            rest = worth(left, w)
             return score + rest if ctx.last_capturer == ctx.side else score - rest
     chances = ctx.chances
     if chances is None:
         return score
+    return score - math.floor(w.caution * threat(left, chances, w) + 0.5)
+
+
+def threat(left: int, chances: tuple[float, ...], w: Weights) -> float:
+    """What the next player is expected to take from ``left`` with one card: the larger of
+    a sweep's worth and one card's, each times the chance they hold a card that does it."""
     total = table_total(left)
-    threat = chances[total] * (SWEEP + card_weight(left)) if total <= 10 else 0.0
+    n = left.bit_count()
+    whole = worth(left, w)
+    # The values whose card sweeps the table: a match of a lone card, an addition of
+    # the whole table, a capture making the total with it, an ace taking all.
+    fits = not w.max_cards or n <= w.max_cards
+    sweepers: list[int] = []
+    if w.ace_all:
+        sweepers.append(1)
+    if n == 1:
+        if w.match:
+            sweepers.append(total)
+    elif w.sum and fits and total <= 10:
+        sweepers.append(total)
+    if w.total and fits and 1 <= w.total - total <= 10:
+        sweepers.append(w.total - total)
+    best = 0.0
+    for u in sweepers:
+        bonus = 0 if u == 1 and w.ace_no_sweep else w.sweep
+        t = chances[u] * (bonus + whole)
+        if t > best:
+            best = t
     m = left
     while m:
         low = m & -m
         m ^= low
         c = low.bit_length() - 1
-        t = chances[VALUE_OF[c]] * CARD_WEIGHT[c]
-        if t > threat:
-            threat = t
-    return score - math.floor(CAUTION * threat + 0.5)
+        v = VALUE_OF[c]
+        if w.match:
+            t = chances[v] * w.card[c]
+            if t > best:
+                best = t
+        if w.total and 1 <= w.total - v <= 10:
+            t = chances[w.total - v] * w.card[c]
+            if t > best:
+                best = t
+    return best
 
 
 def best_plays(r: Round) -> list[Play]:
