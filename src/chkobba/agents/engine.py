@@ -441,10 +441,13 @@ class EngineAgent:
                 move = parse_answer(obs, text)
             except ValueError as e:
                 return self._fall_back(obs, "garbage", f"malformed move: {e}")
-            if move not in obs.legal_moves:
+            # Compared by their text: Touti's one-number moves (a card, a suit) are equal
+            # as tuples across kinds.
+            legal = {str(m): m for m in obs.legal_moves}.get(str(move))
+            if legal is None:
                 return self._fall_back(obs, "illegal", f"{text!r} is not a legal move")
             self._timeouts = 0
-            return move
+            return legal
 
     def finish(self, obs: Any) -> None:
         """Tell the engine the game is over (the points of its last round, the totals), then
