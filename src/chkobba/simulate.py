@@ -424,10 +424,12 @@ def simulate(
     except IllegalChoice as e:
         raise click.ClickException(str(e)) from None
     Console().print(results_table(sim))
-    for e in sim.entries:
-        if e.name.startswith(ENGINE_PREFIX):
-            counts = ", ".join(f"{n} {k}" for k, n in zip(FAULTS, e.faults, strict=True) if n)
-            click.echo(f"engine faults of {e.name} (moves made by random): {counts or 'none'}")
+    for entry in sim.entries:
+        if entry.name.startswith(ENGINE_PREFIX):
+            counts = ", ".join(f"{n} {k}" for k, n in zip(FAULTS, entry.faults, strict=True) if n)
+            click.echo(
+                f"engine faults of {entry.name} (moves made by random): {counts or 'none'}"
+            )
 
 
 def _table(
