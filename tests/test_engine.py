@@ -27,7 +27,7 @@ from chkobba.cli import main
 from chkobba.duel import run_duel, run_tournament
 from chkobba.match import Match
 from chkobba.observe import observe
-from chkobba.record import GameRecord
+from chkobba.record import GameRecord, replay
 from chkobba.rules import preset
 from chkobba.simulate import run_simulation
 from chkobba.touti.agents import ToutiAgentError, make_touti_agent
@@ -325,3 +325,52 @@ def test_faults_are_counted_in_the_command_line_summary(pids: Path) -> None:
                                     "--json"])  # fmt: skip
     faults = json.loads(res.output)["faults"]
     assert faults["b"]["garbage"] > 0 and "a" in faults
+
+
+# -- chkobba play ------------------------------------------------------------------
+
+
+def test_play_against_an_engine(tmp_path: Path, c_engine: str) -> None:
+    """``chkobba play --opponent engine:…`` (a scripted person): the match is played out,
+    the record names the engine and verifies."""
+    path = tmp_path / "g.json"
+    args = ["play", "--seed", "5", "--opponent", python_engine(GREEDY), "--target", "11",
+            "--name", "Bob", "--save", str(path)]  # fmt: skip
+    res = CliRunner().invoke(main, args, input="1\n" * 2000)
+    assert res.exit_code == 0, res.output
+    record = GameRecord.load(path)
+    assert replay(record).winner is not None
+    assert record.names == ["Bob", python_engine(GREEDY)]
+    assert record.meta is not None and record.meta["engine_fallbacks"] == []
+    verify(path)
+
+
+def test_play_with_a_broken_partner(tmp_path: Path, c_engine: str, pids: Path) -> None:
+    """A partner that answers garbage: each of its moves is the fallback's, listed in the
+    record, and the match still ends."""
+    path = tmp_path / "g.json"
+    broken = python_engine(FAULTY, "garbage", str(pids))
+    args = ["play", "--players", "4", "--seed", "2", "--opponent", c_engine, "--partner",
+            broken, "--target", "11", "--name", "Ann", "--save", str(path)]  # fmt: skip
+    res = CliRunner().invoke(main, args, input="1\n" * 3000)
+    assert res.exit_code == 0, res.output
+    record = GameRecord.load(path)
+    assert record.meta is not None
+    fallbacks = record.meta["engine_fallbacks"]
+    assert fallbacks and {f["seat"] for f in fallbacks} == {2}
+    assert {f["why"] for f in fallbacks} == {"garbage"}
+    assert replay(record).winner is not None
+    verify(path)
+
+
+def test_play_touti_against_engines(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    args = ["play", "--game", "touti", "--seed", "4", "--opponent", python_engine(GREEDY),
+            "--partner", "technique", "--save", str(path)]  # fmt: skip
+    res = CliRunner().invoke(main, args, input="pass\n")
+    assert res.exit_code == 0, res.output
+    record = ToutiRecord.load(path)
+    assert record.meta["engine_fallbacks"] == []  # type: ignore[index]
+    verify(path)
+    res = CliRunner().invoke(main, ["play", "--game", "touti", "--opponent", "engine:/nope"])
+    assert res.exit_code == 2 and "no program /nope" in res.output

@@ -38,7 +38,7 @@ import subprocess
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import IO, Any, Final
@@ -564,6 +564,25 @@ def _message(line: str) -> dict[str, Any] | None:
 
 def _clip(line: str, n: int = 60) -> str:
     return repr(line if len(line) <= n else line[:n] + "…")
+
+
+def shared_fallbacks(agents: Iterable[object]) -> list[dict[str, Any]] | None:
+    """One list for the fallback moves of every engine among ``agents`` (which then
+    append to it), to be kept in a record's ``meta``; None if none is an engine."""
+    engines = [a for a in agents if isinstance(a, EngineAgent)]
+    if not engines:
+        return None
+    shared: list[dict[str, Any]] = []
+    for a in engines:
+        a.faults = shared
+    return shared
+
+
+def close_all(agents: Iterable[object]) -> None:
+    """Stop every engine among ``agents`` (the other players need nothing)."""
+    for a in agents:
+        if isinstance(a, EngineAgent):
+            a.close()
 
 
 def engine_agent(name: str, seed: int, fallback: Callable[[int], Any]) -> EngineAgent:
