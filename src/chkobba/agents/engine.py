@@ -116,9 +116,10 @@ class EngineSpec:
 
     @property
     def stem(self) -> str:
-        """A short name for the engine: its last file argument's stem (``greedy_engine``)."""
-        files = [a for a in self.command if not a.startswith("-")]
-        return PurePath(files[-1] if files else self.command[0]).stem
+        """A short name for the engine: the stem of the first argument that is a file (the
+        script an interpreter runs, ``greedy_engine``), else of the program."""
+        files = [a for a in self.command[1:] if os.path.isfile(a)]
+        return PurePath(files[0] if files else self.command[0]).stem
 
 
 # -- the messages ------------------------------------------------------------------
