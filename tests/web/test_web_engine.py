@@ -76,3 +76,15 @@ def test_a_web_game_against_an_engine(
 def test_serve_refuses_a_bad_engine_in_one_line() -> None:
     res = CliRunner().invoke(main, ["serve", "--player", "engine:/no/such/engine"])
     assert res.exit_code == 2 and "no program /no/such/engine" in res.output
+
+
+def test_a_web_request_cannot_name_an_engine(sqlite_client: TestClient, tmp_path: Path) -> None:
+    """Only the server's owner starts programs (``serve --player``): a level or a Touti
+    player named ``engine:…`` in a request is refused, and nothing is run."""
+    marker = tmp_path / "ran"
+    command = "engine:" + shlex.join([sys.executable, "-c", f"open({str(marker)!r}, 'w')"])
+    r = sqlite_client.post("/api/games", json={"mode": "computer", "level": command})
+    assert r.status_code == 400 and "unknown level" in r.text
+    r = sqlite_client.post("/api/touti/games", json={"opponent": command})
+    assert r.status_code == 400 and "unknown_level" in r.text
+    assert not marker.exists()
