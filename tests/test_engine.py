@@ -209,6 +209,13 @@ def test_the_c_engine_plays_every_game(
         verify(path)
 
 
+def test_engines_started_one_after_another_keep_their_first_line(c_engine: str) -> None:
+    """Two hundred engines in a row (one per game): none loses the start of its output to
+    the one before it, whose output is closed only by its own reading thread."""
+    result = run_duel(c_engine, "random", pairs=100, seed=11, jobs=1)
+    assert result.games == 200 and result.a_faults == (0, 0, 0, 0)
+
+
 def test_the_engines_play_the_same_on_the_same_seeds(c_engine: str) -> None:
     """The engine is told its seed: a duel against the C engine can be replayed."""
     first = run_duel(c_engine, "random", pairs=2, seed=9, jobs=1)

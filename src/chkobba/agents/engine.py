@@ -330,6 +330,9 @@ class EngineProcess:
 
 
 def _read_lines(stream: IO[bytes], lines: queue.Queue[object]) -> None:
+    # This thread alone reads and closes the engine's output: closed by another thread
+    # while a read waits, its descriptor could be reused by the next engine's pipe, and
+    # this read would steal that engine's first byte.
     try:
         while True:
             raw = stream.readline(MAX_LINE)
@@ -338,14 +341,18 @@ def _read_lines(stream: IO[bytes], lines: queue.Queue[object]) -> None:
             lines.put(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
     except (OSError, ValueError):
         pass
+    finally:
+        with contextlib.suppress(OSError):
+            stream.close()
     lines.put(_EOF)
 
 
 def _kill(popen: subprocess.Popen[bytes]) -> None:
-    for stream in (popen.stdin, popen.stdout):
-        if stream is not None:
-            with contextlib.suppress(OSError):
-                stream.close()
+    # Only the input is closed here; the output ends when the process dies, and the
+    # reading thread closes it (see _read_lines).
+    if popen.stdin is not None:
+        with contextlib.suppress(OSError):
+            popen.stdin.close()
     if popen.poll() is None:
         with contextlib.suppress(OSError):
             popen.kill()

@@ -248,9 +248,13 @@ def _faults_json(counts: Sequence[int]) -> dict[str, int]:
 
 
 def _faults_words(counts: Sequence[int]) -> str:
-    words = {"timeout": "timeouts", "garbage": "garbled answers", "illegal": "illegal moves",
-             "crash": "crashes"}  # fmt: skip
-    said = [f"{n} {words[k]}" for k, n in zip(FAULTS, counts, strict=True) if n]
+    words = {
+        "timeout": ("timeout", "timeouts"),
+        "garbage": ("garbled answer", "garbled answers"),
+        "illegal": ("illegal move", "illegal moves"),
+        "crash": ("crash", "crashes"),
+    }
+    said = [f"{n} {words[k][n != 1]}" for k, n in zip(FAULTS, counts, strict=True) if n]
     return ", ".join(said) if said else "none"
 
 
