@@ -31,6 +31,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
+from chkobba.agents.base import ENGINE_PREFIX
+from chkobba.agents.engine import FAULTS
 from chkobba.duel.cli import GAME_OPTION, RULES_OPTION, check_players, game_rules
 from chkobba.duel.games import (
     AgentMoveError,
@@ -65,6 +67,8 @@ class EntryResult:
     moves: int = 0
     seconds: float = 0.0
     """Time spent choosing moves."""
+    faults: list[int] = field(default_factory=lambda: [0] * len(FAULTS))
+    """As an outside engine: its faults per kind (:data:`~chkobba.agents.engine.FAULTS`)."""
 
     @property
     def games(self) -> int:
@@ -109,6 +113,11 @@ class EntryResult:
             "margin_se": self.margin_se,
             "moves": self.moves,
             "ms_per_move": self.ms_per_move,
+            **(
+                {"faults": dict(zip(FAULTS, self.faults, strict=True))}
+                if self.name.startswith(ENGINE_PREFIX)
+                else {}
+            ),
         }
 
 
@@ -230,6 +239,11 @@ def run_simulation(
         clocks: list[list[float]] = [[] for _ in range(seats)]
         play_out(table, agents, clocks, unit, g.round_word)
         _account(table, seating, entries, mode, clocks, group, sign)
+        for s, e in enumerate(seating):
+            # The moves an outside engine failed to make (the fallback made them).
+            for f in getattr(agents[s], "faults", ()):
+                if f["why"] in FAULTS:
+                    entries[e].faults[FAULTS.index(f["why"])] += 1
         if turn == period - 1 or number == games - 1:
             for e, ms in enumerate(group):
                 if ms:
@@ -410,6 +424,12 @@ def simulate(
     except IllegalChoice as e:
         raise click.ClickException(str(e)) from None
     Console().print(results_table(sim))
+    for entry in sim.entries:
+        if entry.name.startswith(ENGINE_PREFIX):
+            counts = ", ".join(f"{n} {k}" for k, n in zip(FAULTS, entry.faults, strict=True) if n)
+            click.echo(
+                f"engine faults of {entry.name} (moves made by random): {counts or 'none'}"
+            )
 
 
 def _table(

@@ -51,12 +51,15 @@ def register(name: str, playable: bool = True) -> Callable[[AgentFactory], Agent
 def make_agent(name: str, seed: int = 0) -> Agent:
     """The player called ``name``, seeded; an unknown name is an error.
 
-    ``policy:PATH`` is a trained policy file (:mod:`chkobba.rl.policy`).
+    ``policy:PATH`` is a trained policy file (:mod:`chkobba.rl.policy`), ``engine:COMMAND``
+    an outside engine (:mod:`chkobba.agents.engine`).
     """
     _load_builtin()
     factory = AGENTS.get(name)
     if factory is None and name.startswith(POLICY_PREFIX):
         return _policy_agent(name)
+    if factory is None and name.startswith(ENGINE_PREFIX):
+        return _engine_agent(name, seed)
     if factory is None and name in OPENSPIEL_PLAYERS:
         raise AgentError(f"{name} needs OpenSpiel: pip install 'chkobba[openspiel]'")
     if factory is None:
@@ -69,6 +72,9 @@ def check_playable(name: str) -> None:
     _load_builtin()
     if name not in AGENTS and name.startswith(POLICY_PREFIX):
         _policy_agent(name)
+        return
+    if name not in AGENTS and name.startswith(ENGINE_PREFIX):
+        _engine_agent(name, 0)
         return
     if name in MEASUREMENT_ONLY:
         raise AgentError(
@@ -96,6 +102,20 @@ def _policy_agent(name: str) -> Agent:
         raise AgentError(str(e)) from None
 
 
+ENGINE_PREFIX = "engine:"
+"""Names an outside engine as a player: ``engine:COMMAND`` (docs/engine-protocol.md)."""
+
+
+def _engine_agent(name: str, seed: int) -> Agent:
+    # Imported only for an engine: the process machinery is not needed otherwise.
+    from chkobba.agents.engine import EngineError, engine_agent
+
+    try:
+        return engine_agent(name, seed, lambda s: make_agent("random", s))
+    except EngineError as e:
+        raise AgentError(str(e)) from None
+
+
 OFFERED: dict[str, str] = {}
 """Players added at run time to the ones the interfaces offer (``chkobba serve --player``):
 the name offered, and the player it stands for."""
@@ -109,18 +129,24 @@ def offer(name: str) -> str:
     it is offered under; raise :class:`AgentError` if it cannot play.
 
     A policy is offered as ``policy:STEM`` (its file name without the folder and the
-    ``.npz``), short enough for the database.
+    ``.npz``), an engine as ``engine:STEM`` (its program's or script's name), short
+    enough for the database.
     """
     check_playable(name)
     alias = name
     if name not in AGENTS:
-        # Only policy:PATH can be playable without being registered.
-        stem = PurePath(name[len(POLICY_PREFIX) :]).stem
-        alias = (POLICY_PREFIX + stem)[:MAX_NAME]
+        # Only policy:PATH and engine:COMMAND can be playable without being registered.
+        if name.startswith(ENGINE_PREFIX):
+            from chkobba.agents.engine import EngineSpec
+
+            prefix, stem = ENGINE_PREFIX, EngineSpec.parse(name).stem
+        else:
+            prefix, stem = POLICY_PREFIX, PurePath(name[len(POLICY_PREFIX) :]).stem
+        alias = (prefix + stem)[:MAX_NAME]
         n = 2
         while alias in AGENTS and OFFERED.get(alias) != name:
             suffix = f"-{n}"
-            alias = (POLICY_PREFIX + stem)[: MAX_NAME - len(suffix)] + suffix
+            alias = (prefix + stem)[: MAX_NAME - len(suffix)] + suffix
             n += 1
         AGENTS[alias] = lambda seed: make_agent(name, seed)
     OFFERED[alias] = name

@@ -241,8 +241,28 @@ def play_out(
     Each seat's agent sees only its observation (a player marked ``sees_all``
     with a ``choose_state`` method, the measurements' cheater, is handed the true
     round instead). Every choice's time is appended to its seat's clock, in
-    milliseconds; a move that is not legal raises :class:`AgentMoveError`.
+    milliseconds; a move that is not legal raises :class:`AgentMoveError`. At the
+    end (or on an error) each player is told it is over (:func:`end_game`).
     """
+    try:
+        _play(table, agents, clocks, unit, round_word)
+    finally:
+        end_game(table, agents)
+
+
+def end_game(table: Table, agents: Sequence[Player]) -> None:
+    """Tell each player with a ``finish`` method (an outside engine) that its game is over,
+    with its seat's last observation, so that it stops its process."""
+    for seat, agent in enumerate(agents):
+        finish = getattr(agent, "finish", None)
+        if finish is not None:
+            finish(table.observe(seat))
+
+
+def _play(
+    table: Table, agents: Sequence[Player], clocks: Sequence[list[float]], unit: Unit,
+    round_word: str,
+) -> None:
     while not table.is_over and not (unit == "round" and table.rounds):
         seat = table.turn
         obs = table.observe(seat)

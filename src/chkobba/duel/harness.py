@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
 
+from chkobba.agents.base import ENGINE_PREFIX
+from chkobba.agents.engine import FAULTS
 from chkobba.duel.games import Unit, choose_table, describe, game, seating_words
 from chkobba.duel.play import DuelSpec, PairOutcome, play_pair, play_pairs
 from chkobba.duel.ray_backend import cluster_cpus, play_on_ray, ray_session
@@ -100,6 +102,9 @@ class DuelResult:
     """Whether partners played 2 against 2."""
     games: int = 0
     """Games played: one per seating of each pair (two at an even table)."""
+    a_faults: tuple[int, ...] = (0, 0, 0, 0)
+    """A's faults as an outside engine, per kind of :data:`~chkobba.agents.engine.FAULTS`."""
+    b_faults: tuple[int, ...] = (0, 0, 0, 0)
 
     @staticmethod
     def of(spec: DuelSpec, outcomes: Sequence[PairOutcome]) -> DuelResult:
@@ -132,6 +137,21 @@ class DuelResult:
             game=spec.game,
             teams=spec.partners,
             games=len(games),
+            a_faults=_sum_faults(p.a_faults for p in outcomes),
+            b_faults=_sum_faults(p.b_faults for p in outcomes),
+        )
+
+    @property
+    def engines(self) -> bool:
+        """Whether an outside engine played (its faults are then reported)."""
+        return any(n.startswith(ENGINE_PREFIX) for n in (self.a, self.b))
+
+    def faults_line(self) -> str:
+        """The engines' faults in one line: ``engine faults: A 2 timeouts, …; B none``."""
+        return "engine faults (each move made by the fallback, random): " + "; ".join(
+            f"{who} {_faults_words(counts)}"
+            for who, name, counts in (("A", self.a, self.a_faults), ("B", self.b, self.b_faults))
+            if name.startswith(ENGINE_PREFIX)
         )
 
     @property
@@ -164,6 +184,8 @@ class DuelResult:
             "score": self.score.to_json(),
             "elo": self.elo.to_json(),
             "timing_ms": {"a": self.a_timing.to_json(), "b": self.b_timing.to_json()},
+            **({"faults": {"a": _faults_json(self.a_faults), "b": _faults_json(self.b_faults)}}
+               if self.engines else {}),
         }
 
     def summary(self) -> list[str]:
@@ -194,6 +216,7 @@ class DuelResult:
             f"p95 {_num(self.a_timing.p95_ms, '.3g')}; "
             f"{self.b} (B) median {_num(self.b_timing.median_ms, '.3g')}, "
             f"p95 {_num(self.b_timing.p95_ms, '.3g')}",
+            *([self.faults_line()] if self.engines else []),
         ]
 
 
@@ -210,6 +233,29 @@ class DuelResult:
             f"{self.b} {_num(self.b_timing.median_ms, '.2f')} "
             f"(p95 {_num(self.b_timing.p95_ms, '.2f')})"
         )
+
+
+def _sum_faults(counts: Iterable[tuple[int, ...]]) -> tuple[int, ...]:
+    total = [0] * len(FAULTS)
+    for c in counts:
+        for i, n in enumerate(c):
+            total[i] += n
+    return tuple(total)
+
+
+def _faults_json(counts: Sequence[int]) -> dict[str, int]:
+    return dict(zip(FAULTS, counts, strict=True))
+
+
+def _faults_words(counts: Sequence[int]) -> str:
+    words = {
+        "timeout": ("timeout", "timeouts"),
+        "garbage": ("garbled answer", "garbled answers"),
+        "illegal": ("illegal move", "illegal moves"),
+        "crash": ("crash", "crashes"),
+    }
+    said = [f"{n} {words[k][n != 1]}" for k, n in zip(FAULTS, counts, strict=True) if n]
+    return ", ".join(said) if said else "none"
 
 
 def _whole(x: float) -> float | int:
@@ -435,7 +481,18 @@ class TournamentResult:
             f"(margin: the row player's mean points minus the column player's per game; "
             f"Elo fitted to all games, {self.anchor} = 0)"
         )
+        for i, name in enumerate(self.names):
+            if name.startswith(ENGINE_PREFIX):
+                lines.append(f"engine faults of {name}: {_faults_words(self.faults(i))}")
         return lines
+
+    def faults(self, i: int) -> tuple[int, ...]:
+        """Player ``i``'s faults as an outside engine over all its duels, per kind."""
+        return _sum_faults(
+            d.a_faults if d.a == self.names[i] else d.b_faults
+            for d in self.duels
+            if self.names[i] in (d.a, d.b)
+        )
 
 
 def run_tournament(

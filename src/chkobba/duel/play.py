@@ -114,6 +114,10 @@ class PairOutcome:
     a_ms: tuple[float, ...]
     """Milliseconds of every ``choose`` call made by A's agents."""
     b_ms: tuple[float, ...]
+    a_faults: tuple[int, ...] = (0, 0, 0, 0)
+    """A's outside engines' faults, counted as :data:`~chkobba.agents.engine.FAULTS` lists
+    them (timeouts, garbage, illegal moves, crashes); zeros for any other player."""
+    b_faults: tuple[int, ...] = (0, 0, 0, 0)
 
     @property
     def margin(self) -> float:
@@ -158,6 +162,7 @@ def play_pair(spec: DuelSpec, index: int) -> PairOutcome:
     outcomes: list[GameOutcome] = []
     a_ms: list[float] = []
     b_ms: list[float] = []
+    faults: dict[str, list[dict[str, Any]]] = {"a": [], "b": []}
     for number in range(spec.rotations):
         roles = seat_roles(spec, number)
         names = [spec.a if role == "a" else spec.b for role in roles]
@@ -171,8 +176,15 @@ def play_pair(spec: DuelSpec, index: int) -> PairOutcome:
         outcomes.append(_outcome(table, roles, spec.unit, sign))
         for role, clock in zip(roles, clocks, strict=True):
             (a_ms if role == "a" else b_ms).extend(clock)
+        # The moves an outside engine failed to make, and what made them instead.
+        fallbacks = sorted(
+            (f for agent in agents for f in getattr(agent, "faults", ())),
+            key=lambda f: (f["round"], f["ply"]),
+        )
+        for f in fallbacks:
+            faults[roles[f["seat"]]].append(f)
         if spec.save_dir is not None:
-            meta = {
+            meta: dict[str, Any] = {
                 "duel": {
                     "a": spec.a,
                     "b": spec.b,
@@ -183,8 +195,21 @@ def play_pair(spec: DuelSpec, index: int) -> PairOutcome:
                     "seats": roles,
                 }
             }
+            if fallbacks:
+                meta["engine_fallbacks"] = fallbacks
             table.record(names, meta).save(str(record_path(spec.save_dir, index, number)))
-    return PairOutcome(index, tuple(outcomes), tuple(a_ms), tuple(b_ms))
+    return PairOutcome(
+        index, tuple(outcomes), tuple(a_ms), tuple(b_ms),
+        fault_counts(faults["a"]), fault_counts(faults["b"]),
+    )  # fmt: skip
+
+
+def fault_counts(fallbacks: Sequence[dict[str, Any]]) -> tuple[int, ...]:
+    """How many of each fault (:data:`~chkobba.agents.engine.FAULTS`) the fallback moves
+    of an outside engine answer; the moves after a stop (``gone``) are not faults."""
+    from chkobba.agents.engine import FAULTS
+
+    return tuple(sum(f["why"] == k for f in fallbacks) for k in FAULTS)
 
 
 def _outcome(table: Table, roles: Sequence[str], unit: Unit, sign: int) -> GameOutcome:

@@ -56,14 +56,29 @@ def touti_players() -> list[str]:
 
 
 def make_touti_agent(name: str, seed: int = 0) -> ToutiAgent:
-    """The Touti player called ``name``, seeded; an unknown name is an error."""
+    """The Touti player called ``name``, seeded (``engine:COMMAND``: an outside engine);
+    an unknown name is an error."""
     _load()
     factory = TOUTI_AGENTS.get(name)
+    if factory is None and name.startswith("engine:"):
+        return _engine_agent(name, seed)
     if factory is None:
         raise ToutiAgentError(
             f"unknown Touti player {name!r} (known: {', '.join(sorted(TOUTI_AGENTS))})"
         )
     return factory(seed)
+
+
+def _engine_agent(name: str, seed: int) -> ToutiAgent:
+    """An outside engine playing Touti (docs/engine-protocol.md), ``random`` making the
+    moves it fails to make."""
+    # Imported only for an engine: the process machinery is not needed otherwise.
+    from chkobba.agents.engine import EngineError, engine_agent
+
+    try:
+        return engine_agent(name, seed, RandomToutiAgent)
+    except EngineError as e:
+        raise ToutiAgentError(str(e)) from None
 
 
 def _load() -> None:

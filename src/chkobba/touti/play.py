@@ -10,7 +10,8 @@ from typing import Any, Final
 import click
 from rich.console import Console
 
-from chkobba.touti.agents import ToutiAgent, ToutiAgentError, make_touti_agent, touti_players
+from chkobba.agents.engine import close_all, shared_fallbacks
+from chkobba.touti.agents import ToutiAgent, ToutiAgentError, make_touti_agent
 from chkobba.touti.match import ToutiMatch
 from chkobba.touti.rules import TARGETS, RulesError, ToutiRules
 from chkobba.touti.session import ToutiSession
@@ -24,11 +25,9 @@ COMPUTER_PAUSE: Final = 0.5
 def _agent(name: str, seed: int, option: str) -> ToutiAgent:
     try:
         return make_touti_agent(name, seed)
-    except ToutiAgentError:
-        raise click.BadParameter(
-            f"unknown Touti player {name!r} (known: {', '.join(touti_players())})",
-            param_hint=option,
-        ) from None
+    except ToutiAgentError as e:
+        # It names the known players (or what is wrong with an engine:COMMAND).
+        raise click.BadParameter(str(e), param_hint=option) from None
 
 
 def play_touti(
@@ -80,6 +79,16 @@ def play_touti(
         "Type ? for help.",
         soft_wrap=True,
     )
+    meta: dict[str, Any] = {
+        "app": "chkobba play --game touti",
+        "seed": seed,
+        "human_seat": 0,
+        "players": {"1": opp, "2": part, "3": opp},
+    }
+    fallbacks = shared_fallbacks(agents.values())
+    if fallbacks is not None:
+        # Filled as the game goes: the record says which moves an engine failed to make.
+        meta["engine_fallbacks"] = fallbacks
     session = ToutiSession(
         match,
         agents,
@@ -88,17 +97,15 @@ def play_touti(
         console=console,
         ask=console.input if interactive else _echoing(console),
         pause=COMPUTER_PAUSE if interactive else 0.0,
-        meta={
-            "app": "chkobba play --game touti",
-            "seed": seed,
-            "human_seat": 0,
-            "players": {"1": opp, "2": part, "3": opp},
-        },
+        meta=meta,
         hints=hints,
         show_unseen=unseen,
         seed=seed,
     )
-    result = session.run()
+    try:
+        result = session.run()
+    finally:
+        close_all(agents.values())
     if result.saved is None:
         sys.exit(1)
     if result.ending is Ending.INTERRUPTED:

@@ -16,6 +16,7 @@ from rich.markup import escape
 
 from chkobba.agents import Agent, AgentError, make_agent
 from chkobba.agents.base import check_playable
+from chkobba.agents.engine import close_all, shared_fallbacks
 from chkobba.match import Match
 from chkobba.narrate import goal
 from chkobba.rules import PRESETS, preset
@@ -259,6 +260,16 @@ def play(
     )
     ask = console.input if interactive else _echoing(console)
     coach = TerminalCoach(console, ask, hints=hints, trainer=trainer, show_unseen=unseen, seed=seed)
+    meta: dict[str, Any] = {
+        "app": "chkobba play",
+        "seed": seed,
+        "human_seat": 0,
+        "players": {str(s): n for s, n in roles.items()},
+    }
+    fallbacks = shared_fallbacks(agents.values())
+    if fallbacks is not None:
+        # Filled as the game goes: the record says which moves an engine failed to make.
+        meta["engine_fallbacks"] = fallbacks
     session = PlaySession(
         match,
         agents,
@@ -268,14 +279,12 @@ def play(
         ask=ask,
         coach=coach,
         pause=COMPUTER_PAUSE if interactive else 0.0,
-        meta={
-            "app": "chkobba play",
-            "seed": seed,
-            "human_seat": 0,
-            "players": {str(s): n for s, n in roles.items()},
-        },
+        meta=meta,
     )
-    result = session.run()
+    try:
+        result = session.run()
+    finally:
+        close_all(agents.values())
     if result.saved is None:
         sys.exit(1)
     if result.ending is Ending.INTERRUPTED:
