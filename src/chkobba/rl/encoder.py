@@ -43,7 +43,7 @@ Moves = Sequence[Move] | Sequence[PlayPair]
 
 
 def kernel_plays(rules: RuleSet) -> bool:
-    """Whether the kernel lists the legal plays of ``rules`` exactly (Chkobba's captures)."""
+    """Whether the kernel lists the legal plays of ``rules`` exactly (:func:`fast.supports`)."""
     return KERNEL and fast.supports(rules)
 
 
@@ -51,10 +51,7 @@ def legal_moves(r: Round, use_kernel: bool) -> Moves:
     """The legal moves of the seat to move: plays as pairs from the kernel when
     ``use_kernel`` (which :func:`kernel_plays` must allow), else the engine's."""
     if use_kernel and r.phase is Phase.PLAY:
-        rules = r.rules
-        return _fastcore.legal_plays(
-            r.hands[r.turn], r.table, rules.max_capture_cards, rules.may_drop_capturing_card
-        )
+        return _fastcore.legal_plays(fast.kernel_rules(r.rules), r.hands[r.turn], r.table, r.wild)
     return r.legal_moves()
 
 
