@@ -16,8 +16,12 @@ head to head.
 | hard | expert search | :data:`HARD_SAMPLES` sampled deals per move, uniform |
 | expert | expert search | :data:`~chkobba.agents.expert.EXPERT_SAMPLES` deals, inference-weighed |
 
-Without the compiled kernel the searches keep their time per move by sampling
-fewer deals (:func:`~chkobba.agents.expert.budget`).
+The compiled kernel plays every preset, so the levels are the same in every game of
+the family; where the hands are bigger than three (Scopone's 9 and 10 cards) the
+searches sample proportionally fewer deals for the same time a move
+(:meth:`~chkobba.agents.expert.ExpertAgent.samples_for`). Without the compiled kernel
+they keep their time per move by sampling fewer deals
+(:func:`~chkobba.agents.expert.budget`).
 """
 
 from __future__ import annotations
