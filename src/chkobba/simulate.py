@@ -32,7 +32,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 
 from chkobba.duel.cli import GAME_OPTION, RULES_OPTION, check_players, game_rules
-from chkobba.duel.games import (
+from chkobba.games.base import (
     AgentMoveError,
     DuelGame,
     Table,

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
 
-from chkobba.duel.games import Unit, choose_table, describe, game, seating_words
 from chkobba.duel.play import DuelSpec, PairOutcome, play_pair, play_pairs
 from chkobba.duel.ray_backend import cluster_cpus, play_on_ray, ray_session
 from chkobba.duel.stats import (
@@ -29,6 +28,7 @@ from chkobba.duel.stats import (
     mean_estimate,
     percentile,
 )
+from chkobba.games.base import Unit, choose_table, describe, game, seating_words
 
 Progress = Callable[[int], None]
 """Told how many more pairs have been played, as they finish."""

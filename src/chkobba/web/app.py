@@ -23,6 +23,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from chkobba.games.chkobba import is_fair, levels
 from chkobba.rules import RulesError
 from chkobba.store import Store
 from chkobba.web.coach import Coach
@@ -34,7 +35,7 @@ from chkobba.web.http import (
     error,
     json_body,
 )
-from chkobba.web.hub import Conn, Hub, Settings, clean_name, is_fair, levels
+from chkobba.web.hub import Conn, Hub, Settings, clean_name
 from chkobba.web.protocol import (
     ERROR_CODES,
     MAX_MESSAGE_BYTES,

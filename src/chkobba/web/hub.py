@@ -14,7 +14,6 @@ import asyncio
 import gc
 import hashlib
 import hmac
-import importlib
 import json
 import logging
 import secrets
@@ -24,9 +23,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
-from chkobba.agents import AGENTS, make_agent
-from chkobba.agents import base as agents_base
+from chkobba.agents import make_agent
 from chkobba.agents.base import AgentError
+from chkobba.games.chkobba import is_fair, levels
 from chkobba.match import Match
 from chkobba.moves import Move, NotationError, parse_move
 from chkobba.observe import observe
@@ -87,32 +86,6 @@ def clean_name(name: object, default: str) -> str:
     if any(not ch.isprintable() for ch in text):
         raise ValueError("a name cannot hold control characters")
     return text
-
-
-def levels() -> list[str]:
-    """The computer players a game may be given, weakest first (none that sees hidden cards)."""
-    make_agent("random", 0)  # loads the built-in players into the registry
-    try:
-        # The interfaces' named levels, when the AI package provides them.
-        named = ["random", *importlib.import_module("chkobba.agents.levels").LEVELS]
-    except (ImportError, AttributeError):
-        named = sorted(AGENTS)
-    # Players the server was started with (``chkobba serve --player policy:PATH``).
-    named += [n for n in getattr(agents_base, "OFFERED", []) if n not in named]
-    return [n for n in named if is_fair(n)]
-
-
-def is_fair(level: str) -> bool:
-    """Whether ``level`` names a player that only ever looks at its own observation."""
-    make_agent("random", 0)  # loads the built-in players into the registry
-    factory = AGENTS.get(level)
-    # Players kept for measurements (they see every card) are never seated against people.
-    measurement_only: set[str] = getattr(agents_base, "MEASUREMENT_ONLY", set())
-    return (
-        factory is not None
-        and level not in measurement_only
-        and not getattr(factory, "sees_all", False)
-    )
 
 
 def agent_seed(game_seed: int, ply: int, seat: int) -> int:
