@@ -160,6 +160,12 @@ class Table(Protocol):
         """The legal moves of the seat to move, in the notation (none once it is over)."""
         ...
 
+    def check(self, seat: int, text: str) -> str:
+        """The move written ``text``, in the canonical notation, if ``seat`` may play it
+        now; else raise :class:`MoveRefused` with the engine's reason. Nothing changes:
+        a server checks a move, stores it, and only then plays it."""
+        ...
+
     def play(self, seat: int, text: str) -> str:
         """Play the move written ``text`` for ``seat``, checked by the engine; return it
         in the canonical notation. Raise :class:`MoveRefused` (the table unchanged)
@@ -263,6 +269,11 @@ class Game(Protocol, Generic[R]):
 
     def default_level(self) -> str:
         """The computer player a game gets when none is named."""
+        ...
+
+    def fair(self, level: str) -> bool:
+        """Whether ``level`` names a computer player people may be seated with (one of
+        :meth:`levels`, or another registered player that sees only its own cards)."""
         ...
 
     def targets(self, rules: R) -> tuple[int, ...]:

@@ -270,8 +270,7 @@ class ChkobbaTable:
         """The legal moves of the seat to move, in the notation."""
         return [str(m) for m in self.match.legal_moves()]
 
-    def play(self, seat: int, text: str) -> str:
-        """Play ``text`` for ``seat``, checked (:class:`~chkobba.games.base.MoveRefused`)."""
+    def _checked(self, seat: int, text: str) -> Move:
         m = self.match
         try:
             move = parse_move(text)
@@ -283,8 +282,17 @@ class ChkobbaTable:
             raise MoveRefused("not_your_turn", f"it is seat {m.turn}'s turn, not seat {seat}'s")
         if move not in m.legal_moves():
             raise MoveRefused("illegal_move", m.round.explain_illegal(move))
+        return move
+
+    def check(self, seat: int, text: str) -> str:
+        """``text`` in the canonical notation, if ``seat`` may play it now."""
+        return str(self._checked(seat, text))
+
+    def play(self, seat: int, text: str) -> str:
+        """Play ``text`` for ``seat``, checked (:class:`~chkobba.games.base.MoveRefused`)."""
+        move = self._checked(seat, text)
         try:
-            m.apply(move, seat)
+            self.match.apply(move, seat)
         except IllegalMove as e:  # pragma: no cover - legal_moves said it was legal
             raise MoveRefused("illegal_move", str(e)) from None
         return str(move)
@@ -397,6 +405,10 @@ class ChkobbaGame:
         """A beginner's opponent: the first named level above random."""
         named = levels()
         return "medium" if "medium" in named else named[0]
+
+    def fair(self, level: str) -> bool:
+        """Any registered player that sees only its own cards (:func:`is_fair`)."""
+        return is_fair(level)
 
     def targets(self, rules: RuleSet) -> tuple[int, ...]:
         """The preset's own target, then 11, 21 and 31."""

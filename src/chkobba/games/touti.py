@@ -266,8 +266,7 @@ class ToutiTable:
         """The legal moves of the seat to move, in the notation."""
         return [str(m) for m in self.match.legal_moves()]
 
-    def play(self, seat: int, text: str) -> str:
-        """Play ``text`` for ``seat``, checked (:class:`~chkobba.games.base.MoveRefused`)."""
+    def _checked(self, seat: int, text: str) -> ToutiMove:
         m = self.match
         try:
             move = parse_move(text)
@@ -280,6 +279,16 @@ class ToutiTable:
         reason = m.deal.why_illegal(move)
         if reason is not None:
             raise MoveRefused("illegal_move", reason)
+        return move
+
+    def check(self, seat: int, text: str) -> str:
+        """``text`` in the canonical notation, if ``seat`` may play it now."""
+        return str(self._checked(seat, text))
+
+    def play(self, seat: int, text: str) -> str:
+        """Play ``text`` for ``seat``, checked (:class:`~chkobba.games.base.MoveRefused`)."""
+        move = self._checked(seat, text)
+        m = self.match
         deal, tricks = m.deal, len(m.deal.tricks)
         try:
             m.apply(move)
@@ -444,6 +453,10 @@ class ToutiGame:
     def default_level(self) -> str:
         """The search player, the strongest."""
         return "search"
+
+    def fair(self, level: str) -> bool:
+        """Every Touti player sees only its own cards."""
+        return level in touti_players()
 
     def targets(self, rules: ToutiRules) -> tuple[int, ...]:
         """600, 800 or 1000 (book §2.4)."""

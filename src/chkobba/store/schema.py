@@ -1,10 +1,11 @@
 """The database tables: games, their seats, and every move, in play order.
 
-A game row holds what the engine needs to rebuild the match exactly: the rule
-set, the rules version it was stored under (``chkobba.rules.RULES_VERSION``), its
-options, the seating and the seed of the match's shuffles. Together with the moves
-(in the notation, numbered by ``ply``), replaying them through a fresh
-:class:`~chkobba.match.Match` gives back the game bit for bit.
+A game row holds what the engine needs to rebuild the match exactly: the game
+(``chkobba`` for the Chkobba family, ``touti``), the rule set, the rules version it
+was stored under (``chkobba.rules.RULES_VERSION``), its options, the seating and the
+seed of the match's shuffles. Together with the moves (in the notation, numbered by
+``ply``), replaying them through the game's interface (:func:`chkobba.games.replay`)
+gives back the game bit for bit.
 
 The tables are written by the migrations in ``migrations/versions``; this
 module describes the same tables for queries.
@@ -34,6 +35,7 @@ games: Final = Table(
     "games",
     metadata,
     Column("id", String(16), primary_key=True),
+    Column("game", String(16), nullable=False, server_default=text("'chkobba'")),
     Column("kind", String(16), nullable=False),
     Column("status", String(16), nullable=False, index=True),
     Column("rules", String(32), nullable=False),

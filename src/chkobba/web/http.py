@@ -33,6 +33,7 @@ HTTP_ERROR_CODES: Final = {
     "unknown_game": "no game has that id",
     "unknown_level": "no computer player has that name",
     "not_finished": "the game is not over yet",
+    "not_coached": "the coach does not know this game (it coaches the Chkobba family)",
     "too_large": "the body, or the work asked for, is larger than the limit (413)",
     "rate_limited": "too many requests from this address: slow down (429)",
     "busy": "the server's queue for this work is full: try again later (429)",
