@@ -262,6 +262,10 @@ class Game(Protocol, Generic[R]):
         mistyped is a ``ValueError`` in one line."""
         ...
 
+    def rule_sets(self) -> list[str]:
+        """The names of the game's rule sets, the default first (:meth:`make_rules`)."""
+        ...
+
     def levels(self) -> list[str]:
         """The computer players people may be seated with, weakest first (none that
         sees hidden cards)."""
@@ -297,6 +301,21 @@ class Game(Protocol, Generic[R]):
 
 DuelGame = Game
 """The name the strength tools first gave :class:`Game`."""
+
+
+def catalogue(g: Game[Any]) -> dict[str, Any]:
+    """What a lobby offers of a game, as JSON: its rule sets (each one's seatings, target,
+    the targets offered and the points of its breakdown) and its computer players."""
+    sets: dict[str, Any] = {}
+    for name in g.rule_sets():
+        rules = g.make_rules(name, {})
+        sets[name] = {
+            "seatings": list(g.seatings(rules)),
+            "target": g.targets(rules)[0],
+            "targets": list(g.targets(rules)),
+            "points": g.point_names(rules),
+        }
+    return {"rules": sets, "levels": g.levels(), "level": g.default_level()}
 
 
 def replay(g: Game[R], rules: R, seats: int, teams: bool, seed: int, moves: Sequence[str]) -> Table:

@@ -25,7 +25,7 @@ from chkobba.match import Match
 from chkobba.moves import Cut, Move, NotationError, parse_move
 from chkobba.observe import Observation, observe
 from chkobba.record import GameRecord, round_record
-from chkobba.rules import CHKOBBA, RULES_VERSION, RuleSet, preset
+from chkobba.rules import CHKOBBA, PRESETS, RULES_VERSION, RuleSet, preset
 from chkobba.scoring import POINT_KEYS, RoundScore
 
 TARGETS: Final = (11, 21, 31)
@@ -396,6 +396,10 @@ class ChkobbaGame:
         return preset(
             preset_name or "chkobba", dict(options), RULES_VERSION if version is None else version
         )
+
+    def rule_sets(self) -> list[str]:
+        """Every preset of ``chkobba rules``, Chkobba first."""
+        return list(PRESETS)
 
     def levels(self) -> list[str]:
         """The named levels (:func:`levels`)."""

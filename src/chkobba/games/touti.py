@@ -445,6 +445,10 @@ class ToutiGame:
             self.rules(preset_name)  # the error naming the Chkobba family
         return ToutiRules.from_options(options)
 
+    def rule_sets(self) -> list[str]:
+        """Touti's one rule set, its options aside."""
+        return ["touti"]
+
     def levels(self) -> list[str]:
         """Every Touti player, weakest first (none sees hidden cards)."""
         known = touti_players()

@@ -23,7 +23,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from chkobba.games import GAME_NAMES, game
+from chkobba.games import GAME_NAMES, catalogue, game
 from chkobba.games.base import choose_table, table_of
 from chkobba.games.chkobba import levels
 from chkobba.rules import RulesError
@@ -190,6 +190,7 @@ def create_app(
         return JSONResponse(
             {
                 "protocol": PROTOCOL,
+                "games": {name: catalogue(game(name)) for name in GAME_NAMES},
                 "levels": levels(),
                 "targets": list(TARGETS),
                 "seatings": list(SEATINGS),
