@@ -21,6 +21,8 @@ from chkobba.cards import CARDS, cards_of
 from chkobba.game import Phase
 from chkobba.games import Table, game, replay
 from chkobba.rules import PRESETS
+from chkobba.touti.record import ToutiRecord
+from chkobba.touti.record import replay as replay_touti
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([A2-7QJK][shdc])(?![A-Za-z0-9])")
 NO_ANNOUNCEMENT = "nocanto"
@@ -271,3 +273,21 @@ def test_info_lists_every_game(sqlite_client: TestClient) -> None:
 def test_card_pattern_finds_cards() -> None:
     assert cards_in({"a": ["7d", "Qh:7d+Ah"], "b": "10"}) == {"7d", "Qh", "Ah"}
     assert str(CARDS[0]) in cards_in([str(CARDS[0])])
+
+
+def test_a_finished_touti_game_gives_its_record(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    r = create(c, game="touti", mode="room", target=600, computers=[None, *["random"] * 3])
+    hub = c.app.state.hub  # type: ignore[attr-defined]
+    assert c.get(f"/api/games/{r['game']}/record").status_code == 409
+    with c.websocket_connect("/ws") as ws:
+        state = hello(ws, r["game"], r["token"])
+        while not state["over"]:
+            if state["turn"] == 0 and state["legal"] and state["legal"] != [NO_ANNOUNCEMENT]:
+                ws.send_json({"type": "play", "move": state["legal"][0], "ply": state["ply"]})
+            state, _ = recv_until(ws, "state", 400)
+    text = c.get(f"/api/games/{r['game']}/record").text
+    rep = replay_touti(ToutiRecord.loads(text))  # every move checked again
+    assert rep.winner == state["winner"] and rep.totals == state["totals"]
+    assert c.get(f"/api/games/{r['game']}/replay").json()["error"] == "no_replay"
+    assert r["game"] not in hub.rooms or hub.rooms[r["game"]].status == "finished"

@@ -37,7 +37,7 @@ from chkobba.web.http import (
     error,
     json_body,
 )
-from chkobba.web.hub import Conn, Hub, Settings, clean_name
+from chkobba.web.hub import Conn, Hub, Settings, clean_name, room_from_stored
 from chkobba.web.protocol import (
     ERROR_CODES,
     MAX_MESSAGE_BYTES,
@@ -287,6 +287,19 @@ def create_app(
         stored = await _finished(request)
         if isinstance(stored, Response):
             return stored
+        room = room_from_stored(stored)
+        if room.match is None:
+            # Another game's record, as its interface writes it.
+            meta: dict[str, Any] = {"site": "chkobba web", "game": stored.id}
+            if stored.finished_at is not None:
+                meta["finished"] = stored.finished_at.isoformat()
+            other = room.table.record(room.record_names(), meta)
+            filename = f"{room.game.name}-{stored.id}.json"
+            return Response(
+                other.dumps() + "\n",
+                media_type="application/json",
+                headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+            )
         rec = game_record(stored)
         hinted = await coach.record_meta(stored)
         if hinted is not None:
@@ -301,6 +314,8 @@ def create_app(
         stored = await _finished(request)
         if isinstance(stored, Response):
             return stored
+        if room_from_stored(stored).match is None:
+            return error(409, "no_replay", "step-by-step replays are for the Chkobba family")
         return JSONResponse(replay_frames(stored))
 
     def page(name: str) -> Any:
