@@ -251,6 +251,8 @@ def create_app(
             games = [
                 {
                     "game": g.id,
+                    "game_name": g.game,
+                    "rules": g.rules,
                     "seats": g.seats,
                     "teams": g.teams,
                     "names": [r.name or r.agent for r in g.seat_rows],
