@@ -195,6 +195,8 @@ class Game(Protocol, Generic[R]):
     name: str
     round_word: str
     """What one round is called in this game (``round``, ``deal``)."""
+    page: str
+    """The path of the page that plays a game of it (``/g``: ``/g/CODE``)."""
 
     def players(self) -> list[str]:
         """The names of the game's players."""

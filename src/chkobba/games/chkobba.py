@@ -330,6 +330,8 @@ class ChkobbaGame:
 
     name = "chkobba"
     round_word = "round"
+    page = "/g"
+    """Where the pages play a game of it: ``/g/CODE``."""
 
     def players(self) -> list[str]:
         """Every registered player, those for measurements only (the cheater) included."""

@@ -363,6 +363,8 @@ class ToutiGame:
 
     name = "touti"
     round_word = "deal"
+    page = "/touti"
+    """Where the pages play a game of it: ``/touti/CODE``."""
 
     def players(self) -> list[str]:
         """The Touti players."""

@@ -80,33 +80,3 @@ hints: Final = Table(
 )
 """The coach's hints asked for (one row per seat and position), so a game's record says
 whether it was played with help (docs/coach.md)."""
-
-touti_games: Final = Table(
-    "touti_games",
-    metadata,
-    Column("id", String(16), primary_key=True),
-    Column("status", String(16), nullable=False, index=True),
-    Column("options", Text, nullable=False),
-    Column("seed", BigInteger, nullable=False),
-    Column("names", Text, nullable=False),
-    Column("agents", Text, nullable=False),
-    Column("token_hash", String(64), nullable=False),
-    Column("winner", Integer, nullable=True),
-    Column("totals", Text, nullable=True),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("finished_at", DateTime(timezone=True), nullable=True),
-)
-"""Touti web games (docs/touti.md): the rule options, the seed of every shuffle, the four
-names and computer players (JSON lists, seat 0 the person's ``null``), and the SHA-256
-of the person's token. The seed and the moves rebuild the match exactly."""
-
-touti_moves: Final = Table(
-    "touti_moves",
-    metadata,
-    Column("game_id", String(16), ForeignKey("touti_games.id"), primary_key=True),
-    Column("ply", Integer, primary_key=True),
-    Column("seat", Integer, nullable=False),
-    Column("move", String(32), nullable=False),
-    Column("played_at", DateTime(timezone=True), nullable=False),
-)
-"""Every move of a Touti web game in the notation, numbered from 0 across the match."""

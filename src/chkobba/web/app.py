@@ -48,7 +48,6 @@ from chkobba.web.protocol import (
     point_names,
 )
 from chkobba.web.replay import game_record, replay_frames
-from chkobba.web.touti import ToutiTables, touti_routes
 from chkobba.web.work import Limits, Work
 
 log = logging.getLogger("chkobba.web")
@@ -136,14 +135,12 @@ def create_app(
     hub = Hub(store, settings)
     work = Work(limits or Limits())
     coach = Coach(hub, store, work)
-    touti = ToutiTables(hub.journal)
     # Creating and joining games, Chkobba's and Touti's, share each address's budget.
     creating = Budgets(hub.settings.rate, hub.settings.burst, "games created or joined")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
-        await touti.start()
         try:
             yield
         finally:
@@ -221,7 +218,7 @@ def create_app(
         except (RulesError, ValueError) as e:
             return error(400, "bad_request", str(e).splitlines()[0])
         return JSONResponse(
-            {"game": room.id, "seat": 0, "token": token, "url": f"/g/{room.id}"},
+            {"game": room.id, "seat": 0, "token": token, "url": f"{room.game.page}/{room.id}"},
             status_code=201,
         )
 
@@ -386,6 +383,8 @@ def create_app(
         Route("/", page("index.html")),
         Route("/g/{game}", page("game.html")),
         Route("/replay/{game}", page("replay.html")),
+        Route("/touti", page("touti.html")),
+        Route("/touti/{game}", page("touti.html")),
         Route("/healthz", healthz),
         Route("/api/info", info),
         Route("/api/games", create_game, methods=["POST"]),
@@ -396,7 +395,6 @@ def create_app(
         Route("/api/games/{game}/replay", replay),
         *coach.routes(),
         WebSocketRoute("/ws", ws_endpoint),
-        *touti_routes(touti, creating),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
@@ -406,6 +404,5 @@ def create_app(
         exception_handlers={HTTPException: http_error, Refused: refused},
     )
     app.state.hub = hub
-    app.state.touti = touti
     app.state.work = work
     return app
