@@ -137,22 +137,6 @@ def play_whole_game(client: TestClient, body: dict[str, Any], seed: int) -> None
     json.dumps(received)
 
 
-@pytest.mark.parametrize(
-    ("body", "seed"),
-    [
-        ({"game": "chkobba", "rules": "scopa", "seating": "2", "target": 11}, 21),
-        ({"game": "chkobba", "rules": "scopone", "players": 4, "teams": True, "target": 11}, 22),
-        ({"game": "chkobba", "rules": "escoba", "seating": "6", "target": 11}, 23),
-        ({"game": "touti", "target": 600, "options": {"min_trump_length": 0}}, 24),
-    ],
-)
-def test_no_message_of_any_game_holds_a_hidden_card(
-    sqlite_url: str, body: dict[str, Any], seed: int
-) -> None:
-    with make_client(sqlite_url) as client:
-        play_whole_game(client, body, seed)
-
-
 def test_a_scopa_room_speaks_the_same_protocol(client: TestClient) -> None:
     r = create(client, game="chkobba", rules="scopa", players=4, teams=True, mode="room")
     summary = client.get(f"/api/games/{r['game']}").json()
