@@ -1,4 +1,5 @@
-"""No message to a seat ever holds a card hidden from that seat, over whole seeded games
+"""No message to a seat ever holds a card hidden from that seat, over whole seeded games of
+every game: Chkobba at every seating, Scopa presets and Touti.
 
 Every seat (and a spectator) follows a seeded game to its end over the WebSocket.
 The game is then rebuilt from its seed and moves; at every ply, the cards hidden
