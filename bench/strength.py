@@ -38,8 +38,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
-from chkobba.duel.games import seating_words, table_of
 from chkobba.duel.harness import DuelResult, run_duel
+from chkobba.games.base import seating_words, table_of
 from chkobba.rules import PRESETS
 
 PRESET_LADDER = [

@@ -126,7 +126,7 @@ def test_the_web_app_offers_a_served_policy(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``chkobba serve --player policy:PATH`` adds the policy to the levels a game may have."""
-    from chkobba.web.hub import is_fair, levels
+    from chkobba.games.chkobba import is_fair, levels
 
     path = tmp_path / "p.npz"
     random_policy(3).save(path)

@@ -34,7 +34,7 @@ from rich.table import Table as RichTable
 from chkobba.agents.base import ENGINE_PREFIX
 from chkobba.agents.engine import FAULTS
 from chkobba.duel.cli import GAME_OPTION, RULES_OPTION, check_players, game_rules
-from chkobba.duel.games import (
+from chkobba.games.base import (
     AgentMoveError,
     DuelGame,
     Table,

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine
 from starlette.testclient import TestClient
-from wsutil import FAST, PgServer, auth, expect_error, hello, make_client, recv_until
+from wsutil import FAST, PgServer, expect_error, hello, make_client, recv_until
 
 from chkobba.coach.summary import Summary, chart
 from chkobba.web.app import create_app
@@ -73,7 +73,6 @@ def test_deep_nesting_is_bad_json_everywhere(
         assert hello(ws, g["game"], g["token"])["you"] == 0
     for path in (
         "/api/games",
-        "/api/touti/games",
         f"/api/games/{g['game']}/join",
         f"/api/games/{g['game']}/hint",
     ):
@@ -143,35 +142,21 @@ def test_names_are_text_in_the_summary_chart(sqlite_client: TestClient) -> None:
     assert "cost $5 and $6" in svg and "x_1^2" in svg
 
 
-def test_touti_tokens_travel_in_headers(sqlite_client: TestClient) -> None:
-    c = sqlite_client
-    g = c.post("/api/touti/games", json={"opponent": "random", "partner": "random"}).json()
-    url = f"/api/touti/games/{g['game']}"
-    for path in (url, url + "/record"):
-        r = c.get(path, params={"token": g["token"]})
-        assert r.status_code == 400 and r.json()["error"] == "token_in_url", r.text
-    r = c.post(url + "/move", params={"token": g["token"]}, json={"move": "pass"})
-    assert r.status_code == 400 and r.json()["error"] == "token_in_url"
-    assert c.get(url, headers=auth(g["token"])).json()["game"] == g["game"]
-    assert c.get(url, headers={"Authorization": g["token"]}).status_code == 400
-    assert c.get(url).json()["error"] == "bad_token"
-
-
 def test_touti_games_are_created_within_a_budget(sqlite_url: str) -> None:
     with make_client(sqlite_url, Settings(bot_delay=0, rate=0.1, burst=3)) as c:
-        made = [c.post("/api/touti/games", json={"opponent": "random", "partner": "random"})
+        made = [c.post("/api/games", json={"game": "touti", "level": "random"})
                 for _ in range(3)]
         assert [r.status_code for r in made] == [201, 201, 201]
-        r = c.post("/api/touti/games", json={"opponent": "random", "partner": "random"})
+        r = c.post("/api/games", json={"game": "touti", "level": "random"})
         assert r.status_code == 429 and r.json()["error"] == "rate_limited"
         assert int(r.headers["Retry-After"]) >= 1
-        # The budget is the one Chkobba's games are made from.
+        # The budget is the one every game's are made from.
         r = c.post("/api/games", json={"mode": "room"})
         assert r.status_code == 429
 
 
 def test_touti_names_are_checked_like_chkobba_names(sqlite_client: TestClient) -> None:
-    r = sqlite_client.post("/api/touti/games", json={"name": "a\u0007b"})
+    r = sqlite_client.post("/api/games", json={"game": "touti", "name": "a\u0007b"})
     assert r.status_code == 400 and r.json()["error"] == "bad_request"
 
 
@@ -197,7 +182,7 @@ def test_unexpected_errors_answer_json(
     break_sqlite(c, tmp_path)
     r = c.post("/api/games", json={"mode": "room"})
     assert r.status_code == 503 and r.json()["error"] == "server_error", r.text
-    r = c.post("/api/touti/games", json={"opponent": "random", "partner": "random"})
+    r = c.post("/api/games", json={"game": "touti", "level": "random"})
     assert r.status_code == 503 and r.json()["error"] == "server_error", r.text
     h = c.get("/healthz")
     assert h.status_code == 503 and h.json()["ok"] is False

@@ -1,4 +1,5 @@
-"""No message to a seat ever holds a card hidden from that seat, over whole seeded games.
+"""No message to a seat ever holds a card hidden from that seat, over whole seeded games of
+every game: Chkobba at every seating, Scopa presets and Touti.
 
 Every seat (and a spectator) follows a seeded game to its end over the WebSocket.
 The game is then rebuilt from its seed and moves; at every ply, the cards hidden
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from test_web_games import play_whole_game as play_any_game
 from wsutil import hello, make_client, recv_until
 
 from chkobba.cards import CARDS, cards_of
@@ -138,3 +140,21 @@ def play_whole_game(client: TestClient, seating: str, seed: int) -> None:
 def test_no_message_holds_a_hidden_card(sqlite_url: str, seating: str, seed: int) -> None:
     with make_client(sqlite_url) as client:
         play_whole_game(client, seating, seed)
+
+
+# Every game on the hub: a Scopa preset, Scopone (2 against 2), Escoba for 6 and Touti
+# (docs/rules.md §3 and §4), through the game interface.
+@pytest.mark.parametrize(
+    ("body", "seed"),
+    [
+        ({"game": "chkobba", "rules": "scopa", "seating": "2", "target": 11}, 21),
+        ({"game": "chkobba", "rules": "scopone", "players": 4, "teams": True, "target": 11}, 22),
+        ({"game": "chkobba", "rules": "escoba", "seating": "6", "target": 11}, 23),
+        ({"game": "touti", "target": 600, "options": {"min_trump_length": 0}}, 24),
+    ],
+)
+def test_no_message_of_any_game_holds_a_hidden_card(
+    sqlite_url: str, body: dict[str, Any], seed: int
+) -> None:
+    with make_client(sqlite_url) as client:
+        play_any_game(client, body, seed)

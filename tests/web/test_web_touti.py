@@ -1,4 +1,6 @@
-"""Touti in the web app: the JSON API against the computer (docs/touti.md, Web)."""
+"""Touti in the web app, on the hub's WebSocket like every game (docs/touti.md, In the
+browser; docs/protocol.md): the page, a whole match against the computer, the story,
+the record, the view that hides the other hands, and bad requests."""
 
 from __future__ import annotations
 
@@ -6,7 +8,7 @@ import json
 from typing import Any
 
 from starlette.testclient import TestClient
-from wsutil import auth
+from wsutil import expect_error, hello, recv_until
 
 from chkobba.cards import Card
 from chkobba.touti.record import ToutiRecord, replay
@@ -14,29 +16,38 @@ from chkobba.touti.record import ToutiRecord, replay
 
 def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
     r = client.post(
-        "/api/touti/games",
-        json={"name": "Ana", "opponent": "technique", "partner": "technique", **body},
+        "/api/games",
+        json={"game": "touti", "mode": "room", "name": "Ana",
+              "computers": [None, "technique", "technique", "technique"], **body},
     )
     assert r.status_code == 201, r.text
     return r.json()  # type: ignore[no-any-return]
+
+
+def my_turn(ws: Any, state: dict[str, Any]) -> dict[str, Any]:
+    """Read states until the person has a real choice, or the match is over."""
+    while not (state["over"] or (state["turn"] == 0 and state["legal"] not in ([], ["nocanto"]))):
+        state, _ = recv_until(ws, "state")
+    return state
 
 
 def test_page_and_a_whole_match(sqlite_client: TestClient) -> None:
     c = sqlite_client
     assert c.get("/touti").status_code == 200
     g = new_game(c)
-    assert c.get(g["url"]).status_code == 200
-    v = c.get(f"/api/touti/games/{g['game']}", headers=auth(g["token"])).json()
-    assert v["turn"] == 0 and v["legal"] and len(v["hand"]) == 10
-    early = c.get(f"/api/touti/games/{g['game']}/record", headers=auth(g["token"]))
+    assert g["url"] == f"/touti/{g['game']}" and c.get(g["url"]).status_code == 200
+    early = c.get(f"/api/games/{g['game']}/record")
     assert early.status_code == 409  # the record shows every hand
-    for _ in range(3000):
-        if v["winner"] is not None:
-            break
-        move = "pass" if "pass" in v["legal"] else v["legal"][0]
-        r = c.post(f"/api/touti/games/{g['game']}/move", json={"token": g["token"], "move": move})
-        assert r.status_code == 200, r.text
-        v = r.json()
+    with c.websocket_connect("/ws") as ws:
+        v = my_turn(ws, hello(ws, g["game"], g["token"]))
+        assert len(v["hand"]) == 10
+        for _ in range(3000):
+            if v["over"]:
+                break
+            move = "pass" if "pass" in v["legal"] else v["legal"][0]
+            ws.send_json({"type": "play", "move": move, "ply": v["ply"]})
+            v, _ = recv_until(ws, "state")
+            v = my_turn(ws, v)
     assert v["winner"] is not None and max(v["totals"]) >= 600
     # The story is a list of events the page tells in its language, each with its English.
     kinds = {e["kind"] for e in v["log"]}
@@ -44,7 +55,7 @@ def test_page_and_a_whole_match(sqlite_client: TestClient) -> None:
     assert kinds <= {"bid", "trump", "play", "canto", "pass", "alla", "macharich", "redeal",
                      "claim", "trick", "no_contract", "contract", "team", "result"}
     assert all(isinstance(e["text"], str) and e["text"] for e in v["log"])
-    rec = c.get(f"/api/touti/games/{g['game']}/record", headers=auth(g["token"]))
+    rec = c.get(f"/api/games/{g['game']}/record")
     assert rec.status_code == 200
     rep = replay(ToutiRecord.loads(rec.text))
     assert rep.winner == v["winner"] and rep.totals == v["totals"]
@@ -53,11 +64,13 @@ def test_page_and_a_whole_match(sqlite_client: TestClient) -> None:
 def test_the_view_hides_the_other_hands(sqlite_client: TestClient) -> None:
     c = sqlite_client
     g = new_game(c)
-    v = c.get(f"/api/touti/games/{g['game']}", headers=auth(g["token"])).json()
+    with c.websocket_connect("/ws") as ws:
+        v = hello(ws, g["game"], g["token"])
     text = json.dumps(v)
-    assert v["turn"] == 0 and v["phase"] == "bid"  # no card has been played yet
     mine = set(v["hand"])
-    shown = {p["card"] for p in v["trick"]}
+    shown = {p["card"] for p in v["trick"]} | {
+        e["card"] for e in v["log"] if e["kind"] == "play"
+    }
     every_card = {str(Card(i)) for i in range(40)}
     for card in every_card - mine - shown:
         assert f'"{card}"' not in text, card
@@ -65,21 +78,22 @@ def test_the_view_hides_the_other_hands(sqlite_client: TestClient) -> None:
 
 def test_bad_requests(sqlite_client: TestClient) -> None:
     c = sqlite_client
-    assert c.post("/api/touti/games", json={"target": 21}).status_code == 400
-    assert c.post("/api/touti/games", json={"opponent": "cheater"}).json()["error"] == (
-        "unknown_level"
-    )
-    assert c.post("/api/touti/games", content=b"[").status_code == 400
+    assert c.post("/api/games", json={"game": "touti", "target": 21}).status_code == 400
+    r = c.post("/api/games", json={"game": "touti", "level": "cheater"})
+    assert r.json()["error"] == "unknown_level"
+    assert c.post("/api/games", content=b"[").status_code == 400
     g = new_game(c)
-    url = f"/api/touti/games/{g['game']}"
-    assert c.get(url, headers=auth("nope")).status_code == 403
-    assert c.get(url).status_code == 403
-    assert c.get("/api/touti/games/NOPE", headers=auth("x")).status_code == 404
-    r = c.post(url + "/move", json={"token": g["token"], "move": "75"})
-    assert r.status_code == 400 and "malformed bid" in r.json()["message"]
-    r = c.post(url + "/move", json={"token": g["token"], "move": "Zz"})
-    assert r.status_code == 400
-    v = c.get(url, headers=auth(g["token"])).json()
-    assert v["phase"] == "bid"
-    r = c.post(url + "/move", json={"token": g["token"], "move": "Ah"})
-    assert r.status_code == 400 and r.json()["error"] == "illegal_move"
+    with c.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "hello", "game": g["game"], "token": "nope"})
+        expect_error(ws, "bad_token")
+        ws.send_json({"type": "hello", "game": "NOPE"})
+        expect_error(ws, "unknown_game")
+        v = my_turn(ws, hello(ws, g["game"], g["token"]))
+        if v["phase"] == "bid":
+            ws.send_json({"type": "play", "move": "75"})
+            assert "malformed bid" in expect_error(ws, "bad_move")["message"]
+        ws.send_json({"type": "play", "move": "Zz"})
+        expect_error(ws, "bad_move")
+        wrong = next(m for m in ("Ah", "Kh", "2s", "pass") if m not in v["legal"])
+        ws.send_json({"type": "play", "move": wrong})
+        expect_error(ws, "illegal_move")

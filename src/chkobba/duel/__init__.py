@@ -12,10 +12,10 @@ Chkobba family (every preset) and Touti.
 (4, True, 4)
 """
 
-from chkobba.duel.games import DuelGame, Table, game, play_out
 from chkobba.duel.harness import DuelResult, Timing, TournamentResult, run_duel, run_tournament
 from chkobba.duel.play import AgentMoveError, DuelSpec, PairOutcome, play_pair
 from chkobba.duel.stats import EloEstimate, Estimate, elo_from_score, fit_elo, mean_estimate
+from chkobba.games.base import DuelGame, Table, game, play_out
 
 __all__ = [
     "AgentMoveError",

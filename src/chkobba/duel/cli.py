@@ -20,10 +20,10 @@ from rich.progress import (
 )
 
 from chkobba.agents import AgentError
-from chkobba.duel.games import GAME_NAMES, AgentMoveError, DuelGame, Unit, game
 from chkobba.duel.harness import Progress as ProgressCallback
 from chkobba.duel.harness import duel_spec, run_duel, run_tournament
 from chkobba.duel.ray_backend import RayError
+from chkobba.games.base import GAME_NAMES, AgentMoveError, DuelGame, Unit, game
 from chkobba.rules import PRESETS
 
 

@@ -18,7 +18,6 @@ from typing import Any, get_args
 
 from chkobba.agents.base import ENGINE_PREFIX
 from chkobba.agents.engine import FAULTS
-from chkobba.duel.games import Unit, choose_table, describe, game, seating_words
 from chkobba.duel.play import DuelSpec, PairOutcome, play_pair, play_pairs
 from chkobba.duel.ray_backend import cluster_cpus, play_on_ray, ray_session
 from chkobba.duel.stats import (
@@ -31,6 +30,7 @@ from chkobba.duel.stats import (
     mean_estimate,
     percentile,
 )
+from chkobba.games.base import Unit, choose_table, describe, game, seating_words
 
 Progress = Callable[[int], None]
 """Told how many more pairs have been played, as they finish."""

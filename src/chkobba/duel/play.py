@@ -30,18 +30,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chkobba.duel.games import (
+from chkobba.games.base import (
     AgentMoveError,
     Table,
     Unit,
     alternate,
-    draw_deck,
     game,
     lineup_period,
     play_out,
     rotated,
-    void_for_some_cut,
 )
+from chkobba.games.chkobba import draw_deck, void_for_some_cut
 
 __all__ = [
     "AgentMoveError",

@@ -1,10 +1,11 @@
 """The database tables: games, their seats, and every move, in play order.
 
-A game row holds what the engine needs to rebuild the match exactly: the rule
-set, the rules version it was stored under (``chkobba.rules.RULES_VERSION``), its
-options, the seating and the seed of the match's shuffles. Together with the moves
-(in the notation, numbered by ``ply``), replaying them through a fresh
-:class:`~chkobba.match.Match` gives back the game bit for bit.
+A game row holds what the engine needs to rebuild the match exactly: the game
+(``chkobba`` for the Chkobba family, ``touti``), the rule set, the rules version it
+was stored under (``chkobba.rules.RULES_VERSION``), its options, the seating and the
+seed of the match's shuffles. Together with the moves (in the notation, numbered by
+``ply``), replaying them through the game's interface (:func:`chkobba.games.replay`)
+gives back the game bit for bit.
 
 The tables are written by the migrations in ``migrations/versions``; this
 module describes the same tables for queries.
@@ -34,6 +35,7 @@ games: Final = Table(
     "games",
     metadata,
     Column("id", String(16), primary_key=True),
+    Column("game", String(16), nullable=False, server_default=text("'chkobba'")),
     Column("kind", String(16), nullable=False),
     Column("status", String(16), nullable=False, index=True),
     Column("rules", String(32), nullable=False),
@@ -78,33 +80,3 @@ hints: Final = Table(
 )
 """The coach's hints asked for (one row per seat and position), so a game's record says
 whether it was played with help (docs/coach.md)."""
-
-touti_games: Final = Table(
-    "touti_games",
-    metadata,
-    Column("id", String(16), primary_key=True),
-    Column("status", String(16), nullable=False, index=True),
-    Column("options", Text, nullable=False),
-    Column("seed", BigInteger, nullable=False),
-    Column("names", Text, nullable=False),
-    Column("agents", Text, nullable=False),
-    Column("token_hash", String(64), nullable=False),
-    Column("winner", Integer, nullable=True),
-    Column("totals", Text, nullable=True),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("finished_at", DateTime(timezone=True), nullable=True),
-)
-"""Touti web games (docs/touti.md): the rule options, the seed of every shuffle, the four
-names and computer players (JSON lists, seat 0 the person's ``null``), and the SHA-256
-of the person's token. The seed and the moves rebuild the match exactly."""
-
-touti_moves: Final = Table(
-    "touti_moves",
-    metadata,
-    Column("game_id", String(16), ForeignKey("touti_games.id"), primary_key=True),
-    Column("ply", Integer, primary_key=True),
-    Column("seat", Integer, nullable=False),
-    Column("move", String(32), nullable=False),
-    Column("played_at", DateTime(timezone=True), nullable=False),
-)
-"""Every move of a Touti web game in the notation, numbered from 0 across the match."""

@@ -84,6 +84,9 @@ class StoredGame:
     rules_version: int = RULES_VERSION
     """The version of the presets ``rules`` names (games stored before versions were
     recorded are of version 1)."""
+    game: str = "chkobba"
+    """Which game it is (:data:`chkobba.games.GAME_NAMES`): ``chkobba`` for the Chkobba
+    family (``rules`` names the preset), ``touti``."""
 
     def ruleset(self) -> RuleSet:
         """The game's rule set, as its preset was defined in its rules version."""
@@ -179,6 +182,7 @@ class Store:
             conn.execute(
                 insert(games).values(
                     id=game.id,
+                    game=game.game,
                     kind=game.kind,
                     status=game.status,
                     rules=game.rules,
@@ -323,6 +327,7 @@ def _game_of(m: Any) -> StoredGame:
         totals=json.loads(totals) if totals is not None else None,
         finished_at=_aware(m["finished_at"]) if m["finished_at"] is not None else None,
         rules_version=int(m["rules_version"]),
+        game=m["game"],
     )
 
 

@@ -23,6 +23,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from chkobba.games import GAME_NAMES, catalogue, game
+from chkobba.games.base import choose_table, table_of
+from chkobba.games.chkobba import levels
 from chkobba.rules import RulesError
 from chkobba.store import Store
 from chkobba.web.coach import Coach
@@ -34,7 +37,7 @@ from chkobba.web.http import (
     error,
     json_body,
 )
-from chkobba.web.hub import Conn, Hub, Settings, clean_name, is_fair, levels
+from chkobba.web.hub import Conn, Hub, Settings, clean_name, room_from_stored
 from chkobba.web.protocol import (
     ERROR_CODES,
     MAX_MESSAGE_BYTES,
@@ -45,7 +48,6 @@ from chkobba.web.protocol import (
     point_names,
 )
 from chkobba.web.replay import game_record, replay_frames
-from chkobba.web.touti import ToutiTables, touti_routes
 from chkobba.web.work import Limits, Work
 
 log = logging.getLogger("chkobba.web")
@@ -59,6 +61,72 @@ SEATINGS: Final = {"2": (2, False), "2v2": (4, True), "3": (3, False), "4": (4, 
 """The table layouts a game can be created with: players, and whether in teams."""
 
 
+FIELDS: Final = (
+    "game", "rules", "options", "players", "teams", "seating", "target", "level", "mode",
+    "name", "computers",
+)
+"""The fields of a ``POST /api/games`` body."""
+
+
+def creation(data: dict[str, Any]) -> dict[str, Any]:
+    """The arguments of :meth:`Hub.create_game` for a ``POST /api/games`` body, checked
+    field by field; a bad one is a ``ValueError`` in one line (docs/protocol.md)."""
+    unknown = sorted(set(data) - set(FIELDS))
+    if unknown:
+        raise ValueError(f"unknown field(s): {', '.join(unknown)} (known: {', '.join(FIELDS)})")
+    game_name = data.get("game", "chkobba")
+    if game_name not in GAME_NAMES:
+        raise ValueError(f"game must be one of {', '.join(GAME_NAMES)}, not {game_name!r}")
+    played = game(game_name)
+    mode = data.get("mode", "computer")
+    if mode not in ("computer", "room"):
+        raise ValueError("mode must be 'computer' or 'room'")
+    rules_name = data.get("rules")
+    if rules_name is not None and not isinstance(rules_name, str):
+        raise ValueError("rules must be the name of a rule set (chkobba rules), such as 'scopa'")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise ValueError("options must be an object of rule options")
+    rules = played.make_rules(rules_name, options)
+    seating = data.get("seating")
+    players = data.get("players")
+    teams = data.get("teams")
+    if seating is not None:
+        if not isinstance(seating, str | int) or isinstance(seating, bool):
+            raise ValueError("seating must be a seating name such as '2', '3' or '2v2'")
+        known = played.seatings(rules)
+        if str(seating) not in known:
+            raise ValueError(f"seating must be one of {', '.join(known)}")
+        seats, together = table_of(str(seating))
+    else:
+        if players is not None and (type(players) is not int or not 2 <= players <= 6):
+            raise ValueError("players must be a number of players, 2 to 6")
+        if teams is not None and not isinstance(teams, bool):
+            raise ValueError("teams must be true or false")
+        seats, together = choose_table(played.seatings(rules), players, teams, False)
+    played.check_table(rules, seats, together)
+    target = data.get("target")
+    if target is not None and (type(target) is not int or target not in played.targets(rules)):
+        known_targets = ", ".join(str(t) for t in played.targets(rules))
+        raise ValueError(f"target must be one of {known_targets}")
+    computers = data.get("computers")
+    if computers is not None and not (
+        isinstance(computers, list) and all(c is None or isinstance(c, str) for c in computers)
+    ):
+        raise ValueError("computers must be a list of levels (or null) by seat")
+    return {
+        "kind": mode,
+        "seats": seats,
+        "teams": together,
+        "target": target,
+        "level": None,
+        "game_name": game_name,
+        "rules_name": rules_name,
+        "options": options,
+        "computers": computers,
+    }
+
+
 def create_app(
     db_url: str, settings: Settings | None = None, limits: Limits | None = None
 ) -> Starlette:
@@ -67,14 +135,12 @@ def create_app(
     hub = Hub(store, settings)
     work = Work(limits or Limits())
     coach = Coach(hub, store, work)
-    touti = ToutiTables(hub.journal)
     # Creating and joining games, Chkobba's and Touti's, share each address's budget.
     creating = Budgets(hub.settings.rate, hub.settings.burst, "games created or joined")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
-        await touti.start()
         try:
             yield
         finally:
@@ -121,6 +187,7 @@ def create_app(
         return JSONResponse(
             {
                 "protocol": PROTOCOL,
+                "games": {name: catalogue(game(name)) for name in GAME_NAMES},
                 "levels": levels(),
                 "targets": list(TARGETS),
                 "seatings": list(SEATINGS),
@@ -134,31 +201,24 @@ def create_app(
     async def create_game(request: Request) -> Response:
         creating.check(request)
         data = await json_body(request, MAX_BODY)
-        mode = data.get("mode", "computer")
-        seating = str(data.get("seating", "2"))
-        target = data.get("target", 21)
-        level = data.get("level")
-        if mode not in ("computer", "room"):
-            return error(400, "bad_request", "mode must be 'computer' or 'room'")
-        if seating not in SEATINGS:
-            return error(400, "bad_request", f"seating must be one of {', '.join(SEATINGS)}")
-        if type(target) is not int or target not in TARGETS:
-            return error(400, "bad_request", "target must be 11, 21 or 31")
-        if mode == "computer" and not (isinstance(level, str) and is_fair(level)):
-            return error(
-                400, "unknown_level", f"unknown level {level!r} (known: {', '.join(levels())})"
-            )
         try:
+            spec = creation(data)
             name = clean_name(data.get("name"), "Player 1")
         except ValueError as e:
             return error(400, "bad_request", str(e))
-        seats, teams = SEATINGS[seating]
+        if spec["kind"] == "computer":
+            played = game(spec["game_name"])
+            level = data.get("level", played.default_level())
+            if not (isinstance(level, str) and played.fair(level)):
+                known = ", ".join(played.levels())
+                return error(400, "unknown_level", f"unknown level {level!r} (known: {known})")
+            spec["level"] = level
         try:
-            room, token = await hub.create_game(mode, seats, teams, target, level, name)
+            room, token = await hub.create_game(name=name, **spec)
         except (RulesError, ValueError) as e:
-            return error(400, "bad_request", str(e))
+            return error(400, "bad_request", str(e).splitlines()[0])
         return JSONResponse(
-            {"game": room.id, "seat": 0, "token": token, "url": f"/g/{room.id}"},
+            {"game": room.id, "seat": 0, "token": token, "url": f"{room.game.page}/{room.id}"},
             status_code=201,
         )
 
@@ -188,6 +248,8 @@ def create_app(
             games = [
                 {
                     "game": g.id,
+                    "game_name": g.game,
+                    "rules": g.rules,
                     "seats": g.seats,
                     "teams": g.teams,
                     "names": [r.name or r.agent for r in g.seat_rows],
@@ -224,6 +286,19 @@ def create_app(
         stored = await _finished(request)
         if isinstance(stored, Response):
             return stored
+        room = room_from_stored(stored)
+        if room.match is None:
+            # Another game's record, as its interface writes it.
+            meta: dict[str, Any] = {"site": "chkobba web", "game": stored.id}
+            if stored.finished_at is not None:
+                meta["finished"] = stored.finished_at.isoformat()
+            other = room.table.record(room.record_names(), meta)
+            filename = f"{room.game.name}-{stored.id}.json"
+            return Response(
+                other.dumps() + "\n",
+                media_type="application/json",
+                headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+            )
         rec = game_record(stored)
         hinted = await coach.record_meta(stored)
         if hinted is not None:
@@ -238,6 +313,8 @@ def create_app(
         stored = await _finished(request)
         if isinstance(stored, Response):
             return stored
+        if room_from_stored(stored).match is None:
+            return error(409, "no_replay", "step-by-step replays are for the Chkobba family")
         return JSONResponse(replay_frames(stored))
 
     def page(name: str) -> Any:
@@ -306,6 +383,8 @@ def create_app(
         Route("/", page("index.html")),
         Route("/g/{game}", page("game.html")),
         Route("/replay/{game}", page("replay.html")),
+        Route("/touti", page("touti.html")),
+        Route("/touti/{game}", page("touti.html")),
         Route("/healthz", healthz),
         Route("/api/info", info),
         Route("/api/games", create_game, methods=["POST"]),
@@ -316,7 +395,6 @@ def create_app(
         Route("/api/games/{game}/replay", replay),
         *coach.routes(),
         WebSocketRoute("/ws", ws_endpoint),
-        *touti_routes(touti, creating),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
@@ -326,6 +404,5 @@ def create_app(
         exception_handlers={HTTPException: http_error, Refused: refused},
     )
     app.state.hub = hub
-    app.state.touti = touti
     app.state.work = work
     return app

@@ -533,7 +533,7 @@ class Coach:
         room = await self.hub.get_room(request.path_params["game"])
         if room is None:
             return error(404, "unknown_game", "no such game")
-        m = room.match
+        m = coached(room)
         if not m.finished:
             return error(409, "no_round", "no round has finished yet")
         s = summarize(m.finished, room.record_names())
@@ -567,7 +567,7 @@ class Coach:
         """``POST /api/games/{game}/hint``: the expert's top plays for the seat to move."""
         room, seat = await self._seat(request)
         async with room.lock:
-            m = room.match
+            m = coached(room)
             if room.status != "playing" or m.is_over:
                 return error(409, "not_playing", "hints are for a game in play")
             if m.turn != seat:
@@ -595,15 +595,23 @@ class Coach:
     async def question(self, request: Request) -> Response:
         """``POST /api/games/{game}/question``: a card-counting question for the seat."""
         room, seat = await self._seat(request)
-        obs = observe(room.match, seat)
+        obs = observe(coached(room), seat)
         q = ask(obs, random.Random(secrets.randbits(32)))
         return JSONResponse({"ply": room.ply, **q.to_json()})
 
     async def unseen(self, request: Request) -> Response:
         """``POST /api/games/{game}/unseen``: the cards the seat has not seen."""
         room, seat = await self._seat(request)
-        obs = observe(room.match, seat)
+        obs = observe(coached(room), seat)
         return JSONResponse({"ply": room.ply, "unseen": card_list(obs.unseen)})
+
+
+def coached(room: Room) -> Match:
+    """The room's match, if the coach knows its game (the Chkobba family); else refuse."""
+    m = room.match
+    if m is None:
+        raise Refused(409, "not_coached", f"the coach does not know {room.game.name} yet")
+    return m
 
 
 def _gone() -> Response:

@@ -1,8 +1,10 @@
 """The live games of one server: seats, connections, computer players and the journal.
 
-A :class:`Room` is one game held in memory: its :class:`~chkobba.match.Match`,
-rebuilt at start-up by replaying the stored moves, and the connections that
-follow it. Every move, a person's or the computer's, goes through
+A :class:`Room` is one game held in memory, of any game (:mod:`chkobba.games`):
+its :class:`~chkobba.games.Table`, rebuilt at start-up by replaying the stored
+moves, and the connections that follow it. Nothing here knows which game a
+room plays: the game's interface checks the moves, says what each seat sees and
+names the computer players. Every move, a person's or the computer's, goes through
 :meth:`Hub.commit`: checked by the engine, written to the database and only then
 applied and announced. Moves of many games share a transaction
 (:class:`Journal`), which is what keeps the database from being the bottleneck.
@@ -14,7 +16,6 @@ import asyncio
 import gc
 import hashlib
 import hmac
-import importlib
 import json
 import logging
 import secrets
@@ -24,13 +25,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
-from chkobba.agents import AGENTS, make_agent
-from chkobba.agents import base as agents_base
 from chkobba.agents.base import AgentError
+from chkobba.games import Game, MoveRefused, Table, game, replay
 from chkobba.match import Match
-from chkobba.moves import Move, NotationError, parse_move
-from chkobba.observe import observe
-from chkobba.rules import RulesError, preset
+from chkobba.rules import RULES_VERSION, RulesError
 from chkobba.store import Finish, MoveRow, SeatRow, Store, StoredGame
 from chkobba.store.store import now
 from chkobba.web.protocol import (
@@ -39,10 +37,7 @@ from chkobba.web.protocol import (
     Ping,
     PlayMsg,
     ProtocolError,
-    finished_json,
     players_json,
-    side_of,
-    state_message,
 )
 
 log = logging.getLogger("chkobba.web")
@@ -89,30 +84,12 @@ def clean_name(name: object, default: str) -> str:
     return text
 
 
-def levels() -> list[str]:
-    """The computer players a game may be given, weakest first (none that sees hidden cards)."""
-    make_agent("random", 0)  # loads the built-in players into the registry
-    try:
-        # The interfaces' named levels, when the AI package provides them.
-        named = ["random", *importlib.import_module("chkobba.agents.levels").LEVELS]
-    except (ImportError, AttributeError):
-        named = sorted(AGENTS)
-    # Players the server was started with (``chkobba serve --player policy:PATH``).
-    named += [n for n in getattr(agents_base, "OFFERED", []) if n not in named]
-    return [n for n in named if is_fair(n)]
-
-
-def is_fair(level: str) -> bool:
-    """Whether ``level`` names a player that only ever looks at its own observation."""
-    make_agent("random", 0)  # loads the built-in players into the registry
-    factory = AGENTS.get(level)
-    # Players kept for measurements (they see every card) are never seated against people.
-    measurement_only: set[str] = getattr(agents_base, "MEASUREMENT_ONLY", set())
-    return (
-        factory is not None
-        and level not in measurement_only
-        and not getattr(factory, "sees_all", False)
-    )
+def is_game_id(code: str) -> bool:
+    """Whether ``code`` can be a game's id: a code of :func:`new_code`, or the id of a
+    Touti game stored before every game shared one table (8 hexadecimal digits)."""
+    if len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code):
+        return True
+    return len(code) == 8 and all(ch in "0123456789ABCDEF" for ch in code)
 
 
 def agent_seed(game_seed: int, ply: int, seat: int) -> int:
@@ -194,7 +171,9 @@ class Room:
     kind: str
     status: str
     seed: int
-    match: Match
+    game: Game[Any]
+    rules: Any
+    table: Table
     names: list[str | None]
     token_hashes: list[str | None]
     agents: list[str | None]
@@ -202,20 +181,27 @@ class Room:
     conns: set[Conn] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bots: asyncio.Task[None] | None = None
-    _finished: tuple[int, Any] = (-1, None)
+    settings: dict[str, Any] = field(default_factory=dict)
+    """The room's settings (stored with the game): room for what rooms will offer
+    (private rooms, turn clocks); empty today."""
 
-    def finished_json(self) -> Any:
-        """:func:`~chkobba.web.protocol.finished_json`, computed once per finished round."""
-        n = len(self.match.finished)
-        if self._finished[0] != n:
-            self._finished = (n, finished_json(self.match))
-        return self._finished[1]
+    @property
+    def match(self) -> Match | None:
+        """The Chkobba family's match behind the table, for the coach; None for another game."""
+        m = getattr(self.table, "match", None)
+        return m if isinstance(m, Match) else None
 
     def state(self, seat: int, re: Any = None, full: bool = True) -> dict[str, Any]:
-        """The ``state`` message for one seat (-1: a spectator)."""
-        return state_message(
-            self.id, self.status, self.ply, self.match, seat, re, full, self.finished_json()
-        )
+        """The ``state`` message for one seat (-1: a spectator): the game's view of it."""
+        out: dict[str, Any] = {"type": "state", "game": self.id, "status": self.status}
+        out["ply"] = self.ply
+        out.update(self.table.view(seat, self.record_names(), full))
+        if self.status != "playing":
+            # Until every seat is taken, nobody may move.
+            out["legal"] = []
+        if re is not None:
+            out["re"] = re
+        return out
 
     @property
     def ply(self) -> int:
@@ -225,7 +211,7 @@ class Room:
     @property
     def seats(self) -> int:
         """How many seats the game has."""
-        return self.match.seats
+        return self.table.seats
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token holds, or None."""
@@ -248,19 +234,23 @@ class Room:
 
     def summary(self) -> dict[str, Any]:
         """What the lobby and the ``room`` message show of this game."""
-        m = self.match
+        t = self.table
         return {
             "game": self.id,
+            "game_name": self.game.name,
             "kind": self.kind,
             "status": self.status,
-            "rules": m.rules.name,
-            "target": m.rules.target,
-            "seats": m.seats,
-            "teams": m.teams,
-            "side_of": side_of(m.seats, m.teams),
+            "rules": t.rules_name,
+            "options": self.game.rules_json(self.rules)[1],
+            "target": t.target,
+            "seats": t.seats,
+            "teams": t.teams,
+            "side_of": list(t.side_of),
+            "points": self.game.point_names(self.rules),
+            "levels": self.game.levels(),
             "players": players_json(self.names, self.agents, self.online()),
-            "totals": list(m.totals),
-            "winner": m.winner,
+            "totals": list(t.totals()),
+            "winner": t.winner,
             "ply": self.ply,
         }
 
@@ -273,17 +263,23 @@ class Room:
 
 
 def room_from_stored(g: StoredGame) -> Room:
-    """Rebuild a game by replaying its stored moves through the engine (checked)."""
-    match = Match(g.ruleset(), g.seats, g.teams, g.seed)
-    for text in g.moves:
-        match.apply(parse_move(text), match.turn)
+    """Rebuild a game by replaying its stored moves through the engine (checked).
+
+    Raise ``ValueError`` (an unknown game or rules, an illegal or malformed move)
+    if the stored moves do not make a game.
+    """
+    played = game(g.game)
+    rules = played.make_rules(g.rules, g.options, g.rules_version)
+    table = replay(played, rules, g.seats, g.teams, g.seed, g.moves)
     rows = sorted(g.seat_rows, key=lambda r: r.seat)
     return Room(
         id=g.id,
         kind=g.kind,
         status=g.status,
         seed=g.seed,
-        match=match,
+        game=played,
+        rules=rules,
+        table=table,
         names=[r.name for r in rows],
         token_hashes=[r.token_hash for r in rows],
         agents=[r.agent for r in rows],
@@ -377,11 +373,11 @@ class Hub:
         for g in stored:
             try:
                 room = room_from_stored(g)
-            except (RulesError, NotationError, ValueError) as e:
+            except (RulesError, ValueError) as e:
                 log.error("game %s cannot be replayed, left aside: %s", g.id, e)
                 continue
             self.rooms[room.id] = room
-            if room.match.is_over and room.status != "finished":
+            if room.table.is_over and room.status != "finished":
                 # The server stopped between the last move and the game's end.
                 await self._finish(room)
             self.schedule_bots(room)
@@ -428,28 +424,53 @@ class Hub:
         kind: str,
         seats: int,
         teams: bool,
-        target: int,
+        target: int | None,
         level: str | None,
         name: str,
+        game_name: str = "chkobba",
+        rules_name: str | None = None,
+        options: dict[str, Any] | None = None,
+        computers: list[str | None] | None = None,
     ) -> tuple[Room, str]:
         """A new game, its creator in seat 0; return the room and the creator's token.
 
         ``kind`` is ``computer`` (every other seat played by ``level``) or ``room``
-        (other seats wait for people, or for the computer on request).
+        (other seats wait for people, or for the computer on request; ``computers``
+        may give some of them a computer player at once, by seat). The game is
+        ``game_name`` with the rules ``rules_name`` (the game's default if None),
+        ``options`` changed and ``target``. Bad values are ``ValueError``s in one line.
         """
         if kind not in ("computer", "room"):
             raise ValueError("mode must be 'computer' or 'room'")
-        if kind == "computer" and (level is None or not is_fair(level)):
-            raise ValueError(f"unknown level {level!r} (known: {', '.join(levels())})")
-        rules = preset("chkobba", {"target": target})
+        played = game(game_name)
+        rules = played.make_rules(rules_name, {**(options or {})})
+        if target is not None:
+            if target not in played.targets(rules):
+                known = ", ".join(str(t) for t in played.targets(rules))
+                raise ValueError(f"target must be one of {known}")
+            rules = played.with_target(rules, target)
+        fair = played.levels()
+        if kind == "computer":
+            level = played.default_level() if level is None else level
+            if not played.fair(level):
+                raise ValueError(f"unknown level {level!r} (known: {', '.join(fair)})")
         match_seed = self.new_seed()
-        match = Match(rules, seats, teams, match_seed)  # checks the seating
+        table = played.serve(rules, seats, teams, match_seed)  # checks the seating
+        agents: list[str | None] = [None if s == 0 else level for s in range(seats)]
+        if kind == "room":
+            wanted = list(computers or [])
+            if len(wanted) > seats or (wanted and wanted[0] is not None):
+                raise ValueError(f"computers lists seats 1 to {seats - 1} (seat 0 is yours)")
+            for who in wanted:
+                if who is not None and not played.fair(who):
+                    raise ValueError(f"unknown level {who!r} (known: {', '.join(fair)})")
+            agents = [*wanted, *([None] * (seats - len(wanted)))]
         token = new_token()
-        bot = level if kind == "computer" else None
-        agents: list[str | None] = [None if s == 0 else bot for s in range(seats)]
         names: list[str | None] = [name if s == 0 else None for s in range(seats)]
         hashes: list[str | None] = [token_hash(token) if s == 0 else None for s in range(seats)]
-        status = "playing" if kind == "computer" else "open"
+        taken = all(s == 0 or agents[s] is not None for s in range(seats))
+        status = "playing" if taken else "open"
+        stored_name, stored_options = played.rules_json(rules)
         for _ in range(10):
             code = new_code()
             if code in self.rooms:
@@ -458,13 +479,15 @@ class Hub:
                 id=code,
                 kind=kind,
                 status=status,
-                rules=rules.name,
-                options=rules.changed_options(),
+                rules=stored_name,
+                options=stored_options,
                 seats=seats,
                 teams=teams,
                 seed=match_seed,
                 created_at=now(),
                 seat_rows=[SeatRow(s, names[s], hashes[s], agents[s]) for s in range(seats)],
+                rules_version=RULES_VERSION,
+                game=played.name,
             )
             try:
                 await self.journal.call(self.store.create_game, stored)
@@ -473,7 +496,9 @@ class Hub:
                 if await self.journal.call(self.store.game, code) is None:
                     raise
                 continue
-            room = Room(code, kind, status, match_seed, match, names, hashes, agents)
+            room = Room(
+                code, kind, status, match_seed, played, rules, table, names, hashes, agents
+            )
             self.rooms[code] = room
             self.schedule_bots(room)
             return room, token
@@ -485,7 +510,7 @@ class Hub:
         room = self.rooms.get(code)
         if room is not None:
             return room
-        if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+        if not is_game_id(code):
             return None
         stored = await self.journal.call(self.store.game, code)
         if stored is None:
@@ -508,10 +533,9 @@ class Hub:
 
     async def fill(self, room: Room, level: str) -> None:
         """Give every free seat to the computer at ``level``."""
-        if not is_fair(level):
-            raise ProtocolError(
-                "unknown_level", f"unknown level {level!r} (known: {', '.join(levels())})"
-            )
+        if not room.game.fair(level):
+            known = ", ".join(room.game.levels())
+            raise ProtocolError("unknown_level", f"unknown level {level!r} (known: {known})")
         async with room.lock:
             free = room.free_seats()
             if not free:
@@ -610,54 +634,47 @@ class Hub:
             raise ProtocolError(
                 "not_your_seat", f"this connection holds seat {seat}, not seat {msg.seat}"
             )
-        try:
-            move = parse_move(msg.move)
-        except NotationError as e:
-            raise ProtocolError("bad_move", str(e)) from None
         async with room.lock:
             if msg.ply is not None and msg.ply != room.ply:
                 raise ProtocolError(
                     "stale", f"the game is at ply {room.ply}, not {msg.ply}: look again"
                 )
-            await self.commit(room, seat, move, conn, msg.id)
+            await self.commit(room, seat, msg.move, conn, msg.id)
 
     async def commit(
-        self, room: Room, seat: int, move: Move, mover: Conn | None = None, re: Any = None
+        self, room: Room, seat: int, move: str, mover: Conn | None = None, re: Any = None
     ) -> None:
         """Check a move with the engine, store it, apply it and tell everyone (lock held)."""
-        m = room.match
+        t = room.table
         if room.status == "open":
             raise ProtocolError("not_started", "the game starts when every seat is taken")
-        if m.is_over:
-            raise ProtocolError("game_over", "the match is over")
-        if seat != m.turn:
-            raise ProtocolError("not_your_turn", f"it is seat {m.turn}'s turn, not seat {seat}'s")
-        if move not in m.legal_moves():
-            raise ProtocolError("illegal_move", m.round.explain_illegal(move))
-        text = str(move)
+        try:
+            text = t.check(seat, move)
+        except MoveRefused as e:
+            raise ProtocolError(e.code, str(e)) from None
         try:
             await self.journal.append(MoveRow(room.id, room.ply, seat, text))
         except Exception:
             raise ProtocolError(
                 "server_error", "the move could not be recorded; it was not played"
             ) from None
-        m.apply(move, seat)
+        t.play(seat, text)
         room.moves.append(text)
-        if m.is_over:
+        if t.is_over:
             await self._finish(room)
         self.broadcast(room, mover, re)
         self.schedule_bots(room)
 
     async def _finish(self, room: Room) -> None:
-        m = room.match
+        t = room.table
         room.status = "finished"
-        finish = Finish(room.id, m.winner, list(m.totals))
+        finish = Finish(room.id, t.winner, list(t.totals()))
         await self.journal.call(self.store.append_moves, [], [finish])
 
     def broadcast(self, room: Room, mover: Conn | None = None, re: Any = None) -> None:
         """Send each follower the state its seat may see."""
         # The last finished round goes out once, as the next one starts.
-        full = not room.match.round.history or room.match.is_over
+        full = room.table.fresh()
         by_seat: dict[int, str] = {}
         for c in room.conns:
             seat = c.seat if c.seat is not None else -1
@@ -673,44 +690,65 @@ class Hub:
     # -- the computer ------------------------------------------------------------
 
     def schedule_bots(self, room: Room) -> None:
-        """Start the computer's moves if a computer seat is to play."""
-        if room.bots is not None or room.status != "playing" or room.match.is_over:
+        """Start the computer's moves if a computer seat is to play (or a person's seat
+        has a move to make without being asked)."""
+        t = room.table
+        if room.bots is not None or room.status != "playing" or t.is_over:
             return
-        if room.agents[room.match.turn] is None:
+        if room.agents[t.turn] is None and t.automatic() is None:
             return
         room.bots = asyncio.create_task(self._run_bots(room))
 
     async def _run_bots(self, room: Room) -> None:
+        t = room.table
         try:
-            while not room.match.is_over:
-                seat = room.match.turn
+            while not t.is_over:
+                seat = t.turn
                 level = room.agents[seat]
                 if level is None:
-                    return
+                    auto = t.automatic()
+                    if auto is None:
+                        return
+                    async with room.lock:
+                        if t.turn == seat and not t.is_over:
+                            await self._commit_quietly(room, seat, auto)
+                    continue
                 if self.settings.bot_delay > 0:
                     await asyncio.sleep(self.settings.bot_delay)
                 async with room.lock:
-                    if room.match.turn != seat or room.match.is_over:
+                    if t.turn != seat or t.is_over:
                         continue
-                    obs = observe(room.match, seat)
-                    seed = agent_seed(room.seed, room.ply, seat)
-                    try:
-                        agent = make_agent(level, seed)
-                        # A thinking player may take a while: keep the server answering.
-                        move = await asyncio.to_thread(agent.choose, obs)
-                        if move not in obs.legal_moves:
-                            raise AgentError(f"{level} chose {move}, which is not legal")
-                    except Exception:
-                        # A broken player must not stall the game: play on at random.
-                        log.exception("game %s: the %s player failed", room.id, level)
-                        move = make_agent("random", seed).choose(obs)
-                    try:
-                        # commit() sees this task in room.bots and does not start another.
-                        await self.commit(room, seat, move)
-                    except ProtocolError as e:
-                        log.error("computer move %s refused in game %s: %s", move, room.id, e)
+                    move = await self._choose(room, level, seat)
+                    if not await self._commit_quietly(room, seat, move):
                         return
         finally:
             room.bots = None
             if room.status == "finished" and not room.conns:
                 self.rooms.pop(room.id, None)
+
+    async def _choose(self, room: Room, level: str, seat: int) -> str:
+        """The computer's move, seeded by the game and the ply: a restart replays it."""
+        t = room.table
+        obs = t.observe(seat)
+        seed = agent_seed(room.seed, room.ply, seat)
+        try:
+            agent = room.game.make_agent(level, seed)
+            # A thinking player may take a while: keep the server answering.
+            move = await asyncio.to_thread(agent.choose, obs)
+            if move not in obs.legal_moves:
+                raise AgentError(f"{level} chose {move}, which is not legal")
+        except Exception:
+            # A broken player must not stall the game: play on at random.
+            log.exception("game %s: the %s player failed", room.id, level)
+            move = room.game.make_agent("random", seed).choose(obs)
+        return str(move)
+
+    async def _commit_quietly(self, room: Room, seat: int, move: str) -> bool:
+        """Commit a move nobody asked for over the WebSocket; False (logged) if refused."""
+        try:
+            # commit() sees this task in room.bots and does not start another.
+            await self.commit(room, seat, move)
+        except ProtocolError as e:
+            log.error("computer move %s refused in game %s: %s", move, room.id, e)
+            return False
+        return True

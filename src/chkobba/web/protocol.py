@@ -9,17 +9,31 @@ receiving seat only, so no message can carry a card that seat may not see.
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from chkobba.cards import CARDS, cards_of, sort_for_display
-from chkobba.game import Round, Turn
+from chkobba.games.chkobba import (
+    card_list,
+    finished_json,
+    finished_round_json,
+    observation_json,
+    score_json,
+    turn_json,
+)
 from chkobba.match import Match
-from chkobba.observe import Observation, observe
-from chkobba.scoring import POINT_ARABIC, POINT_NAMES, RoundScore
+from chkobba.observe import observe
+from chkobba.scoring import POINT_ARABIC, POINT_NAMES
+
+__all__ = [
+    "card_list",
+    "finished_json",
+    "finished_round_json",
+    "observation_json",
+    "score_json",
+    "turn_json",
+]
 
 PROTOCOL: Final = "chkobba-ws/1"
 MAX_MESSAGE_BYTES: Final = 2048
@@ -229,69 +243,6 @@ def error_message(code: str, message: str, re: Any = None) -> dict[str, Any]:
 
 
 # -- what the server sends about a game ------------------------------------------
-
-
-def card_list(mask: int) -> list[str]:
-    """A set of cards in the notation, in display order."""
-    return [str(c) for c in sort_for_display(cards_of(mask))]
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def turn_json(t: Turn) -> dict[str, Any]:
-    """One entry of a round's public history (cached: histories are resent on every move)."""
-    return {"seat": t.seat, "move": str(t.move), "chkobba": t.chkobba}
-
-
-def score_json(score: RoundScore) -> dict[str, Any]:
-    """A round's breakdown: who scored each point and the counts behind it."""
-    out = score.to_json()
-    out["diamonds"] = list(score.diamonds)
-    out["sevens"] = list(score.sevens)
-    out["sixes"] = list(score.sixes)
-    return out
-
-
-def finished_round_json(r: Round) -> dict[str, Any]:
-    """A finished round as everybody may see it: its plays, the final sweep, the points."""
-    assert r.score is not None
-    return {
-        "dealer": r.dealer,
-        "history": [turn_json(t) for t in r.history],
-        "swept": card_list(r.swept),
-        "taker": r.last_capturer,
-        "leftover": card_list(r.leftover),
-        "score": score_json(r.score),
-    }
-
-
-def observation_json(obs: Observation) -> dict[str, Any]:
-    """One seat's observation as JSON: nothing that seat may not know."""
-    return {
-        "you": obs.seat,
-        "phase": obs.phase.value,
-        "round": obs.round_number,
-        "turn": obs.turn,
-        "dealer": obs.dealer,
-        "cutter": obs.cutter,
-        "hand": card_list(obs.hand),
-        "table": card_list(obs.table),
-        "cut_card": str(CARDS[obs.cut_card]) if obs.cut_card is not None else None,
-        "history": [turn_json(t) for t in obs.history],
-        "piles": [p.bit_count() for p in obs.piles],
-        "chkobba": list(obs.chkobba),
-        "hand_sizes": list(obs.hand_sizes),
-        "stock": obs.stock,
-        "totals": list(obs.totals),
-        "target": obs.target,
-        "legal": [str(m) for m in obs.legal_moves],
-    }
-
-
-def finished_json(match: Match) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-    """The breakdown of every finished round, and the last finished round in full."""
-    rounds = [score_json(r.score) for r in match.finished if r.score is not None]
-    previous = finished_round_json(match.finished[-1]) if match.finished else None
-    return rounds, previous
 
 
 def state_message(

@@ -71,14 +71,29 @@ export function describeMove(turn, players) {
 }
 
 /** The end-of-round breakdown as a table: each point with its Arabic names. */
-export function breakdownTable(end, players, sideOf, points) {
+const CHKOBBA_POINTS = ["karta", "dinari", "barmila", "haya", "chkobba"];
+
+// The rows of another preset's breakdown, from the points the room's summary lists
+// (key, name, native name): a side (or nobody) for a point, the counts for a per-side one.
+function presetRows(score, pointList, who, players, sideOf) {
+  return pointList.map((p) => {
+    const v = score[p.key];
+    const winner = Array.isArray(v)
+      ? v.map((n, s) => `${sideName(players, sideOf, s)} ${n}`).join(", ")
+      : who(v);
+    return [p.key, winner, "", { name: p.name, arabic: p.native || "" }];
+  });
+}
+
+export function breakdownTable(end, players, sideOf, points, pointList) {
   const score = end.score;
   const sides = score.points.length;
   const table = document.createElement("table");
   table.className = "breakdown";
   const who = (side) => (side === null || side === undefined ? t("nobody") : sideName(players, sideOf, side));
   const counts = (arr) => arr.join(` ${t("vs")} `);
-  const rows = [
+  const chkobba = !pointList || pointList.map((p) => p.key).join() === CHKOBBA_POINTS.join();
+  const rows = chkobba ? [
     ["karta", who(score.karta), `${counts(score.cards)} ${t("cards")}`],
     ["dinari", who(score.dinari), `${counts(score.diamonds)} ♦`],
     ["barmila", who(score.barmila), `7: ${counts(score.sevens)} · 6: ${counts(score.sixes)}`],
@@ -88,12 +103,12 @@ export function breakdownTable(end, players, sideOf, points) {
       [...Array(sides).keys()].map((s) => `${sideName(players, sideOf, s)} ${score.chkobba[s]}`).join(", "),
       "",
     ],
-  ];
-  for (const [key, winner, detail] of rows) {
+  ] : presetRows(score, pointList, who, players, sideOf);
+  for (const [key, winner, detail, named] of rows) {
     const tr = document.createElement("tr");
     tr.dataset.point = key;
     const name = document.createElement("th");
-    const p = points?.[key] ?? { name: key, arabic: "" };
+    const p = named ?? points?.[key] ?? { name: key, arabic: "" };
     name.innerHTML = "";
     const tl = document.createElement("span");
     tl.className = "translit";
@@ -104,7 +119,7 @@ export function breakdownTable(end, players, sideOf, points) {
     const what = document.createElement("div");
     what.style.fontWeight = "400";
     what.style.fontSize = "0.85rem";
-    what.textContent = t(`point_${key}`);
+    what.textContent = named ? "" : t(`point_${key}`);
     name.append(tl, " · ", ar, what);
     const w = document.createElement("td");
     w.textContent = winner;

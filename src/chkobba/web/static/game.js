@@ -306,7 +306,7 @@ function showBreakdown() {
   const dlg = $("breakdown");
   $("breakdown-title").textContent = t("round_over", { n: state.rounds.length });
   $("breakdown-notes").replaceChildren(...endNotes(end, players(), sideOf()).map((s) => el("p", { class: "note", text: s })));
-  $("breakdown-body").replaceChildren(breakdownTable(end, players(), sideOf(), info?.points));
+  $("breakdown-body").replaceChildren(breakdownTable(end, players(), sideOf(), info?.points, room?.points));
   $("breakdown-match").textContent = `${t("match_score")}: ${state.totals.map((v, s) => `${sideName(players(), sideOf(), s)} ${v}`).join(", ")}`;
   if (!dlg.open) dlg.showModal();
 }

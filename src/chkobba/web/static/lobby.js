@@ -4,17 +4,33 @@ import { api, saveToken, seatName, setupHeader, el } from "./common.js";
 
 let info = null;
 
+// The preset chosen in a form (every preset of the Chkobba family), and what it allows.
+function presetOf(prefix) {
+  const sets = info.games?.chkobba?.rules;
+  const name = document.getElementById(`${prefix}-rules`).value || "chkobba";
+  return sets?.[name] ?? { seatings: info.seatings, targets: info.targets, target: 21 };
+}
+
+function fillForm(prefix) {
+  const p = presetOf(prefix);
+  const seating = document.getElementById(`${prefix}-seating`);
+  const sv = seating.value;
+  seating.replaceChildren(...p.seatings.map((s) => el("option", { value: s, text: t(`seating_${s}`) })));
+  seating.value = p.seatings.includes(sv) ? sv : p.seatings[0];
+  const target = document.getElementById(`${prefix}-target`);
+  const tv = Number(target.value);
+  target.replaceChildren(...p.targets.map((n) => el("option", { value: n, text: `${n} ${t("points")}` })));
+  target.value = p.targets.includes(tv) ? tv : p.target;
+}
+
 function fillSelects() {
-  for (const sel of document.querySelectorAll("select.seating")) {
+  for (const sel of document.querySelectorAll("select.rules")) {
     const v = sel.value;
-    sel.replaceChildren(...info.seatings.map((s) => el("option", { value: s, text: t(`seating_${s}`) })));
-    sel.value = v || "2";
+    const names = Object.keys(info.games?.chkobba?.rules ?? { chkobba: null });
+    sel.replaceChildren(...names.map((n) => el("option", { value: n, text: n })));
+    sel.value = v || "chkobba";
   }
-  for (const sel of document.querySelectorAll("select.target")) {
-    const v = sel.value;
-    sel.replaceChildren(...info.targets.map((n) => el("option", { value: n, text: `${n} ${t("points")}` })));
-    sel.value = v || "21";
-  }
+  for (const prefix of ["c", "r"]) fillForm(prefix);
   const level = document.getElementById("c-level");
   const v = level.value;
   level.replaceChildren(...info.levels.map((l) => el("option", { value: l, text: levelName(l) })));
@@ -32,6 +48,7 @@ async function create(mode, prefix) {
   const body = {
     mode,
     name,
+    rules: document.getElementById(`${prefix}-rules`).value,
     seating: document.getElementById(`${prefix}-seating`).value,
     target: Number(document.getElementById(`${prefix}-target`).value),
   };
@@ -66,7 +83,7 @@ async function lists() {
     const [p, f] = await Promise.all([api("/api/games?status=playing"), api("/api/games?status=finished&limit=20")]);
     playing.replaceChildren(
       ...p.games.map((g) =>
-        el("li", {}, el("span", { class: "grow", text: g.players.map((x) => seatName(g.players, x.seat)).join(" · ") }),
+        el("li", {}, el("span", { class: "grow", text: `${g.rules}: ${g.players.map((x) => seatName(g.players, x.seat)).join(" · ")}` }),
           el("span", { text: g.totals.join("–") }), el("a", { href: `/g/${g.game}`, text: t("watch") }))),
     );
     finished.replaceChildren(
@@ -88,6 +105,9 @@ async function main() {
   info = await api("/api/info");
   fillSelects();
   onLangChange(() => { fillSelects(); lists(); });
+  for (const prefix of ["c", "r"]) {
+    document.getElementById(`${prefix}-rules`).addEventListener("change", () => fillForm(prefix));
+  }
   document.getElementById("c-start").addEventListener("click", () => create("computer", "c"));
   document.getElementById("r-create").addEventListener("click", () => create("room", "r"));
   document.getElementById("j-go").addEventListener("click", join);

@@ -1,5 +1,6 @@
-// Touti against the computer: the person's view from /api/touti/games/{game}, moves posted back.
-// The seat token travels in the Authorization header (or a POST's body), never in a URL.
+// Touti against the computer, on the hub's WebSocket like every game (docs/protocol.md):
+// the game is created by POST /api/games, then followed with hello; each move is a play
+// message, answered by the seat's state. The seat token travels in the hello, never in a URL.
 import { api, cardEl, el, pretty } from "./common.js";
 import { mountLangPicker, onLangChange } from "./i18n.js";
 import { applyToutiWords, tt } from "./touti-i18n.js";
@@ -24,10 +25,12 @@ function start() {
   $("t-go").onclick = async () => {
     $("t-error").textContent = "";
     try {
-      const r = await api("/api/touti/games", {
+      const opponent = $("t-opponent").value;
+      const r = await api("/api/games", {
+        game: "touti",
+        mode: "room",
         name: $("t-name").value.trim() || tt("default_name"),
-        opponent: $("t-opponent").value,
-        partner: $("t-partner").value,
+        computers: [null, opponent, $("t-partner").value, opponent],
         target: Number($("t-target").value),
       });
       localStorage.setItem(tokenKey(r.game), r.token);
@@ -43,7 +46,9 @@ function render(v) {
   $("game").hidden = false;
   // State for tests and assistive tools: whose turn, how far, whether over.
   document.body.dataset.ready = "1";
-  document.body.dataset.myTurn = v.turn === 0 && v.winner === null ? "1" : "0";
+  // A lone no-announcement is played by the server itself: no choice to offer.
+  const automatic = v.legal.length === 1 && v.legal[0] === "nocanto";
+  document.body.dataset.myTurn = v.turn === 0 && v.winner === null && !automatic ? "1" : "0";
   document.body.dataset.over = v.winner !== null ? "1" : "0";
   document.body.dataset.ply = String(v.ply);
   // The computers' seats are named by where they sit, in the page's language.
@@ -72,7 +77,7 @@ function render(v) {
       slot.append(c);
     }
   }
-  const mine = v.turn === 0 && v.winner === null;
+  const mine = v.turn === 0 && v.winner === null && !automatic;
   const legal = new Set(mine ? v.legal : []);
   $("t-hand").replaceChildren(...v.hand.map((code) => {
     const c = cardEl(code, { button: legal.has(code) });
@@ -135,11 +140,11 @@ function story(e, names, team) {
 }
 
 async function downloadRecord(ev) {
-  // A link cannot carry a header: fetch the record with the token, then save it.
+  // The record shows every deck: the server gives it once the match is over.
   ev.preventDefault();
   $("g-error").textContent = "";
   try {
-    const r = await fetch(`/api/touti/games/${gameId}/record`, { headers: { Authorization: `Bearer ${token()}` } });
+    const r = await fetch(`/api/games/${gameId}/record`);
     if (!r.ok) throw new Error((await r.json().catch(() => ({}))).message || `${r.status}`);
     const url = URL.createObjectURL(await r.blob());
     const a = el("a", { href: url, download: `touti-${gameId}.json` });
@@ -164,25 +169,39 @@ function token() {
   return localStorage.getItem(tokenKey(gameId)) || "";
 }
 
-async function send(move) {
+let ws = null;
+let ply = 0;
+
+function send(move) {
   $("g-error").textContent = "";
   $("t-actions").replaceChildren();
   $("t-prompt").textContent = `${/^[A-Z2-7][shdc]$/.test(move) ? pretty(move) : label(move)}…`;
-  try {
-    render(await api(`/api/touti/games/${gameId}/move`, { token: token(), move }));
-  } catch (e) {
-    $("g-error").textContent = e.message;
-    load();
-  }
+  ws.send(JSON.stringify({ type: "play", move, ply }));
 }
 
-async function load() {
-  try {
-    render(await api(`/api/touti/games/${gameId}`, undefined, token()));
-  } catch (e) {
-    $("game").hidden = false;
-    $("g-error").textContent = e.message;
-  }
+function load() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  ws = new WebSocket(`${proto}//${location.host}/ws`);
+  ws.onopen = () => {
+    const hello = { type: "hello", game: gameId };
+    if (token()) hello.token = token();
+    ws.send(JSON.stringify(hello));
+  };
+  ws.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    if (msg.type === "state") {
+      ply = msg.ply;
+      render(msg);
+    } else if (msg.type === "error") {
+      $("game").hidden = false;
+      $("g-error").textContent = msg.message;
+      if (last) render(last);
+    }
+  };
+  ws.onclose = () => {
+    // Reconnect: the server keeps the game; hello brings the view back.
+    if (!last || last.winner === null) setTimeout(load, 1000);
+  };
 }
 
 mountLangPicker($("lang"));

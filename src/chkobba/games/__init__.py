@@ -1,0 +1,32 @@
+"""Every game behind one interface (:mod:`chkobba.games.base`): the Chkobba family
+(:mod:`chkobba.games.chkobba`) and Touti (:mod:`chkobba.games.touti`)."""
+
+from chkobba.games.base import (
+    GAME_NAMES,
+    MOVE_REFUSALS,
+    Game,
+    MoveRefused,
+    Player,
+    Record,
+    Table,
+    catalogue,
+    describe,
+    game,
+    play_out,
+    replay,
+)
+
+__all__ = [
+    "GAME_NAMES",
+    "MOVE_REFUSALS",
+    "Game",
+    "MoveRefused",
+    "Player",
+    "Record",
+    "Table",
+    "catalogue",
+    "describe",
+    "game",
+    "play_out",
+    "replay",
+]
