@@ -35,7 +35,7 @@ def test_a_web_game_against_an_engine(
 ) -> None:
     """The engine is offered as ``engine:STEM``; a whole game is played against it; the
     record verifies. An engine answering garbage has its moves made by the fallback."""
-    from chkobba.web.hub import is_fair, levels
+    from chkobba.games.chkobba import is_fair, levels
 
     pids = tmp_path / "pids"
     pids.mkdir()
@@ -85,6 +85,6 @@ def test_a_web_request_cannot_name_an_engine(sqlite_client: TestClient, tmp_path
     command = "engine:" + shlex.join([sys.executable, "-c", f"open({str(marker)!r}, 'w')"])
     r = sqlite_client.post("/api/games", json={"mode": "computer", "level": command})
     assert r.status_code == 400 and "unknown level" in r.text
-    r = sqlite_client.post("/api/touti/games", json={"opponent": command})
+    r = sqlite_client.post("/api/games", json={"game": "touti", "level": command})
     assert r.status_code == 400 and "unknown_level" in r.text
     assert not marker.exists()
