@@ -188,8 +188,9 @@ def test_each_touti_move_is_stored_first(sqlite_client: TestClient) -> None:
             stored = store.game(r["game"])
             # Every move a state shows is already in the database.
             assert len(stored.moves) >= state["ply"]
-            state, _ = recv_until(ws, "state")
+            # Act on the state in hand first: the deal may open on this seat's turn.
             if state["turn"] == 0 and state["legal"] not in ([], ["nocanto"]):
                 ws.send_json({"type": "play", "move": state["legal"][0], "ply": state["ply"]})
+            state, _ = recv_until(ws, "state")
     row = store.game(r["game"])
     assert row.seat_rows[0].token_hash == token_hash(r["token"]) != r["token"]
