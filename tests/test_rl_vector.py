@@ -267,3 +267,63 @@ def test_bad_arguments_get_one_line_errors() -> None:
     with pytest.raises(ValueError, match=r"shape \(2,\), not \(3,\)"):
         vec.step([81, 81, 81])
     assert vec.legal(0, KEEP) and not vec.legal(0, 0)
+
+
+@pytest.mark.parametrize(("rules", "seats", "teams", "plays"),
+                         [("chkobba", 2, False, 18), ("scopa", 4, True, 9)])
+def test_against_random_hands_every_game_to_the_learner(rules: str, seats: int, teams: bool,
+                                                         plays: int) -> None:
+    """AgainstRandom: after reset and each step the learner (seat i % seats) is to move in
+    every game; a reward comes only with the end of a round, which the learner played
+    through (at least its share of the 40 cards, less the table's)."""
+    from chkobba.rl.vector import AgainstRandom
+
+    env = AgainstRandom(32, rules, seats, teams)
+    obs = env.reset(seed=7)
+    rng = np.random.default_rng(7)
+    ended = 0
+    for _ in range(60):
+        assert np.array_equal(env.vec._player, env.seat)
+        assert env.action_masks().any(axis=1).all()
+        choice = rng.random(env.action_masks().shape) * env.action_masks()
+        obs, rewards, dones = env.step(np.argmax(choice, axis=1))
+        assert obs.shape == (32, OBS_SIZE)
+        assert not rewards[~dones].any()
+        ended += int(dones.sum())
+        lengths = env.episode_lengths[dones]
+        assert (lengths >= plays).all() and (lengths <= 3 * plays).all()
+    assert ended >= 32
+
+
+def test_active_steps_only_the_games_marked() -> None:
+    """step(actions, active): the other games keep their rows, and their actions (even
+    no action id at all) are not read; each stepped game goes on as its twin does."""
+    vec, twin = VecEnv(6, "chkobba"), VecEnv(6, "chkobba")
+    vec.reset(seed=21)
+    twin.reset(seed=21)
+    active = np.array([True, False, True, False, True, False])
+    for _ in range(50):
+        actions = twin.sample_actions()
+        frozen = [x.copy() for x in (vec._obs, vec._mask, vec._player)]
+        mixed = np.where(active, actions, -1)
+        batch = vec.step(mixed, active)
+        twin_batch = twin.step(actions)
+        for got, want, old in zip((batch.obs, batch.action_mask, batch.player),
+                                  (twin_batch.obs, twin_batch.action_mask, twin_batch.player),
+                                  frozen, strict=True):
+            assert np.array_equal(got[active], want[active])
+            assert np.array_equal(got[~active], old[~active])
+        assert not batch.terminations[~active].any() and not batch.rewards[~active].any()
+
+
+def test_sampled_actions_are_legal_and_seeded() -> None:
+    """sample_actions draws from each mask, the same after the same reset."""
+    a, b = VecEnv(64, "scopa-many"), VecEnv(64, "scopa-many")
+    a.reset(seed=3)
+    b.reset(seed=3)
+    for _ in range(40):
+        x, y = a.sample_actions(), b.sample_actions()
+        assert np.array_equal(x, y)
+        assert a._mask[np.arange(64), x].all()
+        a.step(x)
+        b.step(y)

@@ -3056,8 +3056,11 @@ static PyObject *vecenv_reset(VecEnvObject *self, PyObject *args) {
 }
 
 PyDoc_STRVAR(vecenv_step_doc,
-             "step(actions, obs, mask, player, rewards, terminated, strict, illegal_reward)\n--\n\n"
-             "Apply one action id (int64) in every game. With strict, a masked action "
+             "step(actions, obs, mask, player, rewards, terminated, strict, illegal_reward, "
+             "active=None)\n--\n\n"
+             "Apply one action id (int64) in every game (or in the games whose byte of active "
+             "is nonzero: the others' rows are left as they were, their rewards and "
+             "terminated cleared, their actions unread). With strict, a masked action "
              "changes nothing at all and its game's index is returned; otherwise it ends "
              "its game's round with illegal_reward to the seat that chose it. Every round "
              "that ends writes its rewards [n, seats] (float32) and terminated (bytes) and "
@@ -3065,25 +3068,40 @@ PyDoc_STRVAR(vecenv_step_doc,
              "applied.");
 
 static PyObject *vecenv_step(VecEnvObject *self, PyObject *args) {
-    PyObject *act_o, *obs_o, *mask_o, *player_o, *rew_o, *term_o;
+    PyObject *act_o, *obs_o, *mask_o, *player_o, *rew_o, *term_o, *active_o = Py_None;
     int strict;
     double illegal_reward;
-    if (!PyArg_ParseTuple(args, "OOOOOOpd:step", &act_o, &obs_o, &mask_o, &player_o, &rew_o,
-                          &term_o, &strict, &illegal_reward))
+    if (!PyArg_ParseTuple(args, "OOOOOOpd|O:step", &act_o, &obs_o, &mask_o, &player_o, &rew_o,
+                          &term_o, &strict, &illegal_reward, &active_o))
         return NULL;
     if (!self->seeded) {
         PyErr_SetString(PyExc_RuntimeError, "VecEnv: reset the games before stepping them");
         return NULL;
     }
-    Py_buffer ab, ob, mb, pb, rb, tb;
-    if (PyObject_GetBuffer(act_o, &ab, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    Py_buffer ab, ob, mb, pb, rb, tb, vb;
+    const int8_t *active = NULL;
+    if (active_o != Py_None) {
+        if (PyObject_GetBuffer(active_o, &vb, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+        if (vb.len != (Py_ssize_t)self->n) {
+            PyErr_Format(PyExc_ValueError, "active must hold %d bytes", self->n);
+            PyBuffer_Release(&vb);
+            return NULL;
+        }
+        active = (const int8_t *)vb.buf;
+    }
+    if (PyObject_GetBuffer(act_o, &ab, PyBUF_C_CONTIGUOUS) < 0) {
+        if (active) PyBuffer_Release(&vb);
+        return NULL;
+    }
     if (ab.len != (Py_ssize_t)self->n * (Py_ssize_t)sizeof(int64_t)) {
         PyErr_Format(PyExc_ValueError, "actions must hold %d int64 action ids", self->n);
         PyBuffer_Release(&ab);
+        if (active) PyBuffer_Release(&vb);
         return NULL;
     }
     if (vec_outputs(self, obs_o, mask_o, player_o, &ob, &mb, &pb) < 0) {
         PyBuffer_Release(&ab);
+        if (active) PyBuffer_Release(&vb);
         return NULL;
     }
     int rb_ok = get_out_buffer(rew_o, &rb, (Py_ssize_t)self->n * self->seats, sizeof(float),
@@ -3092,6 +3110,7 @@ static PyObject *vecenv_step(VecEnvObject *self, PyObject *args) {
     if (!tb_ok || vec_claim(self) < 0) {
         if (rb_ok) PyBuffer_Release(&rb);
         if (tb_ok) PyBuffer_Release(&tb);
+        if (active) PyBuffer_Release(&vb);
         PyBuffer_Release(&ab);
         PyBuffer_Release(&ob);
         PyBuffer_Release(&mb);
@@ -3108,13 +3127,18 @@ static PyObject *vecenv_step(VecEnvObject *self, PyObject *args) {
     /* Every action is checked before any is applied: a strict step changes all or nothing. */
     if (strict)
         for (int i = 0; i < n && bad < 0; i++)
-            if (act[i] < 0 || act[i] >= V1_ACTIONS || !vg_legal(&self->games[i], (int)act[i]))
+            if ((!active || active[i]) && (act[i] < 0 || act[i] >= V1_ACTIONS ||
+                                           !vg_legal(&self->games[i], (int)act[i])))
                 bad = i;
     if (bad < 0) {
         for (int i = 0; i < n; i++) {
             VGame *vg = &self->games[i];
             float *r = rew + (size_t)i * seats;
             for (int s = 0; s < seats; s++) r[s] = 0.0f;
+            if (active && !active[i]) {
+                term[i] = 0;
+                continue;
+            }
             int a = (int)act[i];
             int ended;
             if (a >= 0 && a < V1_ACTIONS && vg_legal(vg, a)) {
@@ -3138,6 +3162,7 @@ static PyObject *vecenv_step(VecEnvObject *self, PyObject *args) {
     PyBuffer_Release(&pb);
     PyBuffer_Release(&rb);
     PyBuffer_Release(&tb);
+    if (active) PyBuffer_Release(&vb);
     if (vec_failed(self)) {
         self->seeded = 0;
         return PyErr_NoMemory();

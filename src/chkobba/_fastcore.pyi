@@ -111,6 +111,7 @@ class VecEnv:
         terminated: object,
         strict: bool,
         illegal_reward: float,
+        active: object = None,
         /,
     ) -> int: ...
     def legal(self, game: int, action: int, /) -> bool: ...

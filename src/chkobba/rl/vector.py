@@ -182,30 +182,44 @@ class VecEnv:
         self._dealt = True
         return self._batch()
 
-    def step(self, actions: npt.ArrayLike) -> Batch:
+    def step(self, actions: npt.ArrayLike, active: npt.ArrayLike | None = None) -> Batch:
         """Apply one action id per game (``actions[i]`` for game ``i``); see the module's
-        documentation for what comes back and for masked actions."""
+        documentation for what comes back and for masked actions.
+
+        ``active`` (bools, one per game) steps only the games marked True: the others
+        stay as they are (their rows unchanged, their rewards and terminations False) and
+        their actions are not read, so a learner can wait while other seats move.
+        """
         if not self._dealt:
             raise RuntimeError("reset the VecEnv before stepping it")
+        n = self.num_envs
         a = np.asarray(actions)
-        if a.shape != (self.num_envs,):
+        if a.shape != (n,):
             raise ValueError(
-                f"actions must hold one action id per game, shape ({self.num_envs},), "
-                f"not {a.shape}"
+                f"actions must hold one action id per game, shape ({n},), not {a.shape}"
             )
         if a.dtype.kind not in "iu":
             raise IllegalAction(f"action ids are integers, not {a.dtype} values")
         a = np.ascontiguousarray(a, dtype=np.int64)
-        lo, hi = int(a.min()), int(a.max())
-        if lo < 0 or hi >= NUM_ACTIONS:
-            i = int(np.argmax((a < 0) | (a >= NUM_ACTIONS)))
+        on: npt.NDArray[np.bool_] | None = None
+        wrong = (a < 0) | (a >= NUM_ACTIONS)
+        if active is not None:
+            on = np.ascontiguousarray(active)
+            if on.shape != (n,) or on.dtype != np.bool_:
+                raise ValueError(
+                    f"active must hold one bool per game, shape ({n},), not {on.dtype} "
+                    f"values of shape {on.shape}"
+                )
+            wrong &= on
+        if wrong.any():
+            i = int(np.argmax(wrong))
             raise IllegalAction(
                 f"game {i}: {int(a[i])} is not an action id: the ids are 0 to "
                 f"{NUM_ACTIONS - 1} (no game was stepped)"
             )
         bad = self._core.step(a, self._obs, self._mask, self._player, self._rewards,
                               self._terminations, self.on_illegal == "raise",
-                              self.illegal_reward)
+                              self.illegal_reward, on)
         if bad >= 0:
             allowed = ", ".join(action_name(int(x)) for x in np.flatnonzero(self._mask[bad]))
             raise IllegalAction(
@@ -248,3 +262,68 @@ class VecEnv:
         return (spaces.Box(0.0, OBS_HIGH, (OBS_SIZE,), np.float32),
                 spaces.Discrete(NUM_ACTIONS))
 
+
+
+class AgainstRandom:
+    """The vectorised single-agent view of a :class:`VecEnv`: in game ``i`` the learner
+    holds seat ``i % seats`` and every other seat plays a uniformly random legal action
+    (drawn in C), as trainers of one policy against a fixed opponent step it.
+
+    :meth:`reset` and :meth:`step` return once the learner is to move in every game.
+    The reward of a game is the learner's seat's (0 until its round ends, whoever made
+    the last play); a game whose round ended is dealt anew at once, its observation the
+    learner's first of the next round (the same-step automatic reset of :class:`VecEnv`).
+    """
+
+    def __init__(
+        self, num_envs: int, rules: RuleSet | str = CHKOBBA, seats: int = 2, teams: bool = False
+    ) -> None:
+        """``num_envs`` games of ``rules`` at a table of ``seats`` (``teams``: 2 against 2)."""
+        self.vec = VecEnv(num_envs, rules, seats, teams)
+        self.num_envs = num_envs
+        self.seat = np.arange(num_envs, dtype=np.int64) % seats
+        """The learner's seat in each game."""
+        self.episode_lengths = np.zeros(num_envs, np.int64)
+        """After a step: the learner's decisions in each round that ended (0 elsewhere)."""
+        self._rows = np.arange(num_envs)
+        self._lengths = np.zeros(num_envs, np.int64)
+        self._actions = np.empty(num_envs, np.int64)
+
+    def _others_play(self, rewards: npt.NDArray[np.float32],
+                     dones: npt.NDArray[np.bool_]) -> None:
+        """Step the games where another seat is to move until the learner is, everywhere."""
+        vec = self.vec
+        while True:
+            waiting = vec._player != self.seat
+            if not waiting.any():
+                return
+            vec.sample_actions(self._actions)
+            batch = vec.step(self._actions, waiting)
+            rewards += batch.rewards[self._rows, self.seat]
+            dones |= batch.terminations
+
+    def reset(self, seed: int | None = None) -> npt.NDArray[np.float32]:
+        """Deal every game (:meth:`VecEnv.reset`) and play to the learner's first decisions."""
+        self.vec.reset(seed)
+        self._lengths[:] = 0
+        self.episode_lengths[:] = 0
+        self._others_play(np.zeros(self.num_envs, np.float32), np.zeros(self.num_envs, np.bool_))
+        return self.vec._obs
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """The learner's actions, one per game: the observations, the learner's rewards and
+        whether each game's round ended (the arrays are overwritten by the next call)."""
+        batch = self.vec.step(actions)
+        self._lengths += 1
+        rewards = batch.rewards[self._rows, self.seat]
+        dones = batch.terminations.copy()
+        self._others_play(rewards, dones)
+        np.copyto(self.episode_lengths, np.where(dones, self._lengths, 0))
+        self._lengths[dones] = 0
+        return self.vec._obs, rewards, dones
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The learner's action masks ``[N, 83]`` (what sb3-contrib's MaskablePPO asks for)."""
+        return self.vec._mask
