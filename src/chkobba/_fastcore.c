@@ -2618,12 +2618,22 @@ static void pymt_init_genrand(PyMT *r, uint32_t s) {
     r->index = PYMT_N;
 }
 
+/* init_genrand(19650218), where every seeding starts: computed once (vecenv_new). */
+static PyMT PYMT_START;
+static int PYMT_START_DONE = 0;
+
+static void pymt_start(void) {
+    if (PYMT_START_DONE) return;
+    pymt_init_genrand(&PYMT_START, 19650218U);
+    PYMT_START_DONE = 1;
+}
+
 /* random.Random(seed) for 0 <= seed < 2**64: the seed's 32-bit words, lowest first. */
 static void pymt_seed(PyMT *r, uint64_t seed) {
     uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
     int len = key[1] ? 2 : 1;
     uint32_t *mt = r->mt;
-    pymt_init_genrand(r, 19650218U);
+    *r = PYMT_START;
     int i = 1, j = 0;
     for (int k = PYMT_N; k; k--) {
         mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
@@ -2953,6 +2963,7 @@ static PyObject *vecenv_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
         PyErr_SetString(PyExc_ValueError, "rules: the deal needs more than 40 cards");
         return NULL;
     }
+    pymt_start();
     VecEnvObject *self = (VecEnvObject *)type->tp_alloc(type, 0);
     if (self == NULL) return NULL;
     self->games = (VGame *)PyMem_RawCalloc((size_t)n, sizeof(VGame));
