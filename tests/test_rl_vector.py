@@ -327,3 +327,28 @@ def test_sampled_actions_are_legal_and_seeded() -> None:
         assert a._mask[np.arange(64), x].all()
         a.step(x)
         b.step(y)
+
+
+def test_gymnasium_vector_env_of_the_learner() -> None:
+    """gym_vector_env: Gymnasium's VectorEnv API over AgainstRandom (same-step reset)."""
+    import gymnasium
+
+    from chkobba.rl.vector import gym_vector_env
+
+    env = gym_vector_env(8, "scopa")
+    assert isinstance(env, gymnasium.vector.VectorEnv)
+    assert str(env.metadata["autoreset_mode"]).endswith(("SAME_STEP", "SameStep"))
+    obs, info = env.reset(seed=1)
+    assert obs.shape == (8, OBS_SIZE) and env.observation_space.contains(obs)
+    rng = np.random.default_rng(1)
+    done_any = False
+    for _ in range(40):
+        choice = rng.random((8, NUM_ACTIONS)) * info["action_mask"]
+        actions = np.argmax(choice, axis=1)
+        assert env.action_space.contains(actions)
+        obs, rewards, terms, truncs, info = env.step(actions)
+        assert rewards.shape == terms.shape == truncs.shape == (8,)
+        assert not rewards[~terms].any() and not truncs.any()
+        assert np.array_equal(info["action_mask"], env.action_masks())
+        done_any |= bool(terms.any())
+    assert done_any

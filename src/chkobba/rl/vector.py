@@ -327,3 +327,57 @@ class AgainstRandom:
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's action masks ``[N, 83]`` (what sb3-contrib's MaskablePPO asks for)."""
         return self.vec._mask
+
+
+def gym_vector_env(
+    num_envs: int, rules: RuleSet | str = CHKOBBA, seats: int = 2, teams: bool = False
+) -> Any:
+    """:class:`AgainstRandom` as a Gymnasium ``VectorEnv`` (the ``rl`` extra): Gymnasium's
+    ``reset(seed=...)`` and ``step(actions)``, the learner's rewards, terminations on the
+    same step as the automatic reset (``metadata["autoreset_mode"]`` says so), and the
+    learner's masks in ``info["action_mask"]`` and ``action_masks()``."""
+    import gymnasium
+    from gymnasium.vector.utils import batch_space
+
+    same_step: Any
+    try:
+        from gymnasium.vector import AutoresetMode
+
+        same_step = AutoresetMode.SAME_STEP
+    except ImportError:  # Gymnasium 1.0 has no such name (it knew one mode only)
+        same_step = "SameStep"
+
+    class GymVectorEnv(gymnasium.vector.VectorEnv):
+        """The learner's seat in ``num_envs`` batched games, against random players."""
+
+        metadata: dict[str, Any] = {"autoreset_mode": same_step}  # noqa: RUF012
+
+        def __init__(self) -> None:
+            self.games = AgainstRandom(num_envs, rules, seats, teams)
+            self.num_envs = num_envs
+            obs_space, act_space = self.games.vec.spaces()
+            self.single_observation_space = obs_space
+            self.single_action_space = act_space
+            self.observation_space = batch_space(obs_space, num_envs)
+            self.action_space = batch_space(act_space, num_envs)
+            self._truncations = np.zeros(num_envs, np.bool_)
+
+        def _info(self) -> dict[str, Any]:
+            mask = self.games.action_masks().copy()
+            return {"action_mask": mask, "_action_mask": np.ones(self.num_envs, np.bool_)}
+
+        def reset(
+            self, *, seed: int | None = None, options: dict[str, Any] | None = None
+        ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+            obs = self.games.reset(seed)
+            return obs.copy(), self._info()
+
+        def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+            obs, rewards, dones = self.games.step(actions)
+            return obs.copy(), rewards.copy(), dones.copy(), self._truncations.copy(), \
+                self._info()
+
+        def action_masks(self) -> npt.NDArray[np.bool_]:
+            return self.games.action_masks().copy()
+
+    return GymVectorEnv()
