@@ -3076,7 +3076,8 @@ PyDoc_STRVAR(vecenv_step_doc,
              "its game's round with illegal_reward to the seat that chose it. Every round "
              "that ends writes its rewards [n, seats] (float32) and terminated (bytes) and "
              "is dealt anew: obs, mask and player are the new round's. Return -1 once "
-             "applied.");
+             "applied; -2 - i, with nothing changed, if game i's action is no action id "
+             "(outside 0 to 82), whatever strict says.");
 
 static PyObject *vecenv_step(VecEnvObject *self, PyObject *args) {
     PyObject *act_o, *obs_o, *mask_o, *player_o, *rew_o, *term_o, *active_o = Py_None;
@@ -3135,13 +3136,14 @@ static PyObject *vecenv_step(VecEnvObject *self, PyObject *args) {
     int n = self->n, seats = self->seats;
     Py_ssize_t bad = -1;
     Py_BEGIN_ALLOW_THREADS
-    /* Every action is checked before any is applied: a strict step changes all or nothing. */
+    /* Every action is checked before any is applied: a strict step changes all or nothing,
+       and no step reads something that is no action id. */
+    for (int i = 0; i < n && bad == -1; i++)
+        if ((!active || active[i]) && (act[i] < 0 || act[i] >= V1_ACTIONS)) bad = -2 - i;
     if (strict)
-        for (int i = 0; i < n && bad < 0; i++)
-            if ((!active || active[i]) && (act[i] < 0 || act[i] >= V1_ACTIONS ||
-                                           !vg_legal(&self->games[i], (int)act[i])))
-                bad = i;
-    if (bad < 0) {
+        for (int i = 0; i < n && bad == -1; i++)
+            if ((!active || active[i]) && !vg_legal(&self->games[i], (int)act[i])) bad = i;
+    if (bad == -1) {
         for (int i = 0; i < n; i++) {
             VGame *vg = &self->games[i];
             float *r = rew + (size_t)i * seats;

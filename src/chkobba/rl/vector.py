@@ -193,16 +193,18 @@ class VecEnv:
         if not self._dealt:
             raise RuntimeError("reset the VecEnv before stepping it")
         n = self.num_envs
-        a = np.asarray(actions)
-        if a.shape != (n,):
-            raise ValueError(
-                f"actions must hold one action id per game, shape ({n},), not {a.shape}"
-            )
-        if a.dtype.kind not in "iu":
-            raise IllegalAction(f"action ids are integers, not {a.dtype} values")
-        a = np.ascontiguousarray(a, dtype=np.int64)
+        a = actions
+        if not (type(a) is np.ndarray and a.dtype == np.int64 and a.shape == (n,)
+                and a.flags.c_contiguous):
+            a = np.asarray(actions)
+            if a.shape != (n,):
+                raise ValueError(
+                    f"actions must hold one action id per game, shape ({n},), not {a.shape}"
+                )
+            if a.dtype.kind not in "iu":
+                raise IllegalAction(f"action ids are integers, not {a.dtype} values")
+            a = np.ascontiguousarray(a, dtype=np.int64)
         on: npt.NDArray[np.bool_] | None = None
-        wrong = (a < 0) | (a >= NUM_ACTIONS)
         if active is not None:
             on = np.ascontiguousarray(active)
             if on.shape != (n,) or on.dtype != np.bool_:
@@ -210,16 +212,17 @@ class VecEnv:
                     f"active must hold one bool per game, shape ({n},), not {on.dtype} "
                     f"values of shape {on.shape}"
                 )
-            wrong &= on
-        if wrong.any():
-            i = int(np.argmax(wrong))
+        # The kernel checks every action before it applies any (and the legality too
+        # when strict): nothing is stepped unless all pass.
+        bad = self._core.step(a, self._obs, self._mask, self._player, self._rewards,
+                              self._terminations, self.on_illegal == "raise",
+                              self.illegal_reward, on)
+        if bad <= -2:
+            i = -2 - bad
             raise IllegalAction(
                 f"game {i}: {int(a[i])} is not an action id: the ids are 0 to "
                 f"{NUM_ACTIONS - 1} (no game was stepped)"
             )
-        bad = self._core.step(a, self._obs, self._mask, self._player, self._rewards,
-                              self._terminations, self.on_illegal == "raise",
-                              self.illegal_reward, on)
         if bad >= 0:
             allowed = ", ".join(action_name(int(x)) for x in np.flatnonzero(self._mask[bad]))
             raise IllegalAction(
