@@ -1,16 +1,19 @@
 """Train a Chkobba player with sb3-contrib's MaskablePPO, export it, and measure it.
 
 Trains on the Gymnasium wrapper (``chkobba.rl.ChkobbaGymEnv``, one seat against
-a built-in player) within a wall-clock budget, saves the learning curve as a
-PNG, exports the policy network to a numpy ``.npz`` (``chkobba-policy/1``, played
-without torch as ``--player policy:PATH``) and evaluates it with duplicate deals
-against the opponent, as ``chkobba duel`` does.
+a built-in player) or, with ``--vector N``, on N games of the batched environment
+(``chkobba.rl.vector.AgainstRandom``: the compiled kernel steps them all in one
+call, the learner against random players) within a wall-clock budget, saves the
+learning curve as a PNG, exports the policy network to a numpy ``.npz``
+(``chkobba-policy/1``, played without torch as ``--player policy:PATH``) and
+evaluates it with duplicate deals against the opponent, as ``chkobba duel`` does.
 
 Needs the ``train`` extra; install the CPU build of torch first::
 
     pip install torch --index-url https://download.pytorch.org/whl/cpu
     pip install -e '.[train]'
     python examples/train_maskable_ppo.py --minutes 12
+    python examples/train_maskable_ppo.py --minutes 12 --vector 64   # the batched games
 
 then ``chkobba duel policy:examples/policies/ppo_vs_random.npz random --pairs 500``.
 """
@@ -29,10 +32,12 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv
+from stable_baselines3.common.vec_env import VecEnv as SB3VecEnv
 
 from chkobba.duel.harness import run_duel
 from chkobba.rl import ChkobbaGymEnv
 from chkobba.rl.policy import Policy, load_policy
+from chkobba.rl.vector import AgainstRandom
 
 
 class Budget(BaseCallback):
@@ -56,6 +61,66 @@ class Budget(BaseCallback):
                   f"episodes {sum(last) / len(last):+.2f}", flush=True)
             self.next_report = now + 60
         return now < self.deadline
+
+
+class BatchedGames(SB3VecEnv):  # type: ignore[misc]  # Stable-Baselines3 is untyped here
+    """``AgainstRandom`` (N games stepped by the kernel in one call) as Stable-Baselines3's
+    VecEnv: the learner's observations, rewards, dones, an ``episode`` entry in the info
+    of each game whose round ended (as Monitor writes it), and ``action_masks``."""
+
+    def __init__(self, num_envs: int, rules: str, seed: int) -> None:
+        self.games = AgainstRandom(num_envs, rules)
+        obs_space, act_space = self.games.vec.spaces()
+        self._seed: int | None = seed
+        self._actions = np.zeros(num_envs, np.int64)
+        super().__init__(num_envs, obs_space, act_space)
+
+    def reset(self) -> np.ndarray:
+        obs = self.games.reset(self._seed)
+        self._seed = None  # the next resets go on from the games' own generators
+        return obs.copy()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions, dtype=np.int64)
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        obs, rewards, dones = self.games.step(self._actions)
+        lengths = self.games.episode_lengths
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        for i in np.flatnonzero(dones):
+            infos[i]["episode"] = {"r": float(rewards[i]), "l": int(lengths[i])}
+        return obs.copy(), rewards.copy(), dones.copy(), infos
+
+    def action_masks(self) -> np.ndarray:
+        return self.games.action_masks().copy()
+
+    def close(self) -> None:
+        pass
+
+    def seed(self, seed: int | None = None) -> list[int | None]:
+        self._seed = seed
+        return [None if seed is None else seed + i for i in range(self.num_envs)]
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        n = len(list(self._get_indices(indices)))
+        if attr_name == "render_mode":
+            return [None] * n
+        if attr_name == "action_masks":
+            return [self.action_masks] * n
+        raise AttributeError(f"BatchedGames has no attribute {attr_name!r}")
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        raise AttributeError(f"BatchedGames cannot set {attr_name!r}")
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None,
+                   **kwargs: Any) -> list[Any]:
+        if method_name != "action_masks":
+            raise AttributeError(f"BatchedGames has no method {method_name!r}")
+        masks = self.games.action_masks()
+        return [masks[i].copy() for i in self._get_indices(indices)]
+
+    def env_is_wrapped(self, wrapper_class: Any, indices: Any = None) -> list[bool]:
+        return [False] * len(list(self._get_indices(indices)))
 
 
 def export(model: MaskablePPO, path: Path) -> Policy:
@@ -105,6 +170,8 @@ def main() -> None:
     ap.add_argument("--opponent", default="random", help="the built-in player trained against")
     ap.add_argument("--rules", default="chkobba", help="the rule preset")
     ap.add_argument("--envs", type=int, default=8, help="environments stepped together")
+    ap.add_argument("--vector", type=int, default=0, metavar="N",
+                    help="train on N games of the batched environment (opponent random only)")
     ap.add_argument("--threads", type=int, default=1, help="torch threads")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=Path("examples/policies/ppo_vs_random.npz"))
@@ -114,13 +181,19 @@ def main() -> None:
     args = ap.parse_args()
 
     torch.set_num_threads(args.threads)
-    envs = DummyVecEnv(
-        [
-            (lambda i=i: Monitor(ChkobbaGymEnv(opponent=args.opponent, rules=args.rules)))
-            for i in range(args.envs)
-        ]
-    )
-    envs.seed(args.seed)
+    envs: SB3VecEnv
+    if args.vector:
+        if args.opponent != "random":
+            ap.error("--vector trains against random players only (drawn in the kernel)")
+        envs = BatchedGames(args.vector, args.rules, args.seed)
+    else:
+        envs = DummyVecEnv(
+            [
+                (lambda i=i: Monitor(ChkobbaGymEnv(opponent=args.opponent, rules=args.rules)))
+                for i in range(args.envs)
+            ]
+        )
+        envs.seed(args.seed)
     model = MaskablePPO(
         "MlpPolicy",
         envs,

@@ -161,3 +161,23 @@ def test_the_compiled_block_refuses_bad_input() -> None:
         call(good["vec"], good["mask"], seat=3)
     with pytest.raises(ValueError, match="2\\*\\*40"):
         call(good["vec"], good["mask"], hand=1 << 41)
+
+
+def test_the_kernel_rules_are_kept_by_rule_set_identity() -> None:
+    """legal_moves finds the kernel's rule struct without hashing the RuleSet at every step:
+    the same object gives the same struct, another rule set (even an equal copy) its own
+    correct one."""
+    import dataclasses
+
+    from chkobba import fast
+
+    if not encoder.KERNEL:
+        pytest.skip("the compiled kernel is not built")
+    scopa = preset("scopa")
+    first = encoder._kernel_rules(scopa)
+    assert encoder._kernel_rules(scopa) is first
+    copy = dataclasses.replace(scopa)
+    assert copy is not scopa
+    assert encoder._kernel_rules(copy) is fast.kernel_rules(copy)
+    assert encoder._kernel_rules(preset("chkobba")) is fast.kernel_rules(preset("chkobba"))
+    assert encoder._kernel_rules(preset("chkobba")) is not first

@@ -2313,8 +2313,16 @@ static PyObject *fc_likelihoods(PyObject *Py_UNUSED(self), PyObject *args) {
 #define V1_TABLE 82
 #define V1_TOTALS_CLIP 4.0
 
-static void v1_plane(float *out, mask_t m) {
-    for (int c = 0; c < NCARDS; c++) out[c] = (float)((m >> c) & 1);
+/* BYTE_FLOATS[b] is byte b as 8 floats, lowest bit first: a plane is five copies. */
+static float BYTE_FLOATS[256][8];
+
+static void init_byte_floats(void) {
+    for (int b = 0; b < 256; b++)
+        for (int i = 0; i < 8; i++) BYTE_FLOATS[b][i] = (float)((b >> i) & 1);
+}
+
+static inline void v1_plane(float *out, mask_t m) {
+    for (int k = 0; k < 5; k++) memcpy(out + 8 * k, BYTE_FLOATS[(m >> (8 * k)) & 0xFF], 32);
 }
 
 /* A writable, C-contiguous buffer of exactly `n` items of `itemsize` bytes. */
@@ -2327,6 +2335,109 @@ static int get_out_buffer(PyObject *o, Py_buffer *view, Py_ssize_t n, Py_ssize_t
         return -1;
     }
     return 0;
+}
+
+/* What one seat's chkobba_v1 vector is made of, seats and sides absolute (the
+   arguments of encode_v1 below, read into C). */
+typedef struct {
+    int seat, seats, sides, seating, dealer, phase;
+    const int *side_of;
+    const mask_t *hands, *piles;
+    mask_t table, leftover, taken, shown, shown_all;
+    int cut_card, choice_card;
+    const int *last_cards; /* by offset 1, 2, 3; -1 for none */
+    int n_last;
+    const Move *plays;
+    int n_plays;
+    int cut_to_move, stock, last_capturer, target;
+    const int *chk, *totals;
+} V1In;
+
+/* Write the vector of `in` into v and the mask of its plays (or of the cut) into mask. */
+static void v1_write(float *v, int8_t *mask, const V1In *in) {
+    int seat = in->seat, seats = in->seats, sides = in->sides;
+    const int *side_of = in->side_of;
+    mask_t table = in->table;
+    /* What the seat has seen: its hand, the table, the piles, a declared hand, the cut card. */
+    mask_t hand = in->hands[seat];
+    mask_t known = hand | table | in->leftover | in->shown_all;
+    for (int s = 0; s < sides; s++) known |= in->piles[s];
+    if (in->cut_card >= 0) known |= (mask_t)1 << in->cut_card;
+    mask_t unseen = ALL_CARDS & ~known;
+    memset(mask, 0, V1_ACTIONS);
+    int my_side = side_of[seat];
+    mask_t set[V1_SET_PLANES];
+    memset(set, 0, sizeof set);
+    set[0] = hand;
+    set[1] = table;
+    set[2] = unseen;
+    for (int s = 0; s < sides; s++) set[3 + (s - my_side + sides) % sides] = in->piles[s];
+    if (in->cut_card >= 0) set[7] = (mask_t)1 << in->cut_card;
+    if (in->choice_card >= 0) {
+        set[8] = (mask_t)1 << in->choice_card;
+        set[9] = in->taken;
+    }
+    set[10] = in->shown;
+    for (int k = 0; k < in->n_last && k < seats - 1; k++)
+        if (in->last_cards[k] >= 0) set[11 + k] = (mask_t)1 << in->last_cards[k];
+    /* What each card of the hand can do now, read off the legal plays. */
+    uint8_t counts[3][NCARDS];
+    int any_count = 0;
+    int table_total_v = -1;
+    for (int i = 0; i < in->n_plays; i++) {
+        int card = in->plays[i].card;
+        mask_t cap = in->plays[i].capture;
+        mask_t bit = (mask_t)1 << card;
+        mask[card] = 1;
+        if (cap) {
+            if (!any_count) {
+                memset(counts, 0, sizeof counts);
+                any_count = 1;
+            }
+            set[14] |= bit;
+            if (cap == table) set[15] |= bit;
+            mask_t got = cap | bit;
+            if ((got >> SEVEN_OF_DIAMONDS) & 1) set[16] |= bit;
+            int n = popcount(cap);
+            if (n > counts[0][card]) counts[0][card] = (uint8_t)n;
+            n = popcount(got & DIAMONDS_MASK);
+            if (n > counts[1][card]) counts[1][card] = (uint8_t)n;
+            n = popcount(got & RANK_MASK[6]);
+            if (n > counts[2][card]) counts[2][card] = (uint8_t)n;
+        } else {
+            if (table_total_v < 0) table_total_v = table_total(table);
+            /* Laid, the card leaves a table one card could sweep (a chkobba offered). */
+            if (table_total_v + VALUE[card] <= 10) set[17] |= bit;
+        }
+    }
+    if (in->cut_to_move) {
+        mask[V1_KEEP] = 1;
+        mask[V1_TABLE] = 1;
+    }
+    for (int k = 0; k < V1_SET_PLANES; k++) v1_plane(v + 40 * k, set[k]);
+    if (any_count) {
+        for (int k = 0; k < 3; k++)
+            for (int c = 0; c < NCARDS; c++)
+                v[V1_COUNT_AT + 40 * k + c] = (float)(counts[k][c] * 0.1);
+    } else {
+        memset(v + V1_COUNT_AT, 0, sizeof(float) * 3 * NCARDS);
+    }
+    memset(v + V1_SCALAR_AT, 0, sizeof(float) * (V1_SIZE - V1_SCALAR_AT));
+    if (in->phase < 2) v[V1_PHASE + in->phase] = 1.0f;
+    for (int s = 0; s < seats; s++)
+        v[V1_HAND_SIZES + (s - seat + seats) % seats] = (float)(popcount(in->hands[s]) / 10.0);
+    v[V1_STOCK] = (float)(in->stock / 40.0);
+    double tgt = in->target < 1 ? 1.0 : (double)in->target;
+    for (int s = 0; s < sides; s++) {
+        int k = (s - my_side + sides) % sides;
+        double t = in->totals[s] / tgt;
+        v[V1_CHKOBBA + k] = (float)(in->chk[s] / 10.0);
+        v[V1_TOTALS + k] = (float)(t < V1_TOTALS_CLIP ? t : V1_TOTALS_CLIP);
+    }
+    int lc = in->last_capturer;
+    v[V1_LAST_CAPTURER + (lc < 0 ? MAX_SEATS : (lc - my_side + sides) % sides)] = 1.0f;
+    v[V1_SEATING + in->seating] = 1.0f;
+    v[V1_POSITION + (seat - in->dealer + seats) % seats] = 1.0f;
 }
 
 PyDoc_STRVAR(
@@ -2374,48 +2485,12 @@ static PyObject *fc_encode_v1(PyObject *Py_UNUSED(self), PyObject *args) {
         get_ints(chk_o, sides, 0, INT_MAX, chk, NULL, "chkobba") < 0 ||
         get_ints(totals_o, sides, INT_MIN, INT_MAX, totals, NULL, "totals") < 0)
         return NULL;
-    /* What the seat has seen: its hand, the table, the piles, a declared hand, the cut card. */
-    mask_t hand = hands[seat];
-    mask_t known = hand | table | leftover | shown_all;
-    for (int s = 0; s < sides; s++) known |= piles[s];
-    if (cut_card >= 0) known |= (mask_t)1 << cut_card;
-    mask_t unseen = ALL_CARDS & ~known;
     PyObject *plays = PySequence_Fast(plays_o, "plays must be a sequence of (card, capture)");
     if (plays == NULL) return NULL;
-    Py_buffer vb, mb;
-    if (get_out_buffer(vec_o, &vb, V1_SIZE, sizeof(float), "vec") < 0) {
-        Py_DECREF(plays);
-        return NULL;
-    }
-    if (get_out_buffer(mask_o, &mb, V1_ACTIONS, 1, "mask") < 0) {
-        PyBuffer_Release(&vb);
-        Py_DECREF(plays);
-        return NULL;
-    }
-    float *v = (float *)vb.buf;
-    int8_t *mask = (int8_t *)mb.buf;
-    memset(mask, 0, V1_ACTIONS);
-    int my_side = side_of[seat];
-    mask_t set[V1_SET_PLANES];
-    memset(set, 0, sizeof set);
-    set[0] = hand;
-    set[1] = table;
-    set[2] = unseen;
-    for (int s = 0; s < sides; s++) set[3 + (s - my_side + sides) % sides] = piles[s];
-    if (cut_card >= 0) set[7] = (mask_t)1 << cut_card;
-    if (choice_card >= 0) {
-        set[8] = (mask_t)1 << choice_card;
-        set[9] = taken;
-    }
-    set[10] = shown;
-    for (int k = 0; k < n_last && k < seats - 1; k++)
-        if (last_cards[k] >= 0) set[11 + k] = (mask_t)1 << last_cards[k];
-    /* What each card of the hand can do now, read off the legal plays. */
-    uint8_t counts[3][NCARDS];
-    memset(counts, 0, sizeof counts);
-    int table_total_v = -1, ok = 1;
+    MoveList ml;
+    ml_init(&ml);
     Py_ssize_t np_ = PySequence_Fast_GET_SIZE(plays);
-    for (Py_ssize_t i = 0; i < np_ && ok; i++) {
+    for (Py_ssize_t i = 0; i < np_; i++) {
         PyObject *p = PySequence_Fast_GET_ITEM(plays, i);
         int card;
         mask_t cap;
@@ -2424,63 +2499,46 @@ static PyObject *fc_encode_v1(PyObject *Py_UNUSED(self), PyObject *args) {
             get_mask(PyTuple_GET_ITEM(p, 1), &cap, "a play's capture") < 0) {
             if (!PyErr_Occurred())
                 PyErr_SetString(PyExc_TypeError, "each play must be a (card, capture) tuple");
-            ok = 0;
-            break;
+            Py_DECREF(plays);
+            ml_free(&ml);
+            return NULL;
         }
-        mask_t bit = (mask_t)1 << card;
-        mask[card] = 1;
-        if (cap) {
-            set[14] |= bit;
-            if (cap == table) set[15] |= bit;
-            mask_t got = cap | bit;
-            if ((got >> SEVEN_OF_DIAMONDS) & 1) set[16] |= bit;
-            int n = popcount(cap);
-            if (n > counts[0][card]) counts[0][card] = (uint8_t)n;
-            n = popcount(got & DIAMONDS_MASK);
-            if (n > counts[1][card]) counts[1][card] = (uint8_t)n;
-            n = popcount(got & RANK_MASK[6]);
-            if (n > counts[2][card]) counts[2][card] = (uint8_t)n;
-        } else {
-            if (table_total_v < 0) table_total_v = table_total(table);
-            /* Laid, the card leaves a table one card could sweep (a chkobba offered). */
-            if (table_total_v + VALUE[card] <= 10) set[17] |= bit;
-        }
+        ml_push(&ml, card, cap);
     }
     Py_DECREF(plays);
-    if (!ok) {
-        PyBuffer_Release(&vb);
-        PyBuffer_Release(&mb);
+    if (ml.failed) {
+        ml_free(&ml);
+        return PyErr_NoMemory();
+    }
+    Py_buffer vb, mb;
+    if (get_out_buffer(vec_o, &vb, V1_SIZE, sizeof(float), "vec") < 0) {
+        ml_free(&ml);
         return NULL;
     }
-    if (cut_to_move) {
-        mask[V1_KEEP] = 1;
-        mask[V1_TABLE] = 1;
+    if (get_out_buffer(mask_o, &mb, V1_ACTIONS, 1, "mask") < 0) {
+        PyBuffer_Release(&vb);
+        ml_free(&ml);
+        return NULL;
     }
-    for (int k = 0; k < V1_SET_PLANES; k++) v1_plane(v + 40 * k, set[k]);
-    for (int k = 0; k < 3; k++)
-        for (int c = 0; c < NCARDS; c++) v[V1_COUNT_AT + 40 * k + c] = (float)(counts[k][c] * 0.1);
-    for (int i = V1_SCALAR_AT; i < V1_SIZE; i++) v[i] = 0.0f;
-    if (phase < 2) v[V1_PHASE + phase] = 1.0f;
-    for (int s = 0; s < seats; s++)
-        v[V1_HAND_SIZES + (s - seat + seats) % seats] = (float)(popcount(hands[s]) / 10.0);
-    v[V1_STOCK] = (float)(stock / 40.0);
-    double tgt = target < 1 ? 1.0 : (double)target;
-    for (int s = 0; s < sides; s++) {
-        int k = (s - my_side + sides) % sides;
-        double t = totals[s] / tgt;
-        v[V1_CHKOBBA + k] = (float)(chk[s] / 10.0);
-        v[V1_TOTALS + k] = (float)(t < V1_TOTALS_CLIP ? t : V1_TOTALS_CLIP);
-    }
-    v[V1_LAST_CAPTURER +
-      (last_capturer < 0 ? MAX_SEATS : (last_capturer - my_side + sides) % sides)] = 1.0f;
-    v[V1_SEATING + seating] = 1.0f;
-    v[V1_POSITION + (seat - dealer + seats) % seats] = 1.0f;
+    V1In in = {
+        .seat = seat, .seats = seats, .sides = sides, .seating = seating, .dealer = dealer,
+        .phase = phase, .side_of = side_of, .hands = hands, .piles = piles, .table = table,
+        .leftover = leftover, .taken = taken, .shown = shown, .shown_all = shown_all,
+        .cut_card = cut_card, .choice_card = choice_card, .last_cards = last_cards,
+        .n_last = n_last, .plays = ml.v, .n_plays = ml.n, .cut_to_move = cut_to_move,
+        .stock = stock, .last_capturer = last_capturer, .target = target, .chk = chk,
+        .totals = totals,
+    };
+    v1_write((float *)vb.buf, (int8_t *)mb.buf, &in);
+    ml_free(&ml);
     PyBuffer_Release(&vb);
     PyBuffer_Release(&mb);
     Py_RETURN_NONE;
 }
 
 /* ---- the module ------------------------------------------------------------ */
+
+static PyTypeObject VecEnvType; /* the batched environment, at the end of the file */
 
 static PyMethodDef fastcore_methods[] = {
     {"legal_plays", fc_legal_plays, METH_VARARGS, legal_plays_doc},
@@ -2509,6 +2567,7 @@ static struct PyModuleDef fastcore_module = {
 PyMODINIT_FUNC PyInit__fastcore(void) {
     init_tables();
     init_value_major();
+    init_byte_floats();
     if (PyType_Ready(&RulesType) < 0) return NULL;
     PyObject *m = PyModule_Create(&fastcore_module);
     if (m == NULL) return NULL;
@@ -2518,5 +2577,693 @@ PyMODINIT_FUNC PyInit__fastcore(void) {
         Py_DECREF(m);
         return NULL;
     }
+    if (PyType_Ready(&VecEnvType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&VecEnvType);
+    if (PyModule_AddObject(m, "VecEnv", (PyObject *)&VecEnvType) < 0) {
+        Py_DECREF(&VecEnvType);
+        Py_DECREF(m);
+        return NULL;
+    }
     return m;
 }
+
+/* ---- the batched environment (chkobba.rl.vector) ----------------------------
+ *
+ * N rounds of one rule set at one table, stepped together: what the PettingZoo
+ * environment chkobba.rl.aec.raw_env (episode="round", the chkobba_v1 vector) does
+ * one action at a time, done for N games per call without the GIL. Each game
+ * deals exactly what raw_env deals after reset(seed=s): game i is seeded s + i,
+ * and the deals come from a transcription of CPython's Mersenne Twister, so the
+ * two are checked against each other step by step (tests/test_rl_vector.py).
+ * A round that ends is scored and a new one dealt at once (automatic reset).
+ */
+
+/* CPython's random.Random (Modules/_randommodule.c): MT19937 and the arithmetic of
+   seed(int), getrandbits, randrange and shuffle built on it. */
+#define PYMT_N 624
+#define PYMT_M 397
+
+typedef struct {
+    uint32_t mt[PYMT_N];
+    int index;
+} PyMT;
+
+static void pymt_init_genrand(PyMT *r, uint32_t s) {
+    uint32_t *mt = r->mt;
+    mt[0] = s;
+    for (int i = 1; i < PYMT_N; i++) mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
+    r->index = PYMT_N;
+}
+
+/* init_genrand(19650218), where every seeding starts: computed once (vecenv_new). */
+static PyMT PYMT_START;
+static int PYMT_START_DONE = 0;
+
+static void pymt_start(void) {
+    if (PYMT_START_DONE) return;
+    pymt_init_genrand(&PYMT_START, 19650218U);
+    PYMT_START_DONE = 1;
+}
+
+/* random.Random(seed) for 0 <= seed < 2**64: the seed's 32-bit words, lowest first. */
+static void pymt_seed(PyMT *r, uint64_t seed) {
+    uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    int len = key[1] ? 2 : 1;
+    uint32_t *mt = r->mt;
+    *r = PYMT_START;
+    int i = 1, j = 0;
+    for (int k = PYMT_N; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= PYMT_N) {
+            mt[0] = mt[PYMT_N - 1];
+            i = 1;
+        }
+        if (j >= len) j = 0;
+    }
+    for (int k = PYMT_N - 1; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= PYMT_N) {
+            mt[0] = mt[PYMT_N - 1];
+            i = 1;
+        }
+    }
+    mt[0] = 0x80000000U;
+}
+
+static uint32_t pymt_next(PyMT *r) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t *mt = r->mt;
+    uint32_t y;
+    if (r->index >= PYMT_N) {
+        int kk;
+        for (kk = 0; kk < PYMT_N - PYMT_M; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + PYMT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < PYMT_N - 1; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (PYMT_M - PYMT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (mt[PYMT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[PYMT_N - 1] = mt[PYMT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
+        r->index = 0;
+    }
+    y = mt[r->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* random.getrandbits(64): the low word first. */
+static uint64_t pymt_bits64(PyMT *r) {
+    uint64_t lo = pymt_next(r);
+    return lo | (uint64_t)pymt_next(r) << 32;
+}
+
+/* random.randrange(n) for 1 <= n < 2**32: getrandbits(n.bit_length()) until below n. */
+static int pymt_below(PyMT *r, int n) {
+    int k = 0;
+    while ((n >> k) > 0) k++;
+    uint32_t v;
+    do v = pymt_next(r) >> (32 - k);
+    while (v >= (uint32_t)n);
+    return (int)v;
+}
+
+/* random.shuffle */
+static void pymt_shuffle(PyMT *r, int8_t *a, int n) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = pymt_below(r, i + 1);
+        int8_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
+
+#define V1_TAKE 40
+#define V1_DONE 80
+
+/* One game of the batch: the round, the Match's random numbers and what the
+   environment adds to the round (the cut, the capture being chosen, the cards
+   declarations showed, each seat's last card). */
+typedef struct {
+    Game g;
+    PyMT episodes; /* raw_env's own generator: one 64-bit Match seed per episode */
+    PyMT match;    /* the Match's: the first dealer, every shuffle */
+    int dealer;
+    int phase;       /* 0: the cut, 1: play */
+    int cut_card;    /* the top card at the cut */
+    int choice_card; /* the card whose capture is being chosen, -1 for none */
+    mask_t taken;    /* the table cards named so far in that capture */
+    mask_t declared[MAX_SEATS];
+    int last_card[MAX_SEATS]; /* the card each seat last played this round, -1 for none */
+    MoveList plays;           /* the legal plays of the seat to move (play phase) */
+} VGame;
+
+typedef struct {
+    PyObject_HEAD PyObject *rules_o;
+    const Rules *R;
+    int n, seats, sides, seating, target;
+    int side_of[MAX_SEATS];
+    int busy;   /* a call is stepping the games (with the GIL released) */
+    int seeded; /* reset has dealt every game */
+    Rng sampler; /* sample's random numbers, seeded by reset */
+    VGame *games;
+} VecEnvObject;
+
+static void vg_after_deal(VGame *vg) {
+    const Game *g = &vg->g;
+    if (!g->R->declares) return;
+    /* Round._declare: every hand just dealt is declared if it can be, and shown. */
+    for (int s = 0; s < g->seats; s++) {
+        int wild;
+        if (declaration(g->hands[s], &wild)) vg->declared[s] |= g->hands[s];
+    }
+}
+
+static void vg_gen(VGame *vg) {
+    Game *g = &vg->g;
+    gen_plays(g->R, g->wild, g->hands[g->turn], g->table, &vg->plays);
+}
+
+/* Match._new_round: shuffle until the deal is not void (the cut comes first where the
+   rules have one: its deal is checked once the cutter has decided). */
+static void vg_new_round(const VecEnvObject *E, VGame *vg) {
+    for (;;) {
+        int8_t deck[NCARDS];
+        for (int c = 0; c < NCARDS; c++) deck[c] = (int8_t)c;
+        pymt_shuffle(&vg->match, deck, NCARDS);
+        game_new(&vg->g, E->R, E->seats, E->side_of, vg->dealer, deck);
+        vg->choice_card = -1;
+        vg->taken = 0;
+        for (int s = 0; s < MAX_SEATS; s++) {
+            vg->declared[s] = 0;
+            vg->last_card[s] = -1;
+        }
+        vg->plays.n = 0;
+        if (E->R->cut_choice) {
+            vg->phase = 0;
+            vg->cut_card = deck[0];
+            return;
+        }
+        vg->phase = 1;
+        vg->cut_card = -1;
+        game_deal(&vg->g, -1);
+        if (!vg->g.void_deal) break;
+    }
+    vg_after_deal(vg);
+    vg_gen(vg);
+}
+
+/* raw_env.reset(): a new Match from the next 64-bit seed. */
+static void vg_new_episode(const VecEnvObject *E, VGame *vg) {
+    pymt_seed(&vg->match, pymt_bits64(&vg->episodes));
+    vg->dealer = pymt_below(&vg->match, E->seats);
+    vg_new_round(E, vg);
+}
+
+/* The choice's open captures: those of the card that begin with the cards taken
+   (spaces._next_takes): the cards that may be taken next, and whether done is legal. */
+static mask_t vg_next_takes(const VGame *vg, int *done, int *open, mask_t *only) {
+    mask_t taken = vg->taken, nxt = 0;
+    /* Every card up to the highest taken: the captures must agree with `taken` there. */
+    mask_t low = taken;
+    for (int sh = 1; sh < 64; sh <<= 1) low |= low >> sh;
+    *done = 0;
+    *open = 0;
+    for (int i = 0; i < vg->plays.n; i++) {
+        const Move *m = &vg->plays.v[i];
+        if (m->card != vg->choice_card || (m->capture & low) != taken) continue;
+        (*open)++;
+        *only = m->capture;
+        mask_t rest = m->capture & ~taken;
+        if (rest)
+            nxt |= rest & (~rest + 1);
+        else
+            *done = 1;
+    }
+    return nxt;
+}
+
+/* Whether action `a` (0 to 82) is legal in `vg` now. */
+static int vg_legal(const VGame *vg, int a) {
+    if (vg->phase == 0) return a == V1_KEEP || a == V1_TABLE;
+    if (vg->choice_card >= 0) {
+        int done, open;
+        mask_t only;
+        mask_t nxt = vg_next_takes(vg, &done, &open, &only);
+        if (a == V1_DONE) return done;
+        return a >= V1_TAKE && a < V1_DONE && (nxt >> (a - V1_TAKE) & 1);
+    }
+    if (a >= V1_TAKE) return 0;
+    for (int i = 0; i < vg->plays.n; i++)
+        if (vg->plays.v[i].card == a) return 1;
+    return 0;
+}
+
+/* Each seat's reward for the round just scored (aec.round_rewards): its side's points
+   minus the other sides' mean. */
+static void vg_rewards(const VGame *vg, float *rew) {
+    const Game *g = &vg->g;
+    int pts[MAX_PLAYERS];
+    score_points(g, pts);
+    int total = 0;
+    for (int s = 0; s < g->sides; s++) total += pts[s];
+    for (int seat = 0; seat < g->seats; seat++) {
+        int mine = pts[g->side_of[seat]];
+        rew[seat] = (float)(mine - (double)(total - mine) / (g->sides - 1));
+    }
+}
+
+/* Play (card, capture) for the seat to move; 1 if it ended the round (scored into rew). */
+static int vg_play(VGame *vg, int card, mask_t capture, float *rew) {
+    Game *g = &vg->g;
+    int refill = g->in_hands == 1 && g->stock_pos < g->stock_len;
+    vg->last_card[g->turn] = card;
+    vg->choice_card = -1;
+    vg->taken = 0;
+    game_play(g, card, capture);
+    if (g->over) {
+        vg_rewards(vg, rew);
+        return 1;
+    }
+    if (refill) vg_after_deal(vg);
+    vg_gen(vg);
+    return 0;
+}
+
+/* Apply a legal action (raw_env.step); 1 if it ended the round. */
+static int vg_act(const VecEnvObject *E, VGame *vg, int a, float *rew) {
+    if (vg->phase == 0) {
+        game_deal(&vg->g, a == V1_KEEP ? 1 : 0);
+        if (vg->g.void_deal) {
+            /* A void deal is redone by the same dealer with a fresh shuffle (§2.2). */
+            vg_new_round(E, vg);
+            return 0;
+        }
+        vg->phase = 1;
+        vg_after_deal(vg);
+        vg_gen(vg);
+        return 0;
+    }
+    if (vg->choice_card < 0) {
+        int count = 0;
+        mask_t cap = 0;
+        for (int i = 0; i < vg->plays.n; i++)
+            if (vg->plays.v[i].card == a) {
+                count++;
+                cap = vg->plays.v[i].capture;
+            }
+        if (count == 1) return vg_play(vg, a, cap, rew);
+        vg->choice_card = a;
+        vg->taken = 0;
+        return 0;
+    }
+    if (a == V1_DONE) return vg_play(vg, vg->choice_card, vg->taken, rew);
+    vg->taken |= (mask_t)1 << (a - V1_TAKE);
+    int done, open;
+    mask_t only = 0;
+    vg_next_takes(vg, &done, &open, &only);
+    if (open == 1) return vg_play(vg, vg->choice_card, only, rew);
+    return 0;
+}
+
+/* The vector and mask of the seat to move, and that seat. */
+static void vg_observe(const VecEnvObject *E, const VGame *vg, float *v, int8_t *mask,
+                       int64_t *player) {
+    static const int zeros[MAX_SEATS] = {0};
+    const Game *g = &vg->g;
+    int seat = g->turn, seats = g->seats;
+    int last[MAX_SEATS - 1];
+    mask_t shown = 0, shown_all = 0;
+    for (int s = 0; s < seats; s++) {
+        mask_t m = vg->declared[s] & g->hands[s];
+        shown_all |= m;
+        if (s != seat) shown |= m;
+    }
+    for (int k = 0; k < seats - 1; k++) last[k] = vg->last_card[(seat + 1 + k) % seats];
+    V1In in = {
+        .seat = seat, .seats = seats, .sides = g->sides, .seating = E->seating,
+        .dealer = vg->dealer, .phase = vg->phase, .side_of = g->side_of, .hands = g->hands,
+        .piles = g->piles, .table = g->table, .leftover = 0, .taken = vg->taken,
+        .shown = shown, .shown_all = shown_all,
+        .cut_card = vg->phase == 0 ? vg->cut_card : -1, .choice_card = vg->choice_card,
+        .last_cards = last, .n_last = seats - 1,
+        .plays = vg->plays.v, .n_plays = vg->phase == 0 ? 0 : vg->plays.n,
+        .cut_to_move = vg->phase == 0, .stock = g->stock_len - g->stock_pos,
+        .last_capturer = g->last, .target = E->target, .chk = g->chk, .totals = zeros,
+    };
+    v1_write(v, mask, &in);
+    if (vg->choice_card >= 0) {
+        int done, open;
+        mask_t only;
+        mask_t nxt = vg_next_takes(vg, &done, &open, &only);
+        memset(mask, 0, V1_ACTIONS);
+        for (; nxt; nxt &= nxt - 1) mask[V1_TAKE + lowest(nxt)] = 1;
+        mask[V1_DONE] = (int8_t)done;
+    }
+    *player = seat;
+}
+
+static int vec_failed(const VecEnvObject *E) {
+    for (int i = 0; i < E->n; i++)
+        if (E->games[i].plays.failed) return 1;
+    return 0;
+}
+
+PyDoc_STRVAR(vecenv_doc,
+             "VecEnv(rules, n, seats, side_of, target)\n--\n\n"
+             "n rounds of the rules at one table (side_of: 0..seats-1, or 0, 1, 0, 1 for 2 "
+             "against 2), stepped together; target scales the totals' entries. Use it "
+             "through chkobba.rl.vector.VecEnv, which holds the arrays.");
+
+static PyObject *vecenv_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    PyObject *ro, *side_o;
+    int n, seats, target;
+    static char *kwlist[] = {"rules", "n", "seats", "side_of", "target", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiiOi:VecEnv", kwlist, &ro, &n, &seats,
+                                     &side_o, &target))
+        return NULL;
+    const Rules *R;
+    int side_of[MAX_SEATS], sides;
+    if (get_rules(ro, &R) < 0 || get_seating(side_o, seats, side_of, &sides) < 0) return NULL;
+    if (n < 1 || n > (1 << 24)) {
+        PyErr_Format(PyExc_ValueError, "n must be from 1 to %d games, not %d", 1 << 24, n);
+        return NULL;
+    }
+    if (R->hand_size * seats + R->table_size > NCARDS) {
+        PyErr_SetString(PyExc_ValueError, "rules: the deal needs more than 40 cards");
+        return NULL;
+    }
+    pymt_start();
+    VecEnvObject *self = (VecEnvObject *)type->tp_alloc(type, 0);
+    if (self == NULL) return NULL;
+    self->games = (VGame *)PyMem_RawCalloc((size_t)n, sizeof(VGame));
+    if (self->games == NULL) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    Py_INCREF(ro);
+    self->rules_o = ro;
+    self->R = R;
+    self->n = n;
+    self->seats = seats;
+    self->sides = sides;
+    self->seating = seats == 2 ? 0 : seats == 3 ? 1 : sides == 4 ? 2 : 3;
+    self->target = target;
+    for (int s = 0; s < seats; s++) self->side_of[s] = side_of[s];
+    for (int i = 0; i < n; i++) ml_init(&self->games[i].plays);
+    return (PyObject *)self;
+}
+
+static void vecenv_dealloc(VecEnvObject *self) {
+    if (self->games != NULL) {
+        for (int i = 0; i < self->n; i++) ml_free(&self->games[i].plays);
+        PyMem_RawFree(self->games);
+    }
+    Py_XDECREF(self->rules_o);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int vec_claim(VecEnvObject *self) {
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "VecEnv: another thread is stepping these games");
+        return -1;
+    }
+    self->busy = 1;
+    return 0;
+}
+
+/* The output arrays of reset and step: obs [n, 868] float32, mask [n, 83] bytes,
+   player [n] int64. */
+static int vec_outputs(VecEnvObject *self, PyObject *obs_o, PyObject *mask_o, PyObject *player_o,
+                       Py_buffer *ob, Py_buffer *mb, Py_buffer *pb) {
+    Py_ssize_t n = self->n;
+    if (get_out_buffer(obs_o, ob, n * V1_SIZE, sizeof(float), "obs") < 0) return -1;
+    if (get_out_buffer(mask_o, mb, n * V1_ACTIONS, 1, "mask") < 0) {
+        PyBuffer_Release(ob);
+        return -1;
+    }
+    if (get_out_buffer(player_o, pb, n, sizeof(int64_t), "player") < 0) {
+        PyBuffer_Release(ob);
+        PyBuffer_Release(mb);
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(vecenv_reset_doc,
+             "reset(seed, obs, mask, player)\n--\n\n"
+             "Deal every game anew, game i as raw_env.reset(seed=seed + i) deals it, and "
+             "write each seat to move's vector, mask and seat.");
+
+static PyObject *vecenv_reset(VecEnvObject *self, PyObject *args) {
+    unsigned long long seed;
+    PyObject *obs_o, *mask_o, *player_o;
+    if (!PyArg_ParseTuple(args, "KOOO:reset", &seed, &obs_o, &mask_o, &player_o)) return NULL;
+    if (seed > UINT64_MAX - (unsigned long long)self->n) {
+        PyErr_SetString(PyExc_ValueError, "seed + n must be below 2**64");
+        return NULL;
+    }
+    Py_buffer ob, mb, pb;
+    if (vec_outputs(self, obs_o, mask_o, player_o, &ob, &mb, &pb) < 0) return NULL;
+    if (vec_claim(self) < 0) {
+        PyBuffer_Release(&ob);
+        PyBuffer_Release(&mb);
+        PyBuffer_Release(&pb);
+        return NULL;
+    }
+    float *obs = (float *)ob.buf;
+    int8_t *mask = (int8_t *)mb.buf;
+    int64_t *player = (int64_t *)pb.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (int i = 0; i < self->n; i++) {
+        VGame *vg = &self->games[i];
+        pymt_seed(&vg->episodes, (uint64_t)seed + (uint64_t)i);
+        vg_new_episode(self, vg);
+        vg_observe(self, vg, obs + (size_t)i * V1_SIZE, mask + (size_t)i * V1_ACTIONS,
+                   player + i);
+    }
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    self->seeded = 1;
+    rng_seed(&self->sampler, (uint64_t)seed);
+    PyBuffer_Release(&ob);
+    PyBuffer_Release(&mb);
+    PyBuffer_Release(&pb);
+    if (vec_failed(self)) {
+        self->seeded = 0;
+        return PyErr_NoMemory();
+    }
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(vecenv_step_doc,
+             "step(actions, obs, mask, player, rewards, terminated, strict, illegal_reward, "
+             "active=None)\n--\n\n"
+             "Apply one action id (int64) in every game (or in the games whose byte of active "
+             "is nonzero: the others' rows are left as they were, their rewards and "
+             "terminated cleared, their actions unread). With strict, a masked action "
+             "changes nothing at all and its game's index is returned; otherwise it ends "
+             "its game's round with illegal_reward to the seat that chose it. Every round "
+             "that ends writes its rewards [n, seats] (float32) and terminated (bytes) and "
+             "is dealt anew: obs, mask and player are the new round's. Return -1 once "
+             "applied; -2 - i, with nothing changed, if game i's action is no action id "
+             "(outside 0 to 82), whatever strict says.");
+
+static PyObject *vecenv_step(VecEnvObject *self, PyObject *args) {
+    PyObject *act_o, *obs_o, *mask_o, *player_o, *rew_o, *term_o, *active_o = Py_None;
+    int strict;
+    double illegal_reward;
+    if (!PyArg_ParseTuple(args, "OOOOOOpd|O:step", &act_o, &obs_o, &mask_o, &player_o, &rew_o,
+                          &term_o, &strict, &illegal_reward, &active_o))
+        return NULL;
+    if (!self->seeded) {
+        PyErr_SetString(PyExc_RuntimeError, "VecEnv: reset the games before stepping them");
+        return NULL;
+    }
+    Py_buffer ab, ob, mb, pb, rb, tb, vb;
+    const int8_t *active = NULL;
+    if (active_o != Py_None) {
+        if (PyObject_GetBuffer(active_o, &vb, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+        if (vb.len != (Py_ssize_t)self->n) {
+            PyErr_Format(PyExc_ValueError, "active must hold %d bytes", self->n);
+            PyBuffer_Release(&vb);
+            return NULL;
+        }
+        active = (const int8_t *)vb.buf;
+    }
+    if (PyObject_GetBuffer(act_o, &ab, PyBUF_C_CONTIGUOUS) < 0) {
+        if (active) PyBuffer_Release(&vb);
+        return NULL;
+    }
+    if (ab.len != (Py_ssize_t)self->n * (Py_ssize_t)sizeof(int64_t)) {
+        PyErr_Format(PyExc_ValueError, "actions must hold %d int64 action ids", self->n);
+        PyBuffer_Release(&ab);
+        if (active) PyBuffer_Release(&vb);
+        return NULL;
+    }
+    if (vec_outputs(self, obs_o, mask_o, player_o, &ob, &mb, &pb) < 0) {
+        PyBuffer_Release(&ab);
+        if (active) PyBuffer_Release(&vb);
+        return NULL;
+    }
+    int rb_ok = get_out_buffer(rew_o, &rb, (Py_ssize_t)self->n * self->seats, sizeof(float),
+                               "rewards") == 0;
+    int tb_ok = rb_ok && get_out_buffer(term_o, &tb, self->n, 1, "terminated") == 0;
+    if (!tb_ok || vec_claim(self) < 0) {
+        if (rb_ok) PyBuffer_Release(&rb);
+        if (tb_ok) PyBuffer_Release(&tb);
+        if (active) PyBuffer_Release(&vb);
+        PyBuffer_Release(&ab);
+        PyBuffer_Release(&ob);
+        PyBuffer_Release(&mb);
+        PyBuffer_Release(&pb);
+        return NULL;
+    }
+    const int64_t *act = (const int64_t *)ab.buf;
+    float *obs = (float *)ob.buf, *rew = (float *)rb.buf;
+    int8_t *mask = (int8_t *)mb.buf, *term = (int8_t *)tb.buf;
+    int64_t *player = (int64_t *)pb.buf;
+    int n = self->n, seats = self->seats;
+    Py_ssize_t bad = -1;
+    Py_BEGIN_ALLOW_THREADS
+    /* Every action is checked before any is applied: a strict step changes all or nothing,
+       and no step reads something that is no action id. */
+    for (int i = 0; i < n && bad == -1; i++)
+        if ((!active || active[i]) && (act[i] < 0 || act[i] >= V1_ACTIONS)) bad = -2 - i;
+    if (strict)
+        for (int i = 0; i < n && bad == -1; i++)
+            if ((!active || active[i]) && !vg_legal(&self->games[i], (int)act[i])) bad = i;
+    if (bad == -1) {
+        for (int i = 0; i < n; i++) {
+            VGame *vg = &self->games[i];
+            float *r = rew + (size_t)i * seats;
+            for (int s = 0; s < seats; s++) r[s] = 0.0f;
+            if (active && !active[i]) {
+                term[i] = 0;
+                continue;
+            }
+            int a = (int)act[i];
+            int ended;
+            if (a >= 0 && a < V1_ACTIONS && vg_legal(vg, a)) {
+                ended = vg_act(self, vg, a, r);
+            } else {
+                /* TerminateIllegalWrapper: the round ends, the seat that chose pays. */
+                r[vg->g.turn] = (float)illegal_reward;
+                ended = 1;
+            }
+            term[i] = (int8_t)ended;
+            if (ended) vg_new_episode(self, vg);
+            vg_observe(self, vg, obs + (size_t)i * V1_SIZE, mask + (size_t)i * V1_ACTIONS,
+                       player + i);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    PyBuffer_Release(&ab);
+    PyBuffer_Release(&ob);
+    PyBuffer_Release(&mb);
+    PyBuffer_Release(&pb);
+    PyBuffer_Release(&rb);
+    PyBuffer_Release(&tb);
+    if (active) PyBuffer_Release(&vb);
+    if (vec_failed(self)) {
+        self->seeded = 0;
+        return PyErr_NoMemory();
+    }
+    return PyLong_FromSsize_t(bad);
+}
+
+PyDoc_STRVAR(vecenv_legal_doc,
+             "legal(i, action)\n--\n\nWhether action id `action` is legal in game i now.");
+
+static PyObject *vecenv_legal(VecEnvObject *self, PyObject *args) {
+    int i, a;
+    if (!PyArg_ParseTuple(args, "ii:legal", &i, &a)) return NULL;
+    if (i < 0 || i >= self->n) {
+        PyErr_Format(PyExc_IndexError, "game %d: the games are 0 to %d", i, self->n - 1);
+        return NULL;
+    }
+    if (!self->seeded) {
+        PyErr_SetString(PyExc_RuntimeError, "VecEnv: reset the games first");
+        return NULL;
+    }
+    return PyBool_FromLong(a >= 0 && a < V1_ACTIONS && vg_legal(&self->games[i], a));
+}
+
+PyDoc_STRVAR(vecenv_sample_doc,
+             "sample(mask, actions)\n--\n\n"
+             "Write into actions (int64) a legal action per game drawn uniformly from its row of "
+             "mask (bytes, as step writes it), with the generator reset seeded.");
+
+static PyObject *vecenv_sample(VecEnvObject *self, PyObject *args) {
+    PyObject *mask_o, *act_o;
+    if (!PyArg_ParseTuple(args, "OO:sample", &mask_o, &act_o)) return NULL;
+    if (!self->seeded) {
+        PyErr_SetString(PyExc_RuntimeError, "VecEnv: reset the games first");
+        return NULL;
+    }
+    Py_buffer mb, ab;
+    if (PyObject_GetBuffer(mask_o, &mb, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (mb.len != (Py_ssize_t)self->n * V1_ACTIONS) {
+        PyErr_Format(PyExc_ValueError, "mask must hold %d rows of %d", self->n, V1_ACTIONS);
+        PyBuffer_Release(&mb);
+        return NULL;
+    }
+    if (get_out_buffer(act_o, &ab, self->n, sizeof(int64_t), "actions") < 0) {
+        PyBuffer_Release(&mb);
+        return NULL;
+    }
+    const uint8_t *mask = (const uint8_t *)mb.buf;
+    int64_t *act = (int64_t *)ab.buf;
+    int empty = -1;
+    for (int i = 0; i < self->n && empty < 0; i++) {
+        const uint8_t *row = mask + (size_t)i * V1_ACTIONS;
+        int count = 0;
+        for (int a = 0; a < V1_ACTIONS; a++) count += row[a] != 0;
+        if (!count) {
+            empty = i;
+            break;
+        }
+        int k = (int)rng_below(&self->sampler, (uint32_t)count);
+        for (int a = 0; a < V1_ACTIONS; a++)
+            if (row[a] && k-- == 0) {
+                act[i] = a;
+                break;
+            }
+    }
+    PyBuffer_Release(&mb);
+    PyBuffer_Release(&ab);
+    if (empty >= 0) {
+        PyErr_Format(PyExc_ValueError, "mask row %d allows no action", empty);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef vecenv_methods[] = {
+    {"reset", (PyCFunction)vecenv_reset, METH_VARARGS, vecenv_reset_doc},
+    {"step", (PyCFunction)vecenv_step, METH_VARARGS, vecenv_step_doc},
+    {"legal", (PyCFunction)vecenv_legal, METH_VARARGS, vecenv_legal_doc},
+    {"sample", (PyCFunction)vecenv_sample, METH_VARARGS, vecenv_sample_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject VecEnvType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "chkobba._fastcore.VecEnv",
+    .tp_basicsize = sizeof(VecEnvObject),
+    .tp_dealloc = (destructor)vecenv_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = vecenv_doc,
+    .tp_new = vecenv_new,
+    .tp_methods = vecenv_methods,
+};

@@ -93,3 +93,26 @@ def encode_v1(
     target: int,
     /,
 ) -> None: ...
+
+class VecEnv:
+    """N rounds of one rule set at one table, stepped together (chkobba.rl.vector.VecEnv)."""
+
+    def __init__(
+        self, rules: Rules, n: int, seats: int, side_of: Sequence[int], target: int
+    ) -> None: ...
+    def reset(self, seed: int, obs: object, mask: object, player: object, /) -> None: ...
+    def step(
+        self,
+        actions: object,
+        obs: object,
+        mask: object,
+        player: object,
+        rewards: object,
+        terminated: object,
+        strict: bool,
+        illegal_reward: float,
+        active: object = None,
+        /,
+    ) -> int: ...
+    def legal(self, game: int, action: int, /) -> bool: ...
+    def sample(self, mask: object, actions: object, /) -> None: ...

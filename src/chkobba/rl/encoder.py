@@ -47,11 +47,28 @@ def kernel_plays(rules: RuleSet) -> bool:
     return KERNEL and fast.supports(rules)
 
 
+_RULES_SEEN: dict[int, tuple[RuleSet, _fastcore.Rules]] = {}
+"""The kernel's rule structs by the identity of their rule set: ``fast.kernel_rules``
+hashes the whole frozen RuleSet at every call (a microsecond, every step)."""
+
+
+def _kernel_rules(rules: RuleSet) -> _fastcore.Rules:
+    seen = _RULES_SEEN.get(id(rules))
+    if seen is not None and seen[0] is rules:
+        return seen[1]
+    kernel = fast.kernel_rules(rules)
+    if len(_RULES_SEEN) >= 64:
+        _RULES_SEEN.clear()
+    # The rule set is held with its struct, so that its id is never another's.
+    _RULES_SEEN[id(rules)] = (rules, kernel)
+    return kernel
+
+
 def legal_moves(r: Round, use_kernel: bool) -> Moves:
     """The legal moves of the seat to move: plays as pairs from the kernel when
     ``use_kernel`` (which :func:`kernel_plays` must allow), else the engine's."""
     if use_kernel and r.phase is Phase.PLAY:
-        return _fastcore.legal_plays(fast.kernel_rules(r.rules), r.hands[r.turn], r.table, r.wild)
+        return _fastcore.legal_plays(_kernel_rules(r.rules), r.hands[r.turn], r.table, r.wild)
     return r.legal_moves()
 
 
