@@ -88,6 +88,27 @@ def observation_json(obs: Observation) -> dict[str, Any]:
         "totals": list(obs.totals),
         "target": obs.target,
         "legal": [str(m) for m in obs.legal_moves],
+        **declarations_json(obs),
+    }
+
+
+def declarations_json(obs: Observation) -> dict[str, Any]:
+    """The hands declared this round (Cirulla), shown face up to everyone, and per seat
+    the shown cards still held; nothing in a game without declarations."""
+    if not obs.declarations:
+        return {}
+    return {
+        "declarations": [
+            {
+                "seat": d.seat,
+                "name": d.name,
+                "points": d.points,
+                "cards": card_list(d.cards),
+                "wild": d.wild,
+            }
+            for d in obs.declarations
+        ],
+        "shown": [card_list(m) for m in obs.shown],
     }
 
 
@@ -101,7 +122,12 @@ def finished_json(match: Match) -> tuple[list[dict[str, Any]], dict[str, Any] | 
 def point_names(rules: RuleSet) -> list[dict[str, str]]:
     """The points of the rule set's breakdown, in its order, in its game's words."""
     return [
-        {"key": key, "name": POINT_KEYS[key].label, "native": POINT_KEYS[key].native}
+        {
+            "key": key,
+            "name": POINT_KEYS[key].label,
+            "native": POINT_KEYS[key].native,
+            "rule": POINT_KEYS[key].rule,
+        }
         for key in rules.scoring
     ]
 
