@@ -47,7 +47,7 @@ function show(n) {
     end.replaceChildren(
       el("h2", { text: t("round_over", { n: f.round }) }),
       ...endNotes(f.end, p, data.side_of).map((s) => el("p", { class: "note", text: s })),
-      breakdownTable(f.end, p, data.side_of, null),
+      breakdownTable(f.end, p, data.side_of, null, data.points),
     );
   }
   const ply = plyOfStep(data.frames, i);

@@ -81,8 +81,19 @@ function presetRows(score, pointList, who, players, sideOf) {
     const winner = Array.isArray(v)
       ? v.map((n, s) => `${sideName(players, sideOf, s)} ${n}`).join(", ")
       : who(v);
-    return [p.key, winner, "", { name: p.name, arabic: p.native || "" }];
+    return [p.key, winner, pointDetail(score, p.rule), { name: p.name, arabic: p.native || "" }];
   });
+}
+
+// The counts behind a point, by the point rule it follows (the summary's ``rule``).
+function pointDetail(score, rule) {
+  const counts = (arr) => (arr ?? []).join(` ${t("vs")} `);
+  if (rule === "cards") return `${counts(score.cards)} ${t("cards")}`;
+  if (rule === "coins") return `${counts(score.diamonds)} ♦`;
+  if (rule === "sevens") return `7: ${counts(score.sevens)} · 6: ${counts(score.sixes)}`;
+  if (rule === "seven_of_coins") return "7♦";
+  if (rule === "king_of_coins") return "K♦";
+  return "";
 }
 
 export function breakdownTable(end, players, sideOf, points, pointList) {
