@@ -68,6 +68,11 @@ const WORDS = {
     log_cantos: ", announcements {n}",
     log_made: "{total} against {bid}: the contract is made; points {a} {pa}, {b} {pb}",
     log_failed: "{total} against {bid}: the contract fails; points {a} {pa}, {b} {pb}",
+    table_team: "{team}: {tricks} tricks · {points} card points",
+    table_contract: "{name} · {bid}",
+    said_canto: "11 + 12 {suit} (+{points})",
+    dealer: "dealer",
+    rules_page: "Rules",
   },
   fr: {
     page_title: "Touti",
@@ -133,6 +138,11 @@ const WORDS = {
     log_cantos: ", annonces {n}",
     log_made: "{total} pour {bid} : le contrat est réussi ; points {a} {pa}, {b} {pb}",
     log_failed: "{total} pour {bid} : le contrat chute ; points {a} {pa}, {b} {pb}",
+    table_team: "{team} : {tricks} levées · {points} points de cartes",
+    table_contract: "{name} · {bid}",
+    said_canto: "11 + 12 {suit} (+{points})",
+    dealer: "donneur",
+    rules_page: "Règles",
   },
   ar: {
     page_title: "توتي",
@@ -198,6 +208,11 @@ const WORDS = {
     log_cantos: "، الإعلانات {n}",
     log_made: "{total} مقابل {bid}: نجح العقد؛ النقاط {a} {pa}، {b} {pb}",
     log_failed: "{total} مقابل {bid}: سقط العقد؛ النقاط {a} {pa}، {b} {pb}",
+    table_team: "{team}: {tricks} أكلات · {points} نقاط ورق",
+    table_contract: "{name} · {bid}",
+    said_canto: "11 + 12 {suit} (⁦+{points}⁩)",
+    dealer: "الموزّع",
+    rules_page: "القواعد",
   },
 };
 

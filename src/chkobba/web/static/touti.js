@@ -103,6 +103,44 @@ function render(v) {
   $("t-log").replaceChildren(...v.log.map((e) => el("li", { text: story(e, names, team), "data-kind": e.kind })));
   $("t-log").scrollTop = $("t-log").scrollHeight;
   $("t-end").hidden = v.winner === null;
+  renderTable(v, names, team);
+}
+
+const SUIT_SYMBOL = { s: "♠", h: "♥", d: "♦", c: "♣" };
+
+/** The table as people sit at it: in the middle the contract, the trumps, and each
+ * team's tricks and card points so far; at each seat what it said this deal (its bid or
+ * pass while bidding, its announcements in play) and the dealer. */
+function renderTable(v, names, team) {
+  const center = $("t-center");
+  const teams = [0, 1].map((t) => el("div", { class: "team", "data-team": t, text: tt("table_team", {
+    team: team(t), tricks: v.tricks?.[t] ?? 0, points: v.card_points?.[t] ?? 0,
+  }) }));
+  const contract = v.trump
+    ? [el("div", { class: `trump suit-${v.trump}`, title: suit(v.trump), text: SUIT_SYMBOL[v.trump] }),
+      el("div", { class: "contract", text: tt("table_contract", { name: isolate(names[v.declarer]), bid: v.bid }) })]
+    : v.bid ? [el("div", { class: "contract", text: tt("table_contract", { name: isolate(names[v.high_bidder]), bid: v.bid }) })]
+    : [];
+  center.replaceChildren(...contract, ...(v.phase === "play" || v.trump ? teams : []));
+  // This deal's events: those after the last deal's result.
+  const ends = v.log.map((e, i) => (e.kind === "result" || e.kind === "no_contract" ? i : -1));
+  const deal = v.log.slice(Math.max(...ends) + 1);
+  for (const seatEl of document.querySelectorAll(".touti-seat")) {
+    const seat = Number(seatEl.dataset.seat);
+    let said = seatEl.querySelector(".said");
+    if (!said) {
+      said = el("div", { class: "said" });
+      seatEl.querySelector(".who").after(said);
+    }
+    const words = [];
+    if (v.dealer === seat) words.push(tt("dealer"));
+    const spoken = deal.filter((e) => e.seat === seat && (e.kind === "bid" || CALLS.has(e.kind))).pop();
+    if (spoken && !v.trump) words.push(spoken.kind === "bid" ? String(spoken.amount) : spoken.kind === "pass" ? tt("pass") : spoken.kind);
+    for (const a of v.announcements ?? []) {
+      if (a.seat === seat) words.push(tt("said_canto", { suit: SUIT_SYMBOL[a.suit], points: a.suit === v.trump ? 40 : 20 }));
+    }
+    said.textContent = words.join(" · ");
+  }
 }
 
 /** One event of the game's story, in the page's language (the server's words are English). */
