@@ -330,7 +330,7 @@ def test_a_deal_of_touti_from_the_lobby(server: ServerProcess, browser: Any) -> 
         elif state["phase"] == "bid":
             # Each seat's last word in this deal's bidding, at its place.
             for e in [e for e in state["log"] if e["kind"] in ("bid", "pass")]:
-                place = f".touti-seat[data-seat='{e['seat']}'] .said"
+                place = f".touti-seat[data-at='{e['seat']}'] .said"
                 assert d.find_element(By.CSS_SELECTOR, place).text
         ply = body(d, "data-ply")
         buttons, cards = visible(d, "#t-actions button"), visible(d, "#t-hand .card.playable")
@@ -341,3 +341,79 @@ def test_a_deal_of_touti_from_the_lobby(server: ServerProcess, browser: Any) -> 
     assert summary["game_name"] == "touti"
     # A deal was played through (or ended without a contract, then redealt).
     assert checked_play or summary["totals"] == [0, 0]
+
+
+def test_a_touti_room_for_friends(server: ServerProcess, browser: Any) -> None:
+    host = browser
+    host.get(server.base + "/")
+    wait(host, lambda d: body(d, "data-ready") == "1")
+    host.find_element(By.ID, "r-name").send_keys("Hedi")
+    Select(host.find_element(By.ID, "r-rules")).select_by_value("touti")
+    host.find_element(By.ID, "r-create").click()
+    wait(host, lambda d: "/touti/" in d.current_url and visible(d, "#t-wait"))
+    code = host.current_url.rsplit("/", 1)[1]
+    assert host.find_element(By.ID, "t-share").get_attribute("value").endswith(f"/touti/{code}")
+    assert visible(host, "#t-fill") and not visible(host, "#t-join")
+    guest = make_browser("412,915")
+    try:
+        guest.get(server.base + "/")
+        wait(guest, lambda d: body(d, "data-ready") == "1")
+        guest.find_element(By.ID, "j-code").send_keys(code)
+        guest.find_element(By.ID, "j-go").click()
+        # The code of a Touti room leads to Touti's page, where a seat can be taken.
+        wait(guest, lambda d: f"/touti/{code}" in d.current_url and visible(d, "#t-join"))
+        guest.find_element(By.ID, "t-join").click()
+        wait(guest, lambda d: not visible(d, "#t-join"))
+        host.find_element(By.ID, "t-fill").click()
+        wait(host, lambda d: not visible(d, "#t-wait"))
+        wait(guest, lambda d: not visible(d, "#t-wait"))
+        # Each sees the table from their own seat: the guest (seat 1) at the bottom, its
+        # partner (seat 3) opposite, the host (seat 0) on its left, named.
+        places = guest.execute_script(
+            "return Object.fromEntries([...document.querySelectorAll('.touti-seat')]"
+            ".map((s) => [s.dataset.seat, [s.dataset.at, s.querySelector('.who').textContent]]))"
+        )
+        assert [places[p][0] for p in "0123"] == ["1", "2", "3", "0"]
+        assert places["3"][1].startswith("Hedi")
+        assert places["2"][1].startswith("Partner")
+        token = token_of(guest, code, "touti")
+        state = engine_state(server, code, token)
+        assert state["you"] == 1
+        hand = guest.execute_script(
+            "return [...document.querySelectorAll('#t-hand .card')].map((c) => c.dataset.card)"
+        )
+        assert hand == state["hand"]
+    finally:
+        guest.quit()
+
+
+def test_the_rules_pages_in_three_languages(server: ServerProcess, browser: Any) -> None:
+    d = browser
+    d.get(server.base + "/")
+    wait(d, lambda d: body(d, "data-ready") == "1")
+    Select(d.find_element(By.ID, "c-rules")).select_by_value("cirulla")
+    d.find_element(By.ID, "c-rules-link").click()
+    wait(d, lambda d: body(d, "data-rules") == "cirulla")
+    with urllib.request.urlopen(f"{server.base}/api/rules/cirulla", timeout=30) as r:
+        rules = json.loads(r.read())
+    for lang in ("en", "fr", "ar"):
+        Select(d.find_element(By.ID, "lang")).select_by_value(lang)
+        wait(d, lambda d, lang=lang: body(d, "data-lang") == lang)
+        assert d.find_element(By.ID, "rules-description").text == rules["description"][lang]
+        rows = d.find_elements(By.CSS_SELECTOR, "#rules-options tr[data-option]")
+        assert [r.get_attribute("data-option") for r in rows] == list(PRESETS["cirulla"].options())
+        wild = d.find_element(By.CSS_SELECTOR, "#rules-options tr[data-option='capture_total']")
+        option = next(o for o in rules["options"] if o["key"] == "capture_total")
+        assert option["help"][lang] in wild.text and "15" in wild.text
+        points = d.find_elements(By.CSS_SELECTOR, "#rules-points tr[data-point]")
+        assert [p.get_attribute("data-point") for p in points] == list(
+            PRESETS["cirulla"].scoring)
+    assert d.find_element(By.TAG_NAME, "html").get_attribute("dir") == "rtl"
+    # "Play it" leads back to the lobby with the game chosen.
+    d.find_element(By.ID, "rules-play").click()
+    wait(d, lambda d: body(d, "data-ready") == "1")
+    assert Select(d.find_element(By.ID, "c-rules")).first_selected_option.get_attribute(
+        "value") == "cirulla"
+    d.get(server.base + "/rules/nonesuch")
+    wait(d, lambda d: body(d, "data-ready") == "1")
+    assert "nonesuch" in d.find_element(By.ID, "error").text

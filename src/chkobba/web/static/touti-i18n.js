@@ -73,6 +73,9 @@ const WORDS = {
     said_canto: "11 + 12 {suit} (+{points})",
     dealer: "dealer",
     rules_page: "Rules",
+    waiting: "Waiting for players: share this link or the code {code}",
+    take_seat: "Take a seat",
+    fill: "Fill the empty seats with the computer",
   },
   fr: {
     page_title: "Touti",
@@ -143,6 +146,9 @@ const WORDS = {
     said_canto: "11 + 12 {suit} (+{points})",
     dealer: "donneur",
     rules_page: "Règles",
+    waiting: "En attente des joueurs : partagez ce lien ou le code {code}",
+    take_seat: "Prendre une place",
+    fill: "Compléter les places vides par l'ordinateur",
   },
   ar: {
     page_title: "توتي",
@@ -213,6 +219,9 @@ const WORDS = {
     said_canto: "11 + 12 {suit} (⁦+{points}⁩)",
     dealer: "الموزّع",
     rules_page: "القواعد",
+    waiting: "في انتظار اللاعبين: شارك هذا الرابط أو الرمز {code}",
+    take_seat: "خذ مكانًا",
+    fill: "املأ الأماكن الفارغة بالحاسوب",
   },
 };
 
