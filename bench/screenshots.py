@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 SHOTS = (
-    "lobby", "chkobba", "scopa", "scopone", "cirulla", "six", "breakdown", "replay",
-    "analysis", "rules", "touti",
+    "rules", "chkobba", "scopa", "scopone", "six", "cirulla", "breakdown", "replay",
+    "analysis", "touti", "lobby",
 )
 """Every picture, in the order they are taken."""
 
@@ -272,8 +272,8 @@ def take(d: Any, base: str, out: Path, langs: list[str], sizes: list[tuple[int, 
         # A few plays in, with cards on the table and in the hand.
         return int(attr(d, "data-ply") or 0) >= 3 and attr(d, "data-my-turn") == "1"
 
-    if "lobby" in only:
-        saved += shoot(d, out, "lobby", base + "/", ready, langs, sizes)
+    # The language is kept in the server's origin: be there from the start.
+    d.get(base + "/healthz")
     if "rules" in only:
         saved += shoot(d, out, "rules-scopa", base + "/rules/scopa", ready, langs, sizes)
     for name, rules, seating in (
@@ -309,11 +309,13 @@ def take(d: Any, base: str, out: Path, langs: list[str], sizes: list[tuple[int, 
 
         saved += shoot(d, out, "breakdown", None, in_game, langs, sizes, breakdown)
     if "replay" in only and finished is not None:
-        def to_end(d: Any) -> None:
-            d.find_element(By.ID, "last").click()
+        def replay_step(d: Any) -> None:
+            d.find_element(By.ID, "first").click()
+            for _ in range(7):
+                d.find_element(By.ID, "next").click()
 
         saved += shoot(d, out, "replay", f"{base}/replay/{finished['game']}", ready, langs,
-                       sizes, to_end)
+                       sizes, replay_step)
     if "analysis" in only and finished is not None:
         def analysed(d: Any) -> None:
             # The quickest precision; the server keeps an analysis once computed.
@@ -326,6 +328,7 @@ def take(d: Any, base: str, out: Path, langs: list[str], sizes: list[tuple[int, 
             links = shown(d, "#coach-mistakes a")
             if links:
                 links[0].click()
+            d.execute_script("document.getElementById('coach-analysis').scrollIntoView()")
 
         saved += shoot(d, out, "analysis", f"{base}/replay/{finished['game']}", ready, langs,
                        sizes, analysed)
@@ -343,6 +346,9 @@ def take(d: Any, base: str, out: Path, langs: list[str], sizes: list[tuple[int, 
         play_touti(d, in_play)
         saved += shoot(d, out, "touti", None, lambda d: attr(d, "data-ply") is not None,
                        langs, sizes)
+    if "lobby" in only:
+        # Last, so that its lists show the games being played and those finished.
+        saved += shoot(d, out, "lobby", base + "/", ready, langs, sizes)
     return saved
 
 

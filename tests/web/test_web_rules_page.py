@@ -119,6 +119,12 @@ def test_every_point_names_its_rule() -> None:
     for name in PRESETS:
         points = g.point_names(g.make_rules(name, {}))
         assert [p["rule"] for p in points] == [POINT_KEYS[k].rule for k in PRESETS[name].scoring]
+        # The sweep point names the word shouted at a sweep: scopa! in Scopa, escoba! in Escoba.
+        words = [p["word"] for p in points if "word" in p]
+        assert words == [
+            {"chkobba": "chkobba", "scope": "scopa", "escobas": "escoba"}[k]
+            for k in PRESETS[name].scoring if POINT_KEYS[k].rule == "sweeps"
+        ]
 
 
 def test_touti_card_points_run_with_the_tricks() -> None:

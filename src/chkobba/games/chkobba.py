@@ -26,7 +26,7 @@ from chkobba.moves import Cut, Move, NotationError, parse_move
 from chkobba.observe import Observation, observe
 from chkobba.record import GameRecord, round_record
 from chkobba.rules import CHKOBBA, PRESETS, RULES_VERSION, RuleSet, preset
-from chkobba.scoring import POINT_KEYS, RoundScore
+from chkobba.scoring import POINT_KEYS, SWEEP_WORDS, RoundScore
 
 TARGETS: Final = (11, 21, 31)
 """The match targets the lobby offers besides a preset's own."""
@@ -127,6 +127,8 @@ def point_names(rules: RuleSet) -> list[dict[str, str]]:
             "name": POINT_KEYS[key].label,
             "native": POINT_KEYS[key].native,
             "rule": POINT_KEYS[key].rule,
+            # The word shouted at a sweep of the table (scopa!, escoba!), for its point.
+            **({"word": SWEEP_WORDS[key]} if key in SWEEP_WORDS else {}),
         }
         for key in rules.scoring
     ]

@@ -352,7 +352,7 @@ function renderStatus() {
 function renderLog() {
   const prev = state.previous && state.history.length < 8 ? state.previous.history : [];
   const all = [...prev, ...state.history].slice(-10).reverse();
-  $("log").replaceChildren(...all.map((turn) => el("li", { class: turn.chkobba ? "chk" : "", text: describeMove(turn, players()) })));
+  $("log").replaceChildren(...all.map((turn) => el("li", { class: turn.chkobba ? "chk" : "", text: describeMove(turn, players(), room?.points) })));
   $("show-last").classList.toggle("hidden", !state.previous);
 }
 

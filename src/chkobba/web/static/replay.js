@@ -27,7 +27,7 @@ function show(n) {
   );
   let what = "";
   if (f.note === "deal") what = t("deal", { n: f.round });
-  else if (f.move) what = describeMove(f.move, p);
+  else if (f.move) what = describeMove(f.move, p, data.points);
   if (f.note === "void") what += ` — ${t("void_deal")}`;
   $("what").textContent = what;
   $("table").querySelector(".cards").replaceWith(cardsRow(f.cut_card ? [] : f.table));
