@@ -51,7 +51,8 @@ def test_the_lobby_offers_every_preset_and_its_seatings(
     d.get(server.base + "/")
     wait(d, lambda d: body(d, "data-ready") == "1")
     rules = Select(d.find_element(By.ID, "c-rules"))
-    assert [o.get_attribute("value") for o in rules.options] == list(PRESETS)
+    # Every preset of the Chkobba family, then Touti.
+    assert [o.get_attribute("value") for o in rules.options] == [*PRESETS, "touti"]
     seatings = lambda: [  # noqa: E731
         o.get_attribute("value") for o in Select(d.find_element(By.ID, "c-seating")).options
     ]

@@ -26,7 +26,7 @@ from chkobba.moves import Cut, Move, NotationError, parse_move
 from chkobba.observe import Observation, observe
 from chkobba.record import GameRecord, round_record
 from chkobba.rules import CHKOBBA, PRESETS, RULES_VERSION, RuleSet, preset
-from chkobba.scoring import POINT_KEYS, RoundScore
+from chkobba.scoring import POINT_KEYS, SWEEP_WORDS, RoundScore
 
 TARGETS: Final = (11, 21, 31)
 """The match targets the lobby offers besides a preset's own."""
@@ -88,6 +88,27 @@ def observation_json(obs: Observation) -> dict[str, Any]:
         "totals": list(obs.totals),
         "target": obs.target,
         "legal": [str(m) for m in obs.legal_moves],
+        **declarations_json(obs),
+    }
+
+
+def declarations_json(obs: Observation) -> dict[str, Any]:
+    """The hands declared this round (Cirulla), shown face up to everyone, and per seat
+    the shown cards still held; nothing in a game without declarations."""
+    if not obs.declarations:
+        return {}
+    return {
+        "declarations": [
+            {
+                "seat": d.seat,
+                "name": d.name,
+                "points": d.points,
+                "cards": card_list(d.cards),
+                "wild": d.wild,
+            }
+            for d in obs.declarations
+        ],
+        "shown": [card_list(m) for m in obs.shown],
     }
 
 
@@ -101,7 +122,14 @@ def finished_json(match: Match) -> tuple[list[dict[str, Any]], dict[str, Any] | 
 def point_names(rules: RuleSet) -> list[dict[str, str]]:
     """The points of the rule set's breakdown, in its order, in its game's words."""
     return [
-        {"key": key, "name": POINT_KEYS[key].label, "native": POINT_KEYS[key].native}
+        {
+            "key": key,
+            "name": POINT_KEYS[key].label,
+            "native": POINT_KEYS[key].native,
+            "rule": POINT_KEYS[key].rule,
+            # The word shouted at a sweep of the table (scopa!, escoba!), for its point.
+            **({"word": SWEEP_WORDS[key]} if key in SWEEP_WORDS else {}),
+        }
         for key in rules.scoring
     ]
 

@@ -22,7 +22,7 @@ from chkobba.cards import CARDS
 from chkobba.games.base import Decks, MoveRefused, Player, seating_words
 from chkobba.rules import RulesError
 from chkobba.touti.agents import ToutiAgentError, make_touti_agent, touti_players
-from chkobba.touti.cards import STRENGTH
+from chkobba.touti.cards import STRENGTH, card_points
 from chkobba.touti.deal import SEATS, Deal, IllegalMove, team_of
 from chkobba.touti.match import ToutiMatch
 from chkobba.touti.moves import (
@@ -347,6 +347,15 @@ class ToutiTable:
                 "winner": last.winner,
             },
             "tricks": [sum(1 for t in obs.tricks if t.winner % 2 == team) for team in (0, 1)],
+            # The card points each team has taken so far this deal (public: tricks are seen).
+            "card_points": [
+                sum(
+                    card_points(sum(1 << c for c in t.cards))
+                    for t in obs.tricks
+                    if t.winner % 2 == team
+                )
+                for team in (0, 1)
+            ],
             "announcements": [{"seat": a.seat, "suit": _suit(a.suit)} for a in obs.announcements],
             "hand_sizes": list(obs.hand_sizes),
             "totals": list(m.totals),

@@ -48,6 +48,7 @@ from chkobba.web.protocol import (
     point_names,
 )
 from chkobba.web.replay import game_record, replay_frames
+from chkobba.web.rules_page import UnknownRules, index_json, rules_json
 from chkobba.web.work import Limits, Work
 
 log = logging.getLogger("chkobba.web")
@@ -317,6 +318,15 @@ def create_app(
             return error(409, "no_replay", "step-by-step replays are for the Chkobba family")
         return JSONResponse(replay_frames(stored))
 
+    async def rules_index(request: Request) -> Response:
+        return JSONResponse(index_json())
+
+    async def rules_of(request: Request) -> Response:
+        try:
+            return JSONResponse(rules_json(request.path_params["name"]))
+        except UnknownRules as e:
+            return error(404, "unknown_rules", str(e))
+
     def page(name: str) -> Any:
         async def endpoint(request: Request) -> Response:
             return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
@@ -385,6 +395,8 @@ def create_app(
         Route("/replay/{game}", page("replay.html")),
         Route("/touti", page("touti.html")),
         Route("/touti/{game}", page("touti.html")),
+        Route("/rules", page("rules.html")),
+        Route("/rules/{name}", page("rules.html")),
         Route("/healthz", healthz),
         Route("/api/info", info),
         Route("/api/games", create_game, methods=["POST"]),
@@ -393,6 +405,8 @@ def create_app(
         Route("/api/games/{game}/join", join_game, methods=["POST"]),
         Route("/api/games/{game}/record", record),
         Route("/api/games/{game}/replay", replay),
+        Route("/api/rules", rules_index),
+        Route("/api/rules/{name}", rules_of),
         *coach.routes(),
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -42,6 +42,7 @@ from chkobba.coach.estimate import DEFAULT_BATCHES, DEFAULT_SAMPLES
 from chkobba.coach.hints import hint
 from chkobba.coach.summary import Summary, chart, summarize
 from chkobba.game import Round
+from chkobba.games.chkobba import point_names
 from chkobba.match import Match
 from chkobba.moves import Cut, Move, Play, parse_move
 from chkobba.observe import Observation, observe
@@ -322,6 +323,8 @@ def _record_json(
         "teams": record.teams,
         "side_of": side_of(record.seats, record.teams),
         "target": record.ruleset().target,
+        "rules": record.ruleset().name,
+        "points": point_names(record.ruleset()),
         # With a round asked for (one step of a longer analysis), the first round
         # brings the frames and the others do not repeat them.
         "frames": record_frames(record) if round_no in (None, 1) else None,

@@ -11,6 +11,7 @@ from typing import Any
 
 from chkobba.cards import CARDS
 from chkobba.game import Phase, Round
+from chkobba.games.chkobba import point_names
 from chkobba.match import Match
 from chkobba.moves import parse_move
 from chkobba.record import GameRecord, record_of
@@ -91,6 +92,8 @@ def replay_frames(g: StoredGame) -> dict[str, Any]:
         "side_of": side_of(g.seats, g.teams),
         "names": seat_names(g),
         "target": match.rules.target,
+        "rules": match.rules.name,
+        "points": point_names(match.rules),
         "totals": list(match.totals),
         "winner": match.winner,
         "frames": frames,

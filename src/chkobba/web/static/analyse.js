@@ -33,7 +33,7 @@ function show(n) {
       el("span", { class: "info", text: ` · ${t("pile")} ${f.piles[s]} ` }), el("span", { class: "marks", text: "★".repeat(f.chkobba[s]) }))),
     el("span", { class: "meta" }, el("span", { text: `${t("round")} ${f.round}` }), el("span", { text: `${t("stock")} ${f.stock}` })),
   );
-  $("what").textContent = f.move ? describeMove(f.move, p) : t("deal", { n: f.round });
+  $("what").textContent = f.move ? describeMove(f.move, p, data.points) : t("deal", { n: f.round });
   $("table").querySelector(".cards").replaceWith(cardsRow(f.cut_card ? [] : f.table));
   $("hands").replaceChildren(
     ...f.hands.map((hand, seat) =>
@@ -47,7 +47,7 @@ function show(n) {
     end.replaceChildren(
       el("h2", { text: t("round_over", { n: f.round }) }),
       ...endNotes(f.end, p, data.side_of).map((s) => el("p", { class: "note", text: s })),
-      breakdownTable(f.end, p, data.side_of, null),
+      breakdownTable(f.end, p, data.side_of, null, data.points),
     );
   }
   const ply = plyOfStep(data.frames, i);

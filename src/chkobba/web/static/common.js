@@ -56,8 +56,16 @@ export function sideName(players, sideOf, side) {
   return seatName(players, members[0]);
 }
 
-/** One entry of a round's history, in words. */
-export function describeMove(turn, players) {
+/** What is shouted at a sweep of the table under the preset whose points are
+ * ``points`` (the summary's): Chkobba's word in the page's language, or the game's own. */
+export function sweepShout(points) {
+  const word = points?.find((p) => p.word)?.word;
+  if (!word || word === "chkobba") return t("chkobba_shout");
+  return `${word[0].toUpperCase()}${word.slice(1)}!`;
+}
+
+/** One entry of a round's history, in words (``points``: the preset's, for the sweep). */
+export function describeMove(turn, players, points) {
   const name = seatName(players, turn.seat);
   const move = turn.move;
   if (move === "keep") return t("move_keep", { name });
@@ -66,7 +74,7 @@ export function describeMove(turn, players) {
   let text = taken
     ? t("move_capture", { name, card: pretty(card), taken: taken.split("+").map(pretty).join(" ") })
     : t("move_lay", { name, card: pretty(card) });
-  if (turn.chkobba) text += ` — ${t("chkobba_shout")}`;
+  if (turn.chkobba) text += ` — ${sweepShout(points)}`;
   return text;
 }
 
@@ -81,8 +89,19 @@ function presetRows(score, pointList, who, players, sideOf) {
     const winner = Array.isArray(v)
       ? v.map((n, s) => `${sideName(players, sideOf, s)} ${n}`).join(", ")
       : who(v);
-    return [p.key, winner, "", { name: p.name, arabic: p.native || "" }];
+    return [p.key, winner, pointDetail(score, p.rule), { name: p.name, arabic: p.native || "" }];
   });
+}
+
+// The counts behind a point, by the point rule it follows (the summary's ``rule``).
+function pointDetail(score, rule) {
+  const counts = (arr) => (arr ?? []).join(` ${t("vs")} `);
+  if (rule === "cards") return `${counts(score.cards)} ${t("cards")}`;
+  if (rule === "coins") return `${counts(score.diamonds)} ♦`;
+  if (rule === "sevens") return `7: ${counts(score.sevens)} · 6: ${counts(score.sixes)}`;
+  if (rule === "seven_of_coins") return "7♦";
+  if (rule === "king_of_coins") return "K♦";
+  return "";
 }
 
 export function breakdownTable(end, players, sideOf, points, pointList) {
@@ -120,7 +139,8 @@ export function breakdownTable(end, players, sideOf, points, pointList) {
     what.style.fontWeight = "400";
     what.style.fontSize = "0.85rem";
     what.textContent = named ? "" : t(`point_${key}`);
-    name.append(tl, " · ", ar, what);
+    // A point without a name in another script (Scopa's, Escoba's) has no " · ".
+    name.append(tl, ...(p.arabic ? [" · ", ar] : []), what);
     const w = document.createElement("td");
     w.textContent = winner;
     const d = document.createElement("td");

@@ -4,11 +4,35 @@ import { api, saveToken, seatName, setupHeader, el } from "./common.js";
 
 let info = null;
 
-// The preset chosen in a form (every preset of the Chkobba family), and what it allows.
+const TOUTI = "touti";
+
+// The preset chosen in a form (every preset of the Chkobba family, or Touti), and what it allows.
 function presetOf(prefix) {
-  const sets = info.games?.chkobba?.rules;
   const name = document.getElementById(`${prefix}-rules`).value || "chkobba";
+  if (name === TOUTI) return info.games.touti.rules.touti;
+  const sets = info.games?.chkobba?.rules;
   return sets?.[name] ?? { seatings: info.seatings, targets: info.targets, target: 21 };
+}
+
+/** The game a form's choice plays: Touti, or the Chkobba family's engine. */
+function gameOf(prefix) {
+  return document.getElementById(`${prefix}-rules`).value === TOUTI ? TOUTI : "chkobba";
+}
+
+/** The computer players of the game chosen in the form against the computer. */
+function fillLevels() {
+  const level = document.getElementById("c-level");
+  const played = info.games?.[gameOf("c")];
+  const levels = played?.levels ?? info.levels;
+  if ([...level.options].map((o) => o.value).join() === levels.join()) return;
+  level.replaceChildren(...levels.map((l) => el("option", { value: l, text: levelName(l) })));
+  level.value = gameOf("c") === TOUTI ? played.level : levels.includes("medium") ? "medium" : levels[0];
+}
+
+/** The form's link to the rules page of the game chosen. */
+function rulesLink(prefix) {
+  const name = document.getElementById(`${prefix}-rules`).value || "chkobba";
+  document.getElementById(`${prefix}-rules-link`).href = `/rules/${encodeURIComponent(name)}`;
 }
 
 function fillForm(prefix) {
@@ -21,20 +45,26 @@ function fillForm(prefix) {
   const tv = Number(target.value);
   target.replaceChildren(...p.targets.map((n) => el("option", { value: n, text: `${n} ${t("points")}` })));
   target.value = p.targets.includes(tv) ? tv : p.target;
+  rulesLink(prefix);
+  if (prefix === "c") fillLevels();
 }
 
 function fillSelects() {
   for (const sel of document.querySelectorAll("select.rules")) {
     const v = sel.value;
     const names = Object.keys(info.games?.chkobba?.rules ?? { chkobba: null });
+    if (info.games?.touti) names.push(TOUTI);
     sel.replaceChildren(...names.map((n) => el("option", { value: n, text: n })));
-    sel.value = v || "chkobba";
+    // A rules page's "Play it" names its game: /?rules=NAME.
+    const asked = new URLSearchParams(location.search).get("rules");
+    sel.value = v || (names.includes(asked) ? asked : "chkobba");
   }
-  for (const prefix of ["c", "r"]) fillForm(prefix);
   const level = document.getElementById("c-level");
   const v = level.value;
-  level.replaceChildren(...info.levels.map((l) => el("option", { value: l, text: levelName(l) })));
-  level.value = v || (info.levels.includes("medium") ? "medium" : info.levels[0]);
+  level.replaceChildren();
+  for (const prefix of ["c", "r"]) fillForm(prefix);
+  // The level names are in the page's language: drawn again, the choice kept.
+  if ([...level.options].some((o) => o.value === v)) level.value = v;
 }
 
 function remember(name) {
@@ -52,11 +82,17 @@ async function create(mode, prefix) {
     seating: document.getElementById(`${prefix}-seating`).value,
     target: Number(document.getElementById(`${prefix}-target`).value),
   };
+  if (gameOf(prefix) === TOUTI) {
+    body.game = TOUTI;
+    delete body.rules;
+  }
   if (mode === "computer") body.level = document.getElementById("c-level").value;
   try {
     const r = await api("/api/games", body);
     remember(name);
     saveToken(r.game, r.token);
+    // Touti's page keeps its seat token under its own key.
+    if (body.game === TOUTI) localStorage.setItem(`touti.token.${r.game}`, r.token);
     location.href = r.url;
   } catch (e) {
     err.textContent = `${t("error")}: ${e.message}`;
@@ -69,8 +105,8 @@ async function join() {
   err.textContent = "";
   if (!code) return;
   try {
-    await api(`/api/games/${encodeURIComponent(code)}`);
-    location.href = `/g/${code}`;
+    const summary = await api(`/api/games/${encodeURIComponent(code)}`);
+    location.href = summary.game_name === TOUTI ? `/touti/${code}` : `/g/${code}`;
   } catch {
     err.textContent = t("not_found");
   }
@@ -84,12 +120,14 @@ async function lists() {
     playing.replaceChildren(
       ...p.games.map((g) =>
         el("li", {}, el("span", { class: "grow", text: `${g.rules}: ${g.players.map((x) => seatName(g.players, x.seat)).join(" · ")}` }),
-          el("span", { text: g.totals.join("–") }), el("a", { href: `/g/${g.game}`, text: t("watch") }))),
+          el("span", { text: g.totals.join("–") }), el("a", { href: `${g.game_name === TOUTI ? "/touti" : "/g"}/${g.game}`, text: t("watch") }))),
     );
     finished.replaceChildren(
       ...f.games.map((g) =>
         el("li", {}, el("span", { class: "grow", text: g.names.map((n, i) => seatName(g.names.map((name, seat) => ({ seat, name: g.computer[seat] ? null : name, computer: g.computer[seat] })), i)).join(" · ") }),
-          el("span", { text: (g.totals || []).join("–") }), el("a", { href: `/replay/${g.game}`, class: "replay-link", text: t("replay") }))),
+          el("span", { text: (g.totals || []).join("–") }), (g.game_name === TOUTI
+            ? el("a", { href: `/api/games/${g.game}/record`, text: t("download") })
+            : el("a", { href: `/replay/${g.game}`, class: "replay-link", text: t("replay") })))),
     );
     if (!p.games.length) playing.replaceChildren(el("li", { text: t("none_yet") }));
     if (!f.games.length) finished.replaceChildren(el("li", { text: t("none_yet") }));

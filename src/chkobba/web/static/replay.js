@@ -27,7 +27,7 @@ function show(n) {
   );
   let what = "";
   if (f.note === "deal") what = t("deal", { n: f.round });
-  else if (f.move) what = describeMove(f.move, p);
+  else if (f.move) what = describeMove(f.move, p, data.points);
   if (f.note === "void") what += ` — ${t("void_deal")}`;
   $("what").textContent = what;
   $("table").querySelector(".cards").replaceWith(cardsRow(f.cut_card ? [] : f.table));
@@ -43,7 +43,7 @@ function show(n) {
     end.replaceChildren(
       el("h2", { text: t("round_over", { n: f.round }) }),
       ...endNotes(f.end, p, data.side_of).map((s) => el("p", { class: "note", text: s })),
-      breakdownTable(f.end, p, data.side_of, info?.points),
+      breakdownTable(f.end, p, data.side_of, info?.points, data.points),
     );
   } else {
     end.classList.add("hidden");

@@ -48,11 +48,12 @@ function render(v) {
   document.body.dataset.ready = "1";
   // A lone no-announcement is played by the server itself: no choice to offer.
   const automatic = v.legal.length === 1 && v.legal[0] === "nocanto";
-  document.body.dataset.myTurn = v.turn === 0 && v.winner === null && !automatic ? "1" : "0";
+  const me = Math.max(v.you ?? 0, 0);
+  document.body.dataset.myTurn = v.turn === v.you && v.winner === null && !automatic ? "1" : "0";
   document.body.dataset.over = v.winner !== null ? "1" : "0";
   document.body.dataset.ply = String(v.ply);
   // The computers' seats are named by where they sit, in the page's language.
-  const names = v.names.map((n, seat) => (seat ? tt(`seat_${seat}`) : n));
+  const names = seatNames(v, me);
   const team = (t) => tt("team", { a: names[t], b: names[t + 2] });
   $("t-score").textContent = tt("score", {
     a: team(0), ta: v.totals[0], b: team(1), tb: v.totals[1], target: v.target, deal: v.deal,
@@ -65,7 +66,9 @@ function render(v) {
     : tt("bidding_deals", { name: names[v.dealer] });
   const shown = v.trick.length ? v.trick : v.last_trick ? v.last_trick.cards : [];
   for (const seatEl of document.querySelectorAll(".touti-seat")) {
-    const seat = Number(seatEl.dataset.seat);
+    // The places are the person's: itself at the bottom, then right, partner, left.
+    const seat = (me + Number(seatEl.dataset.seat)) % 4;
+    seatEl.dataset.at = seat;
     seatEl.querySelector(".who").textContent = `${names[seat]} (${v.hand_sizes[seat]})`;
     seatEl.classList.toggle("turn", v.turn === seat && v.winner === null);
     const slot = seatEl.querySelector(".slot");
@@ -77,7 +80,7 @@ function render(v) {
       slot.append(c);
     }
   }
-  const mine = v.turn === 0 && v.winner === null && !automatic;
+  const mine = v.turn === v.you && v.winner === null && !automatic;
   const legal = new Set(mine ? v.legal : []);
   $("t-hand").replaceChildren(...v.hand.map((code) => {
     const c = cardEl(code, { button: legal.has(code) });
@@ -100,16 +103,87 @@ function render(v) {
     : v.phase === "trump" ? tt("name_trumps")
     : v.phase === "canto" ? tt("announce_q")
     : tt("your_card");
-  $("t-log").replaceChildren(...v.log.map((e) => el("li", { text: story(e, names, team), "data-kind": e.kind })));
+  $("t-log").replaceChildren(...v.log.map((e) => el("li", { text: story(e, names, team, v.you), "data-kind": e.kind })));
   $("t-log").scrollTop = $("t-log").scrollHeight;
   $("t-end").hidden = v.winner === null;
+  renderTable(v, names, team);
+  renderWaiting(v);
+}
+
+/** Each seat's name: a person's own, a computer's by where it sits from the person. */
+function seatNames(v, me) {
+  return v.names.map((n, seat) => {
+    const pos = (seat - me + 4) % 4;
+    const computer = room ? Boolean(room.players?.[seat]?.computer) : seat !== 0;
+    return computer && pos ? tt(`seat_${pos}`) : n;
+  });
+}
+
+/** A room waiting for players: the link to share, a seat to take, or the computer to call. */
+function renderWaiting(v) {
+  const open = v.status === "open";
+  $("t-wait").hidden = !open;
+  if (!open) return;
+  $("t-wait-words").textContent = tt("waiting", { code: gameId });
+  $("t-share").value = `${location.origin}/touti/${gameId}`;
+  const free = room?.players?.some((p) => !p.taken) ?? true;
+  $("t-join").hidden = !(v.you < 0 && free);
+  $("t-fill").hidden = !(v.you === 0 && free);
+}
+
+async function takeSeat() {
+  $("g-error").textContent = "";
+  try {
+    const r = await api(`/api/games/${gameId}/join`, { name: tt("default_name") });
+    localStorage.setItem(tokenKey(gameId), r.token);
+    ws.send(JSON.stringify({ type: "hello", game: gameId, token: r.token }));
+  } catch (e) {
+    $("g-error").textContent = e.message;
+  }
+}
+
+const SUIT_SYMBOL = { s: "♠", h: "♥", d: "♦", c: "♣" };
+
+/** The table as people sit at it: in the middle the contract, the trumps, and each
+ * team's tricks and card points so far; at each seat what it said this deal (its bid or
+ * pass while bidding, its announcements in play) and the dealer. */
+function renderTable(v, names, team) {
+  const center = $("t-center");
+  const teams = [0, 1].map((t) => el("div", { class: "team", "data-team": t, text: tt("table_team", {
+    team: team(t), tricks: v.tricks?.[t] ?? 0, points: v.card_points?.[t] ?? 0,
+  }) }));
+  const contract = v.trump
+    ? [el("div", { class: `trump suit-${v.trump}`, title: suit(v.trump), text: SUIT_SYMBOL[v.trump] }),
+      el("div", { class: "contract", text: tt("table_contract", { name: isolate(names[v.declarer]), bid: v.bid }) })]
+    : v.bid ? [el("div", { class: "contract", text: tt("table_contract", { name: isolate(names[v.high_bidder]), bid: v.bid }) })]
+    : [];
+  center.replaceChildren(...contract, ...(v.phase === "play" || v.trump ? teams : []));
+  // This deal's events: those after the last deal's result.
+  const ends = v.log.map((e, i) => (e.kind === "result" || e.kind === "no_contract" ? i : -1));
+  const deal = v.log.slice(Math.max(...ends) + 1);
+  for (const seatEl of document.querySelectorAll(".touti-seat")) {
+    const seat = Number(seatEl.dataset.at);
+    let said = seatEl.querySelector(".said");
+    if (!said) {
+      said = el("div", { class: "said" });
+      seatEl.querySelector(".who").after(said);
+    }
+    const words = [];
+    if (v.dealer === seat) words.push(tt("dealer"));
+    const spoken = deal.filter((e) => e.seat === seat && (e.kind === "bid" || CALLS.has(e.kind))).pop();
+    if (spoken && !v.trump) words.push(spoken.kind === "bid" ? String(spoken.amount) : spoken.kind === "pass" ? tt("pass") : spoken.kind);
+    for (const a of v.announcements ?? []) {
+      if (a.seat === seat) words.push(tt("said_canto", { suit: SUIT_SYMBOL[a.suit], points: a.suit === v.trump ? 40 : 20 }));
+    }
+    said.textContent = words.join(" · ");
+  }
 }
 
 /** One event of the game's story, in the page's language (the server's words are English). */
-function story(e, names, team) {
+function story(e, names, team, you = 0) {
   const who = (seat) => isolate(names[seat]);
   // The person's own moves read in the second person: "You bid 90".
-  const move = (key, vars = {}) => tt(e.seat === 0 ? `log_${key}_you` : `log_${key}`, { name: who(e.seat), ...vars });
+  const move = (key, vars = {}) => tt(e.seat === you ? `log_${key}_you` : `log_${key}`, { name: who(e.seat), ...vars });
   if (e.kind === "bid") return move("bid", { amount: e.amount });
   if (e.kind === "trump") return move("trump", { suit: suit(e.suit) });
   if (e.kind === "play") return move("play", { card: pretty(e.card) });
@@ -171,6 +245,7 @@ function token() {
 
 let ws = null;
 let ply = 0;
+let room = null; // the room's summary (welcome, room): who is a person, who a computer
 
 function send(move) {
   $("g-error").textContent = "";
@@ -189,7 +264,10 @@ function load() {
   };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
-    if (msg.type === "state") {
+    if (msg.type === "welcome" || msg.type === "room") {
+      room = msg;
+      if (last) render(last);
+    } else if (msg.type === "state") {
       ply = msg.ply;
       render(msg);
     } else if (msg.type === "error") {
@@ -206,6 +284,8 @@ function load() {
 
 mountLangPicker($("lang"));
 $("t-record").addEventListener("click", downloadRecord);
+$("t-join").addEventListener("click", takeSeat);
+$("t-fill").addEventListener("click", () => ws.send(JSON.stringify({ type: "fill", level: "search" })));
 applyToutiWords();
 onLangChange(() => {
   applyToutiWords();
