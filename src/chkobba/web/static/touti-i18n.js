@@ -68,6 +68,12 @@ const WORDS = {
     log_cantos: ", announcements {n}",
     log_made: "{total} against {bid}: the contract is made; points {a} {pa}, {b} {pb}",
     log_failed: "{total} against {bid}: the contract fails; points {a} {pa}, {b} {pb}",
+    resign: "Resign",
+    resign_sure: "Resign the match for your team?",
+    resign_yes: "Yes, resign",
+    resigned_by: "{team} resigned.",
+    abandoned: "Abandoned: nobody came back.",
+    rematch: "Rematch",
   },
   fr: {
     page_title: "Touti",
@@ -133,6 +139,12 @@ const WORDS = {
     log_cantos: ", annonces {n}",
     log_made: "{total} pour {bid} : le contrat est réussi ; points {a} {pa}, {b} {pb}",
     log_failed: "{total} pour {bid} : le contrat chute ; points {a} {pa}, {b} {pb}",
+    resign: "Abandonner",
+    resign_sure: "Abandonner la partie pour votre équipe ?",
+    resign_yes: "Oui, abandonner",
+    resigned_by: "{team} ont abandonné.",
+    abandoned: "Partie abandonnée : personne n'est revenu.",
+    rematch: "Revanche",
   },
   ar: {
     page_title: "توتي",
@@ -198,6 +210,12 @@ const WORDS = {
     log_cantos: "، الإعلانات {n}",
     log_made: "{total} مقابل {bid}: نجح العقد؛ النقاط {a} {pa}، {b} {pb}",
     log_failed: "{total} مقابل {bid}: سقط العقد؛ النقاط {a} {pa}، {b} {pb}",
+    resign: "استسلام",
+    resign_sure: "هل تستسلم في المباراة باسم فريقك؟",
+    resign_yes: "نعم، أستسلم",
+    resigned_by: "{team} استسلموا.",
+    abandoned: "مباراة متروكة: لم يعد أحد.",
+    rematch: "مباراة ثأرية",
   },
 };
 

@@ -48,8 +48,10 @@ function render(v) {
   document.body.dataset.ready = "1";
   // A lone no-announcement is played by the server itself: no choice to offer.
   const automatic = v.legal.length === 1 && v.legal[0] === "nocanto";
-  document.body.dataset.myTurn = v.turn === 0 && v.winner === null && !automatic ? "1" : "0";
-  document.body.dataset.over = v.winner !== null ? "1" : "0";
+  // Resigned or abandoned, a match is over without being played out.
+  const over = v.winner !== null || Boolean(v.ending);
+  document.body.dataset.myTurn = v.turn === 0 && !over && !automatic ? "1" : "0";
+  document.body.dataset.over = over ? "1" : "0";
   document.body.dataset.ply = String(v.ply);
   // The computers' seats are named by where they sit, in the page's language.
   const names = v.names.map((n, seat) => (seat ? tt(`seat_${seat}`) : n));
@@ -77,7 +79,7 @@ function render(v) {
       slot.append(c);
     }
   }
-  const mine = v.turn === 0 && v.winner === null && !automatic;
+  const mine = v.turn === 0 && !over && !automatic;
   const legal = new Set(mine ? v.legal : []);
   $("t-hand").replaceChildren(...v.hand.map((code) => {
     const c = cardEl(code, { button: legal.has(code) });
@@ -93,7 +95,10 @@ function render(v) {
     b.onclick = () => send(m);
     return b;
   }));
-  $("t-prompt").textContent = v.winner !== null
+  $("t-prompt").textContent = v.ending === "abandoned" ? tt("abandoned")
+    : v.ending === "resigned"
+      ? `${tt("resigned_by", { team: team(v.resigned) })} ${tt("win", { team: team(v.winner) })}`
+    : v.winner !== null
     ? tt("win", { team: team(v.winner) })
     : !mine ? tt("computers")
     : v.phase === "bid" ? tt("your_bid")
@@ -102,7 +107,9 @@ function render(v) {
     : tt("your_card");
   $("t-log").replaceChildren(...v.log.map((e) => el("li", { text: story(e, names, team), "data-kind": e.kind })));
   $("t-log").scrollTop = $("t-log").scrollHeight;
-  $("t-end").hidden = v.winner === null;
+  $("t-end").hidden = !over;
+  $("t-resign").hidden = over || !$("t-resign-ask").hidden;
+  if (over) $("t-resign-ask").hidden = true;
 }
 
 /** One event of the game's story, in the page's language (the server's words are English). */
@@ -192,6 +199,10 @@ function load() {
     if (msg.type === "state") {
       ply = msg.ply;
       render(msg);
+    } else if (msg.type === "rematch") {
+      // The rematch: same seats, a new shuffle; this seat's token for it, then off to it.
+      localStorage.setItem(tokenKey(msg.game), msg.token);
+      location.href = msg.url;
     } else if (msg.type === "error") {
       $("game").hidden = false;
       $("g-error").textContent = msg.message;
@@ -200,12 +211,21 @@ function load() {
   };
   ws.onclose = () => {
     // Reconnect: the server keeps the game; hello brings the view back.
-    if (!last || last.winner === null) setTimeout(load, 1000);
+    if (!last || (last.winner === null && !last.ending)) setTimeout(load, 1000);
   };
 }
 
 mountLangPicker($("lang"));
 $("t-record").addEventListener("click", downloadRecord);
+$("t-resign").addEventListener("click", () => {
+  $("t-resign-ask").hidden = false;
+  $("t-resign").hidden = true;
+});
+$("t-resign-yes").addEventListener("click", () => {
+  $("t-resign-ask").hidden = true;
+  ws.send(JSON.stringify({ type: "resign" }));
+});
+$("t-rematch").addEventListener("click", () => ws.send(JSON.stringify({ type: "rematch" })));
 applyToutiWords();
 onLangChange(() => {
   applyToutiWords();
