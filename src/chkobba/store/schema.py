@@ -48,6 +48,12 @@ games: Final = Table(
     Column("totals", Text, nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("finished_at", DateTime(timezone=True), nullable=True, index=True),
+    Column("settings", Text, nullable=True),
+    Column("ending", String(16), nullable=True),
+    Column("resigned", Integer, nullable=True),
+    Column("seen_at", DateTime(timezone=True), nullable=True),
+    Column("rematch", String(16), nullable=True),
+    Column("rematch_of", String(16), nullable=True),
 )
 
 seats: Final = Table(
@@ -58,6 +64,7 @@ seats: Final = Table(
     Column("name", String(64), nullable=True),
     Column("token_hash", String(64), nullable=True, unique=True),
     Column("agent", String(32), nullable=True),
+    Column("seen_at", DateTime(timezone=True), nullable=True),
 )
 
 moves: Final = Table(
@@ -68,6 +75,7 @@ moves: Final = Table(
     Column("seat", Integer, nullable=False),
     Column("move", String(64), nullable=False),
     Column("played_at", DateTime(timezone=True), nullable=False),
+    Column("stand_in", String(8), nullable=True),
 )
 
 hints: Final = Table(
@@ -80,3 +88,14 @@ hints: Final = Table(
 )
 """The coach's hints asked for (one row per seat and position), so a game's record says
 whether it was played with help (docs/coach.md)."""
+
+coach_uses: Final = Table(
+    "coach_uses",
+    metadata,
+    Column("game_id", String(16), ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("aid", String(16), primary_key=True),
+    Column("count", Integer, nullable=False),
+)
+"""How many times each seat used each aid of the coach (``hints``, ``unseen``,
+``trainer``): every use counts, and the game's record says so (docs/records.md)."""

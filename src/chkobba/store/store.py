@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -22,7 +22,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import ArgumentError
 
 from chkobba.rules import RULES_VERSION, RuleSet, preset
-from chkobba.store.schema import games, moves, seats
+from chkobba.store.schema import coach_uses, games, moves, seats
 
 GAME_STATUSES: Final = ("open", "playing", "finished")
 CONNECT_TIMEOUT: Final = 5
@@ -42,6 +42,8 @@ class SeatRow:
     name: str | None = None
     token_hash: str | None = None
     agent: str | None = None
+    seen_at: dt.datetime | None = None
+    """The last time the seat's holder was connected (None: never, or not recorded)."""
 
 
 @dataclass
@@ -52,6 +54,8 @@ class MoveRow:
     ply: int
     seat: int
     move: str
+    stand_in: str | None = None
+    """``away`` or ``clock`` when the computer played this move for a person's seat."""
 
 
 @dataclass
@@ -61,6 +65,10 @@ class Finish:
     game_id: str
     winner: int | None
     totals: list[int]
+    ending: str | None = None
+    """How it ended when not played out: ``resigned`` or ``abandoned``."""
+    resigned: int | None = None
+    """The side that resigned."""
 
 
 @dataclass
@@ -87,6 +95,24 @@ class StoredGame:
     game: str = "chkobba"
     """Which game it is (:data:`chkobba.games.GAME_NAMES`): ``chkobba`` for the Chkobba
     family (``rules`` names the preset), ``touti``."""
+    settings: dict[str, Any] | None = None
+    """The room's settings chosen at creation (None for games stored before rooms had
+    settings: they take the defaults)."""
+    ending: str | None = None
+    """``resigned`` or ``abandoned`` for a game that ended without being played out."""
+    resigned: int | None = None
+    """The side that resigned, if one did."""
+    seen_at: dt.datetime | None = None
+    """The last time one of its seats' holders was connected."""
+    rematch: str | None = None
+    """The id of this game's rematch, once agreed."""
+    rematch_of: str | None = None
+    """The id of the game this one is the rematch of."""
+    stand_ins: list[tuple[int, int, str]] = field(default_factory=list)
+    """The moves the computer played for a person's seat, as (ply, seat, ``away`` or
+    ``clock``), in play order (loaded with the moves)."""
+    last_move_at: dt.datetime | None = None
+    """When its last move was stored (loaded with the moves)."""
 
     def ruleset(self) -> RuleSet:
         """The game's rule set, as its preset was defined in its rules version."""
@@ -192,6 +218,8 @@ class Store:
                     teams=game.teams,
                     seed=game.seed,
                     created_at=game.created_at,
+                    settings=json.dumps(game.settings) if game.settings is not None else None,
+                    rematch_of=game.rematch_of,
                 )
             )
             conn.execute(
@@ -235,6 +263,7 @@ class Store:
                             "seat": r.seat,
                             "move": r.move,
                             "played_at": stamp,
+                            "stand_in": r.stand_in,
                         }
                         for r in rows
                     ],
@@ -248,8 +277,53 @@ class Store:
                         winner=f.winner,
                         totals=json.dumps(f.totals),
                         finished_at=stamp,
+                        ending=f.ending,
+                        resigned=f.resigned,
                     )
                 )
+
+    def mark_seen(self, game_id: str, seats_seen: Sequence[int], at: dt.datetime) -> None:
+        """Note that the holders of ``seats_seen`` (and so someone) were connected at ``at``."""
+        with self.engine.begin() as conn:
+            if seats_seen:
+                conn.execute(
+                    update(seats)
+                    .where(seats.c.game_id == game_id, seats.c.seat.in_(list(seats_seen)))
+                    .values(seen_at=at)
+                )
+            conn.execute(update(games).where(games.c.id == game_id).values(seen_at=at))
+
+    def link_rematch(self, game_id: str, rematch_id: str) -> None:
+        """Link a finished game to its rematch."""
+        with self.engine.begin() as conn:
+            conn.execute(update(games).where(games.c.id == game_id).values(rematch=rematch_id))
+
+    def count_use(self, game_id: str, seat: int, aid: str) -> int:
+        """Count one use of the coach's ``aid`` by ``seat``; return the seat's count of it."""
+        key = (
+            (coach_uses.c.game_id == game_id)
+            & (coach_uses.c.seat == seat)
+            & (coach_uses.c.aid == aid)
+        )
+        with self.engine.begin() as conn:
+            done = conn.execute(update(coach_uses).where(key).values(count=coach_uses.c.count + 1))
+            if done.rowcount == 0:
+                conn.execute(
+                    insert(coach_uses).values(game_id=game_id, seat=seat, aid=aid, count=1)
+                )
+            return int(conn.execute(select(coach_uses.c.count).where(key)).scalar_one())
+
+    def coach_uses_of(self, game_id: str) -> dict[str, dict[int, int]]:
+        """How many times each seat used each aid of the coach in a game: aid -> seat -> n."""
+        out: dict[str, dict[int, int]] = {}
+        with self.engine.connect() as conn:
+            for seat, aid, n in conn.execute(
+                select(coach_uses.c.seat, coach_uses.c.aid, coach_uses.c.count).where(
+                    coach_uses.c.game_id == game_id
+                )
+            ):
+                out.setdefault(aid, {})[int(seat)] = int(n)
+        return out
 
     # -- reading ---------------------------------------------------------------
 
@@ -263,6 +337,43 @@ class Store:
         """Every game still open or being played, with seats and moves."""
         with self.engine.connect() as conn:
             return self._load(conn, games.c.status != "finished")
+
+    def resumable_games(
+        self, expired: Callable[[StoredGame], bool]
+    ) -> tuple[list[StoredGame], list[str]]:
+        """The unfinished games that can still be played, with seats and moves, and the ids
+        of those ``expired`` says were abandoned, now marked finished without being read
+        move by move (``expired`` sees a game's row, seats and ``last_move_at``)."""
+        stamp = now()
+        with self.engine.begin() as conn:
+            rows = conn.execute(
+                select(games).where(games.c.status != "finished").order_by(games.c.created_at)
+            ).all()
+            found = [_game_of(r._mapping) for r in rows]
+            if not found:
+                return [], []
+            self._attach_seats(conn, found)
+            unfinished = select(games.c.id).where(games.c.status != "finished")
+            last = dict(
+                conn.execute(
+                    select(moves.c.game_id, func.max(moves.c.played_at))
+                    .where(moves.c.game_id.in_(unfinished))
+                    .group_by(moves.c.game_id)
+                ).all()
+            )
+            for g in found:
+                at = last.get(g.id)
+                g.last_move_at = _aware(at) if at is not None else None
+            gone = [g.id for g in found if expired(g)]
+            if gone:
+                conn.execute(
+                    update(games)
+                    .where(games.c.id.in_(gone))
+                    .values(status="finished", ending="abandoned", finished_at=stamp)
+                )
+            left = {g.id for g in found} - set(gone)
+            playable = self._load(conn, games.c.id.in_(sorted(left))) if left else []
+        return playable, gone
 
     def finished_games(self, limit: int = 50, offset: int = 0) -> list[StoredGame]:
         """The most recently finished games, with their seats (moves left out)."""
@@ -290,12 +401,23 @@ class Store:
         self._attach_seats(conn, out)
         by_id = {g.id: g for g in out}
         if by_id:
-            for game_id, move in conn.execute(
-                select(moves.c.game_id, moves.c.move)
+            for game_id, move, ply, seat, stand_in, played_at in conn.execute(
+                select(
+                    moves.c.game_id,
+                    moves.c.move,
+                    moves.c.ply,
+                    moves.c.seat,
+                    moves.c.stand_in,
+                    moves.c.played_at,
+                )
                 .where(moves.c.game_id.in_(list(by_id)))
                 .order_by(moves.c.game_id, moves.c.ply)
             ):
-                by_id[game_id].moves.append(move)
+                g = by_id[game_id]
+                g.moves.append(move)
+                if stand_in is not None:
+                    g.stand_ins.append((int(ply), int(seat), stand_in))
+                g.last_move_at = _aware(played_at)
         return out
 
     def _attach_seats(self, conn: Connection, found: Iterable[StoredGame]) -> None:
@@ -306,8 +428,15 @@ class Store:
             select(seats).where(seats.c.game_id.in_(list(by_id))).order_by(seats.c.seat)
         ):
             m = r._mapping
+            seen = m["seen_at"]
             by_id[m["game_id"]].seat_rows.append(
-                SeatRow(m["seat"], m["name"], m["token_hash"], m["agent"])
+                SeatRow(
+                    m["seat"],
+                    m["name"],
+                    m["token_hash"],
+                    m["agent"],
+                    _aware(seen) if seen is not None else None,
+                )
             )
 
 
@@ -328,6 +457,12 @@ def _game_of(m: Any) -> StoredGame:
         finished_at=_aware(m["finished_at"]) if m["finished_at"] is not None else None,
         rules_version=int(m["rules_version"]),
         game=m["game"],
+        settings=json.loads(m["settings"]) if m["settings"] is not None else None,
+        ending=m["ending"],
+        resigned=m["resigned"],
+        seen_at=_aware(m["seen_at"]) if m["seen_at"] is not None else None,
+        rematch=m["rematch"],
+        rematch_of=m["rematch_of"],
     )
 
 

@@ -38,6 +38,7 @@ from chkobba.web.http import (
     json_body,
 )
 from chkobba.web.hub import Conn, Hub, Settings, clean_name, room_from_stored
+from chkobba.web.life import SETTING_FIELDS, room_settings
 from chkobba.web.protocol import (
     ERROR_CODES,
     MAX_MESSAGE_BYTES,
@@ -64,7 +65,7 @@ SEATINGS: Final = {"2": (2, False), "2v2": (4, True), "3": (3, False), "4": (4, 
 
 FIELDS: Final = (
     "game", "rules", "options", "players", "teams", "seating", "target", "level", "mode",
-    "name", "computers",
+    "name", "computers", *SETTING_FIELDS,
 )
 """The fields of a ``POST /api/games`` body."""
 
@@ -125,6 +126,7 @@ def creation(data: dict[str, Any]) -> dict[str, Any]:
         "rules_name": rules_name,
         "options": options,
         "computers": computers,
+        "settings": room_settings(data, mode),
     }
 
 
@@ -258,12 +260,17 @@ def create_app(
                     "totals": g.totals,
                     "winner": g.winner,
                     "finished": g.finished_at.isoformat() if g.finished_at else None,
+                    "ending": g.ending,
+                    "resigned": g.resigned,
                 }
                 for g in found
             ]
             return JSONResponse({"games": games})
         if status in ("open", "playing"):
-            rooms = [r for r in hub.rooms.values() if r.status == status]
+            # Unlisted rooms open only by their link or code.
+            rooms = [
+                r for r in hub.rooms.values() if r.status == status and not r.life.unlisted
+            ]
             return JSONResponse({"games": [r.summary() for r in rooms[-50:]]})
         return error(400, "bad_request", "status must be open, playing or finished")
 
@@ -288,11 +295,16 @@ def create_app(
         if isinstance(stored, Response):
             return stored
         room = room_from_stored(stored)
+        life = room.life_meta()
+        uses = await coach.uses_meta(stored)
         if room.match is None:
             # Another game's record, as its interface writes it.
             meta: dict[str, Any] = {"site": "chkobba web", "game": stored.id}
             if stored.finished_at is not None:
                 meta["finished"] = stored.finished_at.isoformat()
+            meta.update(life)
+            if uses:
+                meta["coach"] = {"uses": uses}
             other = room.table.record(room.record_names(), meta)
             filename = f"{room.game.name}-{stored.id}.json"
             return Response(
@@ -302,8 +314,9 @@ def create_app(
             )
         rec = game_record(stored)
         hinted = await coach.record_meta(stored)
-        if hinted is not None:
-            rec.meta = {**(rec.meta or {}), "coach": hinted}
+        rec.meta = {**(rec.meta or {}), **life}
+        if hinted is not None or uses:
+            rec.meta["coach"] = {**(hinted or {}), **({"uses": uses} if uses else {})}
         return Response(
             rec.dumps() + "\n",
             media_type="application/json",

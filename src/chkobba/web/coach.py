@@ -418,6 +418,12 @@ class Coach:
         hinted = await self.hub.journal.call(hints_of, self.store, g.id)
         return coach_meta(g, hinted) if hinted else None
 
+    async def uses_meta(self, g: StoredGame) -> dict[str, dict[str, int]]:
+        """``meta.coach.uses``: every use of each aid (``hints``, ``unseen``, ``trainer``)
+        by seat (a seat number as a string), those never used left out."""
+        uses = await self.hub.journal.call(self.store.coach_uses_of, g.id)
+        return {aid: {str(s): n for s, n in sorted(by.items())} for aid, by in uses.items()}
+
     # -- running jobs ------------------------------------------------------------------
 
     async def _shared(
@@ -564,7 +570,17 @@ class Coach:
         seat = room.seat_of(token)
         if seat is None:
             raise Refused(403, "bad_token", f"that token holds no seat of game {room.id}")
+        if not room.coaching():
+            raise Refused(
+                403,
+                "coaching_off",
+                "this room is played without the coach (its creator's choice, shown to all)",
+            )
         return room, seat
+
+    async def _count(self, room: Room, seat: int, aid: str) -> int:
+        """Count one use of the coach's ``aid`` (for the record); the seat's count of it."""
+        return await self.hub.journal.call(self.store.count_use, room.id, seat, aid)
 
     async def hint(self, request: Request) -> Response:
         """``POST /api/games/{game}/hint``: the expert's top plays for the seat to move."""
@@ -591,6 +607,7 @@ class Coach:
                 return _gone()
             self.cache.put(key, h, 2048)
         await self.hub.journal.call(add_hint, self.store, room.id, ply, seat)
+        await self._count(room, seat, "hints")
         hinted = await self.hub.journal.call(hints_of, self.store, room.id)
         mine = sum(1 for _, s in hinted if s == seat)
         return JSONResponse({"ply": ply, "hints": mine, **h})
@@ -600,12 +617,14 @@ class Coach:
         room, seat = await self._seat(request)
         obs = observe(coached(room), seat)
         q = ask(obs, random.Random(secrets.randbits(32)))
+        await self._count(room, seat, "trainer")
         return JSONResponse({"ply": room.ply, **q.to_json()})
 
     async def unseen(self, request: Request) -> Response:
         """``POST /api/games/{game}/unseen``: the cards the seat has not seen."""
         room, seat = await self._seat(request)
         obs = observe(coached(room), seat)
+        await self._count(room, seat, "unseen")
         return JSONResponse({"ply": room.ply, "unseen": card_list(obs.unseen)})
 
 

@@ -36,6 +36,7 @@ HTTP_ERROR_CODES: Final = {
     "not_finished": "the game is not over yet",
     "no_replay": "the step-by-step replay is for the Chkobba family (the record is for all)",
     "not_coached": "the coach does not know this game (it coaches the Chkobba family)",
+    "coaching_off": "the room's creator chose to play this game between people without the coach",
     "too_large": "the body, or the work asked for, is larger than the limit (413)",
     "rate_limited": "too many requests from this address: slow down (429)",
     "busy": "the server's queue for this work is full: try again later (429)",

@@ -13,6 +13,8 @@ applied and announced. Moves of many games share a transaction
 from __future__ import annotations
 
 import asyncio
+import base64
+import datetime as dt
 import gc
 import hashlib
 import hmac
@@ -31,12 +33,15 @@ from chkobba.match import Match
 from chkobba.rules import RULES_VERSION, RulesError
 from chkobba.store import Finish, MoveRow, SeatRow, Store, StoredGame
 from chkobba.store.store import now
+from chkobba.web.life import RoomSettings
 from chkobba.web.protocol import (
     FillMsg,
     Hello,
     Ping,
     PlayMsg,
     ProtocolError,
+    RematchMsg,
+    ResignMsg,
     players_json,
 )
 
@@ -92,6 +97,26 @@ def is_game_id(code: str) -> bool:
     return len(code) == 8 and all(ch in "0123456789ABCDEF" for ch in code)
 
 
+def rematch_token(token: str, game_id: str) -> str:
+    """The token of a seat's holder in the rematch of ``game_id``, from their token in it:
+    as secret as the token, and known to the server only when the holder shows it."""
+    key = token.encode("utf-8", "surrogatepass")
+    digest = hmac.new(key, f"rematch:{game_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+def stamp(t: dt.datetime | None) -> float | None:
+    """A stored time as seconds since the epoch (what the room's timers count in)."""
+    return None if t is None else t.timestamp()
+
+
+def quiet_since(g: StoredGame) -> float:
+    """Since when a stored game, which nobody follows at start-up, has been left alone:
+    its seats' holders were last seen, or its last move was played, or it was created."""
+    times = [stamp(g.seen_at), stamp(g.last_move_at), g.created_at.timestamp()]
+    return max(t for t in times if t is not None)
+
+
 def agent_seed(game_seed: int, ply: int, seat: int) -> int:
     """The seed of the computer's choice at one ply: a restart replays it exactly."""
     return (game_seed * 1_000_003 + ply * 131 + seat) % (1 << 62)
@@ -126,6 +151,8 @@ class Conn:
         self.seat: int | None = None
         """The seat played through this connection; -1 when spectating."""
         self.limiter = RateLimiter(rate, burst)
+        self.token: str | None = None
+        """The seat's token shown in ``hello`` (in memory only: it derives the rematch's)."""
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.refused = 0
         self.closed = False
@@ -182,8 +209,32 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bots: asyncio.Task[None] | None = None
     settings: dict[str, Any] = field(default_factory=dict)
-    """The room's settings (stored with the game): room for what rooms will offer
-    (private rooms, turn clocks); empty today."""
+    """The room's settings as stored with the game (``life.to_json()``)."""
+    life: RoomSettings = field(default_factory=RoomSettings)
+    """The room's settings (docs/protocol.md, "Room settings")."""
+    ending: str | None = None
+    """``resigned`` or ``abandoned`` once the game ended without being played out."""
+    resigned: int | None = None
+    """The side that resigned."""
+    final_winner: int | None = None
+    """The winner of a game that ended without being played out."""
+    rematch: str | None = None
+    """The id of this game's rematch, once every person agreed to it."""
+    rematch_of: str | None = None
+    """The id of the game this one is the rematch of."""
+    rematch_accepted: dict[int, str] = field(default_factory=dict)
+    """The seats that agreed to a rematch, each with the hash of its token there."""
+    away_since: dict[int, float] = field(default_factory=dict)
+    """The persons' seats with no connection, each since when (seconds since the epoch)."""
+    idle_since: float | None = field(default_factory=time.time)
+    """Since when no seat's holder has been connected; None while one is."""
+    turn_since: float = field(default_factory=time.time)
+    """When the seat to move got its turn (the turn clock and grace count from it)."""
+    stand_in: dict[int, str] = field(default_factory=dict)
+    """The seats the computer plays for until their holders come back (``away``)."""
+    stood_in: list[tuple[int, int, str]] = field(default_factory=list)
+    """The moves the computer played for a person's seat: (ply, seat, ``away``/``clock``)."""
+    timer: asyncio.TimerHandle | None = None
 
     @property
     def match(self) -> Match | None:
@@ -199,6 +250,12 @@ class Room:
         if self.status != "playing":
             # Until every seat is taken, nobody may move.
             out["legal"] = []
+        if self.ending is not None:
+            # Resigned or abandoned: over, though the match was not played out.
+            out["over"] = True
+            out["winner"] = self.final_winner
+            out["ending"] = self.ending
+            out["resigned"] = self.resigned
         if re is not None:
             out["re"] = re
         return out
@@ -232,9 +289,61 @@ class Room:
         held = {c.seat for c in self.conns}
         return [s in held for s in range(self.seats)]
 
+    @property
+    def winner(self) -> int | None:
+        """The winning side, also of a game ended by resignation."""
+        return self.final_winner if self.ending is not None else self.table.winner
+
+    def is_person(self, seat: int) -> bool:
+        """Whether a person holds ``seat`` (with a token)."""
+        return self.token_hashes[seat] is not None and self.agents[seat] is None
+
+    def coaching(self) -> bool:
+        """Whether the coach may help here: always with at most one person at the table
+        (against the computer), else as the room's creator chose."""
+        people = sum(1 for h in self.token_hashes if h is not None)
+        if people <= 1 and not self.free_seats():
+            return True
+        return self.life.coaching
+
+    def life_json(self) -> dict[str, Any]:
+        """The room's settings and life, as the ``room`` and ``welcome`` messages show them."""
+        out: dict[str, Any] = {
+            "settings": self.life.to_json(),
+            "coaching": self.coaching(),
+            "ending": self.ending,
+            "resigned": self.resigned,
+            "rematch": self.rematch,
+            "rematch_of": self.rematch_of,
+            "rematch_accepted": sorted(self.rematch_accepted),
+        }
+        return out
+
+    def life_meta(self) -> dict[str, Any]:
+        """What a record's ``meta`` says of the game's life (docs/records.md)."""
+        out: dict[str, Any] = {"settings": self.life.to_json()}
+        if self.ending is not None:
+            out["ending"] = self.ending
+        if self.resigned is not None:
+            out["resigned"] = self.resigned
+        if self.rematch_of is not None:
+            out["rematch_of"] = self.rematch_of
+        if self.rematch is not None:
+            out["rematch"] = self.rematch
+        if self.stood_in:
+            by_seat: dict[str, dict[str, list[int]]] = {}
+            for ply, seat, why in self.stood_in:
+                by_seat.setdefault(str(seat), {}).setdefault(why, []).append(ply)
+            out["stand_in"] = by_seat
+        return out
+
     def summary(self) -> dict[str, Any]:
         """What the lobby and the ``room`` message show of this game."""
         t = self.table
+        players = players_json(self.names, self.agents, self.online())
+        for p in players:
+            p["away"] = p["seat"] in self.away_since
+            p["stand_in"] = self.stand_in.get(p["seat"])
         return {
             "game": self.id,
             "game_name": self.game.name,
@@ -248,10 +357,11 @@ class Room:
             "side_of": list(t.side_of),
             "points": self.game.point_names(self.rules),
             "levels": self.game.levels(),
-            "players": players_json(self.names, self.agents, self.online()),
+            "players": players,
             "totals": list(t.totals()),
-            "winner": t.winner,
+            "winner": self.winner,
             "ply": self.ply,
+            **self.life_json(),
         }
 
     def record_names(self) -> list[str]:
@@ -272,7 +382,8 @@ def room_from_stored(g: StoredGame) -> Room:
     rules = played.make_rules(g.rules, g.options, g.rules_version)
     table = replay(played, rules, g.seats, g.teams, g.seed, g.moves)
     rows = sorted(g.seat_rows, key=lambda r: r.seat)
-    return Room(
+    life = RoomSettings.stored(g.settings, g.kind)
+    room = Room(
         id=g.id,
         kind=g.kind,
         status=g.status,
@@ -284,7 +395,23 @@ def room_from_stored(g: StoredGame) -> Room:
         token_hashes=[r.token_hash for r in rows],
         agents=[r.agent for r in rows],
         moves=list(g.moves),
+        settings=life.to_json(),
+        life=life,
+        ending=g.ending,
+        resigned=g.resigned,
+        final_winner=g.winner if g.ending is not None else None,
+        rematch=g.rematch,
+        rematch_of=g.rematch_of,
+        stood_in=list(g.stand_ins),
     )
+    # Nobody follows a game just read: the timers count from the stored times.
+    room.idle_since = quiet_since(g)
+    last = stamp(g.last_move_at) or g.created_at.timestamp()
+    room.turn_since = last
+    for r in rows:
+        if room.is_person(r.seat):
+            room.away_since[r.seat] = max(stamp(r.seen_at) or 0.0, last)
+    return room
 
 
 class Journal:
@@ -363,13 +490,17 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self.ready = False
         self.checkpoints: asyncio.Task[None] | None = None
+        self.chores: set[asyncio.Task[Any]] = set()
+        """Tasks nobody awaits (timers' actions, notes of who was seen): kept till done."""
+        self.abandoned_at_start = 0
+        """How many games the last start-up found abandoned (and did not replay)."""
 
     # -- life cycle ------------------------------------------------------------
 
     async def start(self) -> None:
         """Migrate the database and resume every unfinished game."""
         await self.journal.call(self.store.migrate)
-        stored = await self.journal.call(self.store.unfinished_games)
+        stored = await self.resumable()
         for g in stored:
             try:
                 room = room_from_stored(g)
@@ -381,6 +512,7 @@ class Hub:
                 # The server stopped between the last move and the game's end.
                 await self._finish(room)
             self.schedule_bots(room)
+            self.arm(room)
         self.ready = True
         log.info("resumed %d game(s)", len(self.rooms))
         if self.store.manual_checkpoints:
@@ -410,6 +542,13 @@ class Hub:
         for room in self.rooms.values():
             if room.bots is not None:
                 room.bots.cancel()
+            if room.timer is not None:
+                room.timer.cancel()
+        if self.chores:
+            # Notes of who was seen are quick and count after a restart: let them land.
+            await asyncio.wait(list(self.chores), timeout=2.0)
+        for task in list(self.chores):
+            task.cancel()
         await asyncio.sleep(0)
         self.journal.close()
 
@@ -431,6 +570,7 @@ class Hub:
         rules_name: str | None = None,
         options: dict[str, Any] | None = None,
         computers: list[str | None] | None = None,
+        settings: RoomSettings | None = None,
     ) -> tuple[Room, str]:
         """A new game, its creator in seat 0; return the room and the creator's token.
 
@@ -438,7 +578,8 @@ class Hub:
         (other seats wait for people, or for the computer on request; ``computers``
         may give some of them a computer player at once, by seat). The game is
         ``game_name`` with the rules ``rules_name`` (the game's default if None),
-        ``options`` changed and ``target``. Bad values are ``ValueError``s in one line.
+        ``options`` changed and ``target``; ``settings`` are the room's (the defaults of
+        its kind if None). Bad values are ``ValueError``s in one line.
         """
         if kind not in ("computer", "room"):
             raise ValueError("mode must be 'computer' or 'room'")
@@ -470,6 +611,29 @@ class Hub:
         hashes: list[str | None] = [token_hash(token) if s == 0 else None for s in range(seats)]
         taken = all(s == 0 or agents[s] is not None for s in range(seats))
         status = "playing" if taken else "open"
+        life = settings if settings is not None else RoomSettings.stored(None, kind)
+        room = await self._store_room(
+            kind, status, played, rules, table, match_seed, names, hashes, agents, life
+        )
+        return room, token
+
+    async def _store_room(
+        self,
+        kind: str,
+        status: str,
+        played: Game[Any],
+        rules: Any,
+        table: Table,
+        match_seed: int,
+        names: list[str | None],
+        hashes: list[str | None],
+        agents: list[str | None],
+        life: RoomSettings,
+        rematch_of: str | None = None,
+    ) -> Room:
+        """Store a new game under a fresh code and hold it in memory."""
+        seats = table.seats
+        teams = table.teams
         stored_name, stored_options = played.rules_json(rules)
         for _ in range(10):
             code = new_code()
@@ -488,6 +652,8 @@ class Hub:
                 seat_rows=[SeatRow(s, names[s], hashes[s], agents[s]) for s in range(seats)],
                 rules_version=RULES_VERSION,
                 game=played.name,
+                settings=life.to_json(),
+                rematch_of=rematch_of,
             )
             try:
                 await self.journal.call(self.store.create_game, stored)
@@ -499,9 +665,15 @@ class Hub:
             room = Room(
                 code, kind, status, match_seed, played, rules, table, names, hashes, agents
             )
+            room.settings = life.to_json()
+            room.life = life
+            room.rematch_of = rematch_of
+            room.away_since = {s: room.idle_since or time.time() for s in range(seats)
+                               if room.is_person(s)}
             self.rooms[code] = room
             self.schedule_bots(room)
-            return room, token
+            self.arm(room)
+            return room
         raise RuntimeError("could not find a free game code")
 
     async def get_room(self, game_id: str) -> Room | None:
@@ -527,6 +699,8 @@ class Hub:
             token = new_token()
             room.names[seat] = name
             room.token_hashes[seat] = token_hash(token)
+            # Away until a connection says hello with the token.
+            room.away_since[seat] = time.time()
             await self._save_seats(room, [seat])
         self.announce_room(room)
         return seat, token
@@ -547,15 +721,20 @@ class Hub:
 
     async def _save_seats(self, room: Room, changed: list[int]) -> None:
         if not room.free_seats():
+            if room.status != "playing":
+                room.turn_since = time.time()
             room.status = "playing"
         rows = [SeatRow(s, room.names[s], room.token_hashes[s], room.agents[s]) for s in changed]
         await self.journal.call(self.store.update_seats, room.id, rows, room.status)
         if room.status == "playing":
             self.schedule_bots(room)
+            self.arm(room)
 
     # -- connections -----------------------------------------------------------
 
-    async def handle(self, conn: Conn, msg: Hello | PlayMsg | FillMsg | Ping) -> None:
+    async def handle(
+        self, conn: Conn, msg: Hello | PlayMsg | FillMsg | Ping | ResignMsg | RematchMsg
+    ) -> None:
         """Act on one validated client message; raise :class:`ProtocolError` to refuse it."""
         if isinstance(msg, Ping):
             reply: dict[str, Any] = {"type": "pong"}
@@ -578,6 +757,12 @@ class Hub:
                 raise ProtocolError("not_creator", "only the room's creator may call the computer")
             await self.fill(room, msg.level)
             return
+        if isinstance(msg, ResignMsg):
+            await self.resign(conn, room, msg.id)
+            return
+        if isinstance(msg, RematchMsg):
+            await self.offer_rematch(conn, room, msg.id)
+            return
         await self.play(conn, room, msg)
 
     async def hello(self, conn: Conn, msg: Hello) -> None:
@@ -597,11 +782,16 @@ class Hub:
         conn.room = room
         conn.seat = seat
         room.conns.add(conn)
+        if seat >= 0:
+            conn.token = msg.token
+            self.seat_back(room, seat)
         welcome = {"type": "welcome", "game": room.id, "seat": seat, **room.summary()}
         if msg.id is not None:
             welcome["re"] = msg.id
         conn.send(welcome)
         conn.send(room.state(seat))
+        if seat >= 0 and room.rematch is not None and conn.token is not None:
+            self.send_rematch(conn, room)
         self.announce_room(room)
 
     def detach(self, conn: Conn) -> None:
@@ -612,6 +802,7 @@ class Hub:
         room.conns.discard(conn)
         conn.room = None
         if conn.seat is not None and conn.seat >= 0:
+            self.seat_gone(room, conn.seat)
             self.announce_room(room)
         conn.seat = None
         if room.status == "finished" and not room.conns and room.bots is None:
@@ -642,28 +833,41 @@ class Hub:
             await self.commit(room, seat, msg.move, conn, msg.id)
 
     async def commit(
-        self, room: Room, seat: int, move: str, mover: Conn | None = None, re: Any = None
+        self,
+        room: Room,
+        seat: int,
+        move: str,
+        mover: Conn | None = None,
+        re: Any = None,
+        stand_in: str | None = None,
     ) -> None:
-        """Check a move with the engine, store it, apply it and tell everyone (lock held)."""
+        """Check a move with the engine, store it, apply it and tell everyone (lock held);
+        ``stand_in`` says why the computer plays it for a person's seat, if it does."""
         t = room.table
         if room.status == "open":
             raise ProtocolError("not_started", "the game starts when every seat is taken")
+        if room.ending is not None:
+            raise ProtocolError("game_over", f"the match is over ({room.ending})")
         try:
             text = t.check(seat, move)
         except MoveRefused as e:
             raise ProtocolError(e.code, str(e)) from None
         try:
-            await self.journal.append(MoveRow(room.id, room.ply, seat, text))
+            await self.journal.append(MoveRow(room.id, room.ply, seat, text, stand_in))
         except Exception:
             raise ProtocolError(
                 "server_error", "the move could not be recorded; it was not played"
             ) from None
         t.play(seat, text)
+        if stand_in is not None:
+            room.stood_in.append((room.ply, seat, stand_in))
         room.moves.append(text)
+        room.turn_since = time.time()
         if t.is_over:
             await self._finish(room)
         self.broadcast(room, mover, re)
         self.schedule_bots(room)
+        self.arm(room)
 
     async def _finish(self, room: Room) -> None:
         t = room.table
@@ -695,16 +899,20 @@ class Hub:
         t = room.table
         if room.bots is not None or room.status != "playing" or t.is_over:
             return
-        if room.agents[t.turn] is None and t.automatic() is None:
+        seat = t.turn
+        if room.agents[seat] is None and t.automatic() is None and not self.stands_in(room, seat):
             return
         room.bots = asyncio.create_task(self._run_bots(room))
 
     async def _run_bots(self, room: Room) -> None:
         t = room.table
         try:
-            while not t.is_over:
+            while not t.is_over and room.status == "playing":
                 seat = t.turn
                 level = room.agents[seat]
+                stand_in = None
+                if level is None and self.stands_in(room, seat):
+                    level, stand_in = self.stand_in_level(room), room.stand_in[seat]
                 if level is None:
                     auto = t.automatic()
                     if auto is None:
@@ -716,10 +924,12 @@ class Hub:
                 if self.settings.bot_delay > 0:
                     await asyncio.sleep(self.settings.bot_delay)
                 async with room.lock:
-                    if t.turn != seat or t.is_over:
+                    if t.turn != seat or t.is_over or room.status != "playing":
                         continue
+                    if stand_in is not None and not self.stands_in(room, seat):
+                        continue  # its holder came back meanwhile
                     move = await self._choose(room, level, seat)
-                    if not await self._commit_quietly(room, seat, move):
+                    if not await self._commit_quietly(room, seat, move, stand_in):
                         return
         finally:
             room.bots = None
@@ -743,12 +953,243 @@ class Hub:
             move = room.game.make_agent("random", seed).choose(obs)
         return str(move)
 
-    async def _commit_quietly(self, room: Room, seat: int, move: str) -> bool:
+    async def _commit_quietly(
+        self, room: Room, seat: int, move: str, stand_in: str | None = None
+    ) -> bool:
         """Commit a move nobody asked for over the WebSocket; False (logged) if refused."""
         try:
             # commit() sees this task in room.bots and does not start another.
-            await self.commit(room, seat, move)
+            await self.commit(room, seat, move, stand_in=stand_in)
         except ProtocolError as e:
             log.error("computer move %s refused in game %s: %s", move, room.id, e)
             return False
         return True
+
+    # -- the game's life: away seats, the turn clock, abandonment, resign, rematch ------
+
+    async def resumable(self) -> list[StoredGame]:
+        """The stored games to resume; those abandoned while the server was down are marked
+        so in the store without being replayed (their moves are not even read)."""
+        at = time.time()
+
+        def expired(g: StoredGame) -> bool:
+            life = RoomSettings.stored(g.settings, g.kind)
+            return quiet_since(g) + life.abandon_after <= at
+
+        stored, gone = await self.journal.call(self.store.resumable_games, expired)
+        self.abandoned_at_start = len(gone)
+        if gone:
+            log.info("%d game(s) abandoned while the server was down", len(gone))
+        return stored
+
+    def later(self, coro: Any) -> None:
+        """Run ``coro`` beside the caller, keeping hold of it until it is done."""
+        task = asyncio.create_task(coro)
+        self.chores.add(task)
+        task.add_done_callback(self.chores.discard)
+
+    def stands_in(self, room: Room, seat: int) -> bool:
+        """Whether the computer plays for ``seat`` now: its holder is away past the grace
+        period and someone is there to wait for it (with nobody connected, the game waits)."""
+        return seat in room.stand_in and room.idle_since is None
+
+    def stand_in_level(self, room: Room) -> str:
+        """The computer player that stands in for a person: the room's own, if it has one."""
+        level = next((a for a in room.agents if a is not None), None)
+        return level if level is not None else room.game.default_level()
+
+    def deadline(self, room: Room) -> float | None:
+        """When the room's next timer is due (seconds since the epoch), or None."""
+        if room.status == "finished" or room.ending is not None:
+            return None
+        life = room.life
+        if room.idle_since is not None:
+            return room.idle_since + life.abandon_after
+        t = room.table
+        if room.status != "playing" or t.is_over or t.automatic() is not None:
+            return None
+        seat = t.turn
+        if not room.is_person(seat) or seat in room.stand_in:
+            return None
+        due: list[float] = []
+        away = room.away_since.get(seat)
+        if away is not None:
+            due.append(max(away, room.turn_since) + life.grace)
+        if life.clock is not None:
+            due.append(room.turn_since + life.clock)
+        return min(due) if due else None
+
+    def arm(self, room: Room) -> None:
+        """Set the room's one timer to its next deadline (after anything that moves one)."""
+        if room.timer is not None:
+            room.timer.cancel()
+            room.timer = None
+        due = self.deadline(room)
+        if due is None:
+            return
+        delay = max(0.0, due - time.time())
+        room.timer = asyncio.get_running_loop().call_later(delay, self._due, room)
+
+    def _due(self, room: Room) -> None:
+        room.timer = None
+        self.later(self.on_time(room))
+
+    async def on_time(self, room: Room) -> None:
+        """Act on the room's deadline: abandon it, stand in for an away seat, or play the
+        move of a seat out of time on the clock."""
+        due = self.deadline(room)
+        if due is None:
+            return
+        if due > time.time() + 0.001:
+            self.arm(room)  # moved on since the timer was set
+            return
+        if room.idle_since is not None:
+            await self.abandon(room)
+            return
+        t = room.table
+        seat = t.turn
+        away = room.away_since.get(seat)
+        if away is not None and max(away, room.turn_since) + room.life.grace <= due + 0.001:
+            room.stand_in[seat] = "away"
+            self.announce_room(room)
+            self.schedule_bots(room)
+            return
+        async with room.lock:
+            if self.deadline(room) != due or t.turn != seat:
+                self.arm(room)
+                return
+            move = await self._choose(room, self.stand_in_level(room), seat)
+            if not await self._commit_quietly(room, seat, move, "clock"):
+                self.arm(room)
+
+    def seat_back(self, room: Room, seat: int) -> None:
+        """A seat's holder is connected: the seat is theirs again, and someone is here."""
+        room.away_since.pop(seat, None)
+        took_back = room.stand_in.pop(seat, None) is not None
+        room.idle_since = None
+        self.later(self._seen(room, [seat]))
+        if took_back or room.bots is None:
+            self.schedule_bots(room)
+        self.arm(room)
+
+    def seat_gone(self, room: Room, seat: int) -> None:
+        """A connection of a seat closed: the seat is away if it was its last one."""
+        if room.status == "finished" or any(c.seat == seat for c in room.conns):
+            return
+        at = time.time()
+        room.away_since[seat] = at
+        self.later(self._seen(room, [seat]))
+        if not any(c.seat is not None and c.seat >= 0 for c in room.conns):
+            room.idle_since = at
+        self.arm(room)
+
+    async def _seen(self, room: Room, seats_seen: list[int]) -> None:
+        try:
+            await self.journal.call(self.store.mark_seen, room.id, seats_seen, now())
+        except Exception:
+            # Only the timers after a restart depend on it: not worth failing a game for.
+            log.exception("could not note who was seen in game %s", room.id)
+
+    async def end_early(self, room: Room, finish: Finish) -> None:
+        """End a game that was not played out (lock held): stored, then announced."""
+        await self.journal.call(self.store.append_moves, [], [finish])
+        room.status = "finished"
+        room.ending = finish.ending
+        room.resigned = finish.resigned
+        room.final_winner = finish.winner
+        room.stand_in.clear()
+        if room.timer is not None:
+            room.timer.cancel()
+            room.timer = None
+        self.broadcast(room)
+        self.announce_room(room)
+
+    async def resign(self, conn: Conn, room: Room, re: Any = None) -> None:
+        """A seat's holder concedes the match for their side."""
+        seat = conn.seat
+        if seat is None or seat < 0:
+            raise ProtocolError("spectator", "spectators cannot resign: join with a seat token")
+        async with room.lock:
+            if room.status != "playing" or room.ending is not None or room.table.is_over:
+                raise ProtocolError("not_playing", "only a game in play can be resigned")
+            t = room.table
+            side = t.side_of[seat]
+            sides = sorted(set(t.side_of))
+            # With two sides the other wins; with more, resigning names no winner.
+            winner = next(s for s in sides if s != side) if len(sides) == 2 else None
+            await self.end_early(
+                room, Finish(room.id, winner, list(t.totals()), "resigned", side)
+            )
+        reply: dict[str, Any] = {"type": "resigned", "game": room.id, "side": side}
+        if re is not None:
+            reply["re"] = re
+        conn.send(reply)
+
+    async def abandon(self, room: Room) -> None:
+        """End a game nobody came back to as abandoned; it is kept as finished."""
+        async with room.lock:
+            if room.status == "finished":
+                return
+            totals = list(room.table.totals())
+            await self.end_early(room, Finish(room.id, None, totals, "abandoned"))
+        log.info("game %s abandoned", room.id)
+        if not room.conns and room.bots is None:
+            self.rooms.pop(room.id, None)
+
+    async def offer_rematch(self, conn: Conn, room: Room, re: Any = None) -> None:
+        """A seat's holder offers (or accepts) a rematch: once every person has, it starts:
+        same seats, a new shuffle, linked from this game."""
+        seat = conn.seat
+        if seat is None or seat < 0 or conn.token is None:
+            raise ProtocolError("spectator", "spectators cannot ask for a rematch")
+        if room.status != "finished":
+            raise ProtocolError("not_finished", "a rematch is offered once the game is over")
+        created = False
+        async with room.lock:
+            if room.rematch is None:
+                room.rematch_accepted[seat] = token_hash(rematch_token(conn.token, room.id))
+                people = [s for s in range(room.seats) if room.token_hashes[s] is not None]
+                if all(s in room.rematch_accepted for s in people):
+                    new = await self._open_rematch(room)
+                    room.rematch = new.id
+                    await self.journal.call(self.store.link_rematch, room.id, new.id)
+                    created = True
+        if re is not None:
+            conn.send({"type": "rematch_offered", "game": room.id, "re": re})
+        self.announce_room(room)
+        if room.rematch is not None:
+            for c in list(room.conns) if created else [conn]:
+                if c.seat is not None and c.seat >= 0 and c.token is not None:
+                    self.send_rematch(c, room)
+
+    async def _open_rematch(self, room: Room) -> Room:
+        t = room.table
+        match_seed = self.new_seed()
+        table = room.game.serve(room.rules, t.seats, t.teams, match_seed)
+        hashes = [room.rematch_accepted.get(s) for s in range(t.seats)]
+        return await self._store_room(
+            room.kind,
+            "playing",
+            room.game,
+            room.rules,
+            table,
+            match_seed,
+            list(room.names),
+            hashes,
+            list(room.agents),
+            room.life,
+            rematch_of=room.id,
+        )
+
+    def send_rematch(self, conn: Conn, room: Room) -> None:
+        """Give a seat's holder their seat in the rematch: its game and token."""
+        assert room.rematch is not None and conn.token is not None and conn.seat is not None
+        conn.send(
+            {
+                "type": "rematch",
+                "game": room.rematch,
+                "seat": conn.seat,
+                "token": rematch_token(conn.token, room.id),
+                "url": f"{room.game.page}/{room.rematch}",
+            }
+        )

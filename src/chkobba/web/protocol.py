@@ -62,6 +62,8 @@ ERROR_CODES: Final = {
     "no_free_seat": "every seat is taken",
     "unknown_level": "no computer player has that name",
     "rate_limited": "too many messages: slow down",
+    "not_playing": "only a game in play can be resigned",
+    "not_finished": "a rematch is offered once the game is over",
     "server_error": "the server could not record the move; try again",
 }
 """Every error code the server sends, with what it means."""
@@ -169,13 +171,29 @@ class FillMsg:
 
 
 @dataclass(frozen=True, slots=True)
+class ResignMsg:
+    """A seat's holder concedes the match for their side."""
+
+    game: str | None
+    id: Any
+
+
+@dataclass(frozen=True, slots=True)
+class RematchMsg:
+    """A seat's holder offers, or accepts, a rematch of the finished game."""
+
+    game: str | None
+    id: Any
+
+
+@dataclass(frozen=True, slots=True)
 class Ping:
     """Keep-alive; answered by ``pong``."""
 
     id: Any
 
 
-ClientMessage = Hello | PlayMsg | FillMsg | Ping
+ClientMessage = Hello | PlayMsg | FillMsg | Ping | ResignMsg | RematchMsg
 
 _FIELDS: Final[dict[str, dict[str, tuple[type | tuple[type, ...], bool]]]] = {
     # type -> field -> (accepted types, required)
@@ -183,6 +201,8 @@ _FIELDS: Final[dict[str, dict[str, tuple[type | tuple[type, ...], bool]]]] = {
     "play": {"move": (str, True), "game": (str, False), "seat": (int, False), "ply": (int, False)},
     "fill": {"level": (str, True), "game": (str, False)},
     "ping": {},
+    "resign": {"game": (str, False)},
+    "rematch": {"game": (str, False)},
 }
 
 
@@ -231,6 +251,10 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         return PlayMsg(data["move"], data.get("game"), data.get("seat"), data.get("ply"), msg_id)
     if kind == "fill":
         return FillMsg(data["level"], data.get("game"), msg_id)
+    if kind == "resign":
+        return ResignMsg(data.get("game"), msg_id)
+    if kind == "rematch":
+        return RematchMsg(data.get("game"), msg_id)
     return Ping(msg_id)
 
 

@@ -18,6 +18,9 @@ let summary = null;
 let builtFor = null; // the token the panel was built for: a guest may take a seat later
 
 const token = () => savedToken(game);
+// In a room of people without the coach (its creator's choice, shown to all), no aid at all.
+const coachingOff = () => document.body.dataset.coaching === "0";
+const builtKey = () => `${token()}|${coachingOff()}`;
 
 function save() {
   localStorage.setItem(OPTIONS, JSON.stringify(opts));
@@ -143,13 +146,13 @@ async function showSummary() {
 }
 
 function refresh(force = false) {
-  if (token() !== builtFor) build();
+  if (builtKey() !== builtFor) build();
   const body = document.body.dataset;
   const key = `${body.ply}/${body.myTurn}`;
   const changed = force || key !== lastKey;
   lastKey = key;
   if (body.over === "1") showSummary();
-  if (!token() || !changed || body.ply === undefined) return;
+  if (!token() || coachingOff() || !changed || body.ply === undefined) return;
   if (opts.unseen) showUnseen();
   // Now and then, at a moment of the game, a question (about one turn in three).
   if (opts.trainer && !asking && !force && body.myTurn === "1" && Math.random() < 1 / 3) askQuestion();
@@ -157,7 +160,11 @@ function refresh(force = false) {
 
 function build() {
   const panel = $("coach");
-  builtFor = token();
+  builtFor = builtKey();
+  if (token() && coachingOff()) {
+    panel.replaceChildren(el("h2", { text: ct("coach") }), el("p", { class: "note", id: "coach-off", text: ct("coaching_off") }));
+    return;
+  }
   if (!token()) {
     // A spectator has no seat to coach: only the summary at the end is shown.
     panel.replaceChildren(el("h2", { text: ct("coach") }), el("p", { class: "note", text: ct("spectator") }));
@@ -181,7 +188,7 @@ function main() {
   build();
   onLangChange(() => { asking = false; build(); drawSummary(); refresh(true); });
   const watch = new MutationObserver(() => refresh());
-  watch.observe(document.body, { attributes: true, attributeFilter: ["data-ply", "data-my-turn", "data-over", "data-seat"] });
+  watch.observe(document.body, { attributes: true, attributeFilter: ["data-ply", "data-my-turn", "data-over", "data-seat", "data-coaching"] });
 }
 
 main();

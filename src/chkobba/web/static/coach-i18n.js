@@ -50,6 +50,7 @@ const WORDS = {
     played: " (played)",
     exact_note: "Solved exactly: no card is hidden any more.",
     sampled_note: "{n} sampled deals in {b} batches; ± is one standard error.",
+    coaching_off: "In this room the players chose to play without the coach: no hints, unseen cards or trainer questions, for anyone.",
   },
   fr: {
     coach: "Entraîneur",
@@ -98,6 +99,7 @@ const WORDS = {
     played: " (joué)",
     exact_note: "Résolu exactement : plus aucune carte n'est cachée.",
     sampled_note: "{n} donnes tirées en {b} lots ; ± est une erreur type.",
+    coaching_off: "Dans cette salle, les joueurs ont choisi de jouer sans entraîneur : ni conseils, ni cartes non vues, ni questions, pour personne.",
   },
   ar: {
     coach: "المدرّب",
@@ -146,6 +148,7 @@ const WORDS = {
     played: " (لُعبت)",
     exact_note: "محلول بدقّة: لم تعد أي ورقة مخفية.",
     sampled_note: "{n} توزيعة في {b} دفعات؛ ± خطأ معياري واحد.",
+    coaching_off: "اختار اللاعبون في هذه الغرفة اللعب بدون مدرّب: لا تلميحات ولا أوراق غير مرئية ولا أسئلة لأحد.",
   },
 };
 

@@ -70,6 +70,14 @@ function handle(msg) {
         showBreakdown();
       }
       break;
+    case "rematch":
+      // Every person agreed: this seat's place in the new game, then off to it.
+      saveToken(msg.game, msg.token);
+      $("rematch-link").href = msg.url;
+      $("rematch-link").classList.remove("hidden");
+      gone = true;
+      location.href = msg.url;
+      break;
     case "error":
       waitingReply = false;
       if (msg.code === "bad_token") {
@@ -118,12 +126,34 @@ function render() {
   renderStatus();
   renderLog();
   renderOver();
+  renderLife();
   document.body.dataset.ply = state.ply;
   document.body.dataset.turn = state.turn;
   document.body.dataset.myTurn = state.legal.length > 0 && !waitingReply ? "1" : "0";
   document.body.dataset.over = state.over ? "1" : "0";
   document.body.dataset.seat = seat;
   document.body.dataset.connected = connected ? "1" : "0";
+  document.body.dataset.coaching = room.coaching === false ? "0" : "1";
+}
+
+/** The room's settings, the link to the game it is a rematch of, and the resign button. */
+function renderLife() {
+  const s = room.settings;
+  if (s) {
+    const words = [t(s.unlisted ? "private_room" : "public_room"), t("grace_is", { n: s.grace })];
+    if (s.clock) words.push(t("clock_is", { n: s.clock }));
+    if (room.kind === "room") words.push(t(room.coaching ? "coach_on" : "coach_off"));
+    $("life-settings").textContent = words.join(" · ");
+  }
+  const of = $("rematch-of");
+  of.classList.toggle("hidden", !room.rematch_of);
+  if (room.rematch_of) {
+    of.href = `/g/${room.rematch_of}`;
+    of.textContent = t("rematch_of", { code: room.rematch_of });
+  }
+  const playing = room.status === "playing" && !state.over && seat >= 0;
+  $("resign-btn").classList.toggle("hidden", !playing || !$("resign-ask").classList.contains("hidden"));
+  if (!playing) $("resign-ask").classList.add("hidden");
 }
 
 function renderWaiting() {
@@ -260,6 +290,8 @@ function seatInfo(s) {
   const notes = [];
   if (room.teams && seat >= 0 && s !== seat && sideOf()[s] === sideOf()[seat]) notes.push(t("partner"));
   if (state.dealer === s) notes.push(t("dealer"));
+  if (players()[s]?.stand_in) notes.push(t("stand_in"));
+  else if (players()[s]?.away && room.status === "playing") notes.push(t("away"));
   return notes.join(" · ");
 }
 
@@ -359,7 +391,21 @@ function renderLog() {
 function renderOver() {
   $("over").classList.toggle("hidden", !state.over);
   if (!state.over) return;
-  $("over-title").textContent = state.winner === null ? t("game_over") : t("winner", { name: sideName(players(), sideOf(), state.winner) });
+  const won = state.winner === null ? t("game_over") : t("winner", { name: sideName(players(), sideOf(), state.winner) });
+  if (state.ending === "resigned") {
+    $("over-title").textContent = `${t("resigned_by", { name: sideName(players(), sideOf(), state.resigned) })} · ${won}`;
+  } else if (state.ending === "abandoned") {
+    $("over-title").textContent = t("abandoned");
+  } else {
+    $("over-title").textContent = won;
+  }
+  // A rematch: offered by a person at the end, started once every person accepted.
+  const accepted = room.rematch_accepted ?? [];
+  $("rematch-btn").classList.toggle("hidden", seat < 0 || Boolean(room.rematch) || accepted.includes(seat));
+  $("rematch-status").textContent = accepted.length && !room.rematch
+    ? t("rematch_accepted", { names: accepted.map((s) => seatName(players(), s)).join(", ") }) : "";
+  $("rematch-link").classList.toggle("hidden", !room.rematch);
+  if (room.rematch) $("rematch-link").href = `/g/${room.rematch}`;
   $("over-score").textContent = `${t("match_score")}: ${state.totals.join(" – ")}`;
   $("replay-link").href = `/replay/${game}`;
   $("download-link").href = `/api/games/${game}/record`;
@@ -407,6 +453,15 @@ async function main() {
     try { await navigator.clipboard.writeText($("share-url").value); $("copy").textContent = t("copied"); } catch { $("share-url").select(); }
   });
   $("show-last").addEventListener("click", showBreakdown);
+  $("resign-btn").addEventListener("click", () => {
+    $("resign-ask").classList.remove("hidden");
+    render();
+  });
+  $("resign-yes").addEventListener("click", () => {
+    $("resign-ask").classList.add("hidden");
+    send({ type: "resign", id: ++seq });
+  });
+  $("rematch-btn").addEventListener("click", () => send({ type: "rematch", id: ++seq }));
   try { info = await api("/api/info"); } catch { info = null; }
   connect();
 }

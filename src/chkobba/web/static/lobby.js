@@ -65,6 +65,13 @@ function fillSelects() {
   for (const prefix of ["c", "r"]) fillForm(prefix);
   // The level names are in the page's language: drawn again, the choice kept.
   if ([...level.options].some((o) => o.value === v)) level.value = v;
+  // The room settings' times, in seconds, in the page's language.
+  for (const sel of document.querySelectorAll("select.seconds")) {
+    const was = sel.value || sel.dataset.default;
+    sel.replaceChildren(...sel.dataset.choices.split(" ").map((n) =>
+      el("option", { value: n, text: n === "none" ? t("no_clock") : t("seconds", { n }) })));
+    sel.value = was;
+  }
 }
 
 function remember(name) {
@@ -87,6 +94,14 @@ async function create(mode, prefix) {
     delete body.rules;
   }
   if (mode === "computer") body.level = document.getElementById("c-level").value;
+  // The room's settings (docs/protocol.md, "Room settings").
+  body.unlisted = document.getElementById(`${prefix}-unlisted`).checked;
+  if (mode === "room") {
+    body.grace = Number(document.getElementById("r-grace").value);
+    const clock = document.getElementById("r-clock").value;
+    if (clock !== "none") body.clock = Number(clock);
+    body.coaching = document.getElementById("r-coaching").checked;
+  }
   try {
     const r = await api("/api/games", body);
     remember(name);

@@ -76,6 +76,12 @@ const WORDS = {
     waiting: "Waiting for players: share this link or the code {code}",
     take_seat: "Take a seat",
     fill: "Fill the empty seats with the computer",
+    resign: "Resign",
+    resign_sure: "Resign the match for your team?",
+    resign_yes: "Yes, resign",
+    resigned_by: "{team} resigned.",
+    abandoned: "Abandoned: nobody came back.",
+    rematch: "Rematch",
   },
   fr: {
     page_title: "Touti",
@@ -149,6 +155,12 @@ const WORDS = {
     waiting: "En attente des joueurs : partagez ce lien ou le code {code}",
     take_seat: "Prendre une place",
     fill: "Compléter les places vides par l'ordinateur",
+    resign: "Abandonner",
+    resign_sure: "Abandonner la partie pour votre équipe ?",
+    resign_yes: "Oui, abandonner",
+    resigned_by: "{team} ont abandonné.",
+    abandoned: "Partie abandonnée : personne n'est revenu.",
+    rematch: "Revanche",
   },
   ar: {
     page_title: "توتي",
@@ -222,6 +234,12 @@ const WORDS = {
     waiting: "في انتظار اللاعبين: شارك هذا الرابط أو الرمز {code}",
     take_seat: "خذ مكانًا",
     fill: "املأ الأماكن الفارغة بالحاسوب",
+    resign: "استسلام",
+    resign_sure: "هل تستسلم في المباراة باسم فريقك؟",
+    resign_yes: "نعم، أستسلم",
+    resigned_by: "{team} استسلموا.",
+    abandoned: "مباراة متروكة: لم يعد أحد.",
+    rematch: "مباراة ثأرية",
   },
 };
 

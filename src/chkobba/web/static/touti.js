@@ -49,8 +49,10 @@ function render(v) {
   // A lone no-announcement is played by the server itself: no choice to offer.
   const automatic = v.legal.length === 1 && v.legal[0] === "nocanto";
   const me = Math.max(v.you ?? 0, 0);
-  document.body.dataset.myTurn = v.turn === v.you && v.winner === null && !automatic ? "1" : "0";
-  document.body.dataset.over = v.winner !== null ? "1" : "0";
+  // Resigned or abandoned, a match is over without being played out.
+  const over = v.winner !== null || Boolean(v.ending);
+  document.body.dataset.myTurn = v.turn === v.you && !over && !automatic ? "1" : "0";
+  document.body.dataset.over = over ? "1" : "0";
   document.body.dataset.ply = String(v.ply);
   // The computers' seats are named by where they sit, in the page's language.
   const names = seatNames(v, me);
@@ -80,7 +82,7 @@ function render(v) {
       slot.append(c);
     }
   }
-  const mine = v.turn === v.you && v.winner === null && !automatic;
+  const mine = v.turn === v.you && !over && !automatic;
   const legal = new Set(mine ? v.legal : []);
   $("t-hand").replaceChildren(...v.hand.map((code) => {
     const c = cardEl(code, { button: legal.has(code) });
@@ -96,7 +98,10 @@ function render(v) {
     b.onclick = () => send(m);
     return b;
   }));
-  $("t-prompt").textContent = v.winner !== null
+  $("t-prompt").textContent = v.ending === "abandoned" ? tt("abandoned")
+    : v.ending === "resigned"
+      ? `${tt("resigned_by", { team: team(v.resigned) })} ${tt("win", { team: team(v.winner) })}`
+    : v.winner !== null
     ? tt("win", { team: team(v.winner) })
     : !mine ? tt("computers")
     : v.phase === "bid" ? tt("your_bid")
@@ -105,7 +110,9 @@ function render(v) {
     : tt("your_card");
   $("t-log").replaceChildren(...v.log.map((e) => el("li", { text: story(e, names, team, v.you), "data-kind": e.kind })));
   $("t-log").scrollTop = $("t-log").scrollHeight;
-  $("t-end").hidden = v.winner === null;
+  $("t-end").hidden = !over;
+  $("t-resign").hidden = over || v.you < 0 || !$("t-resign-ask").hidden;
+  if (over) $("t-resign-ask").hidden = true;
   renderTable(v, names, team);
   renderWaiting(v);
 }
@@ -270,6 +277,10 @@ function load() {
     } else if (msg.type === "state") {
       ply = msg.ply;
       render(msg);
+    } else if (msg.type === "rematch") {
+      // The rematch: same seats, a new shuffle; this seat's token for it, then off to it.
+      localStorage.setItem(tokenKey(msg.game), msg.token);
+      location.href = msg.url;
     } else if (msg.type === "error") {
       $("game").hidden = false;
       $("g-error").textContent = msg.message;
@@ -278,7 +289,7 @@ function load() {
   };
   ws.onclose = () => {
     // Reconnect: the server keeps the game; hello brings the view back.
-    if (!last || last.winner === null) setTimeout(load, 1000);
+    if (!last || (last.winner === null && !last.ending)) setTimeout(load, 1000);
   };
 }
 
@@ -286,6 +297,15 @@ mountLangPicker($("lang"));
 $("t-record").addEventListener("click", downloadRecord);
 $("t-join").addEventListener("click", takeSeat);
 $("t-fill").addEventListener("click", () => ws.send(JSON.stringify({ type: "fill", level: "search" })));
+$("t-resign").addEventListener("click", () => {
+  $("t-resign-ask").hidden = false;
+  $("t-resign").hidden = true;
+});
+$("t-resign-yes").addEventListener("click", () => {
+  $("t-resign-ask").hidden = true;
+  ws.send(JSON.stringify({ type: "resign" }));
+});
+$("t-rematch").addEventListener("click", () => ws.send(JSON.stringify({ type: "rematch" })));
 applyToutiWords();
 onLangChange(() => {
   applyToutiWords();

@@ -1,0 +1,111 @@
+"""In headless Chromium: resign and rematch through the pages (Chkobba family and Touti),
+the room's settings shown, and the three languages' words for them (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from test_web_browser import CHROMIUM, DRIVER, body, make_browser, visible, wait
+from test_web_browser_pages import open_as, post
+from wsutil import ServerProcess
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or DRIVER is None,
+    reason="headless Chromium not installed: apt-get install -y chromium chromium-driver",
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    srv = ServerProcess(tmp_path_factory.mktemp("life"), "--bot-delay", "0")
+    try:
+        srv.start()
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    d = make_browser("412,915")
+    try:
+        yield d
+    finally:
+        d.quit()
+
+
+def until(ws: Any, kind: str) -> dict[str, Any]:
+    for _ in range(200):
+        msg = json.loads(ws.recv(timeout=30))
+        if msg["type"] == kind:
+            return dict(msg)
+    raise AssertionError(f"no {kind} message")
+
+
+def test_resign_then_rematch_through_the_page(server: ServerProcess, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    from websockets.sync.client import connect
+
+    d = browser
+    base = server.base
+    r = post(base, "/api/games", {"mode": "room", "seating": "2", "name": "Selma", "clock": 120})
+    guest = post(base, f"/api/games/{r['game']}/join", {"name": "Hedi"})
+    with connect(base.replace("http", "ws") + "/ws") as ws:
+        ws.send(json.dumps({"type": "hello", "game": r["game"], "token": guest["token"]}))
+        until(ws, "state")
+        open_as(d, base, r["game"], r["token"])
+        settings = d.find_element(By.ID, "life-settings").text
+        assert "Public room" in settings and "120" in settings and "no coach" in settings
+        assert body(d, "data-coaching") == "0"
+        wait(d, lambda d: "without the coach" in d.find_element(By.ID, "coach-off").text)
+        visible(d, "#resign-btn")[0].click()
+        wait(d, lambda d: visible(d, "#resign-yes"))
+        visible(d, "#resign-yes")[0].click()
+        wait(d, lambda d: body(d, "data-over") == "1" and visible(d, "#over"))
+        title = d.find_element(By.ID, "over-title").text
+        assert "Selma resigned" in title and "Hedi" in title
+        assert not visible(d, "#resign-btn")
+        # The words in French and Arabic too.
+        Select(d.find_element(By.ID, "lang")).select_by_value("fr")
+        assert "a abandonné" in d.find_element(By.ID, "over-title").text
+        assert d.find_element(By.ID, "rematch-btn").text == "Revanche"
+        Select(d.find_element(By.ID, "lang")).select_by_value("ar")
+        assert "استسلم" in d.find_element(By.ID, "over-title").text
+        Select(d.find_element(By.ID, "lang")).select_by_value("en")
+        visible(d, "#rematch-btn")[0].click()
+        room = until(ws, "room")
+        while room["rematch_accepted"] != [0]:
+            room = until(ws, "room")
+        wait(d, lambda d: "Selma" in d.find_element(By.ID, "rematch-status").text)
+        old = r["game"]
+        ws.send(json.dumps({"type": "rematch"}))
+        new = until(ws, "rematch")["game"]
+    # Every person accepted: the page goes to the new game, in the same seat.
+    wait(d, lambda d: d.current_url.endswith(f"/g/{new}") and body(d, "data-ply") is not None)
+    assert body(d, "data-seat") == "0" and body(d, "data-over") == "0"
+    link = visible(d, "#rematch-of")
+    assert link and link[0].get_attribute("href").endswith(f"/g/{old}")
+
+
+def test_touti_resign_and_rematch_against_the_computer(
+    server: ServerProcess, browser: Any
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    d = browser
+    d.get(server.base + "/touti")
+    wait(d, lambda d: body(d, "data-ready") == "1")
+    d.find_element(By.ID, "t-go").click()
+    wait(d, lambda d: "/touti/" in d.current_url and body(d, "data-ply") is not None)
+    first = d.current_url
+    visible(d, "#t-resign")[0].click()
+    visible(d, "#t-resign-yes")[0].click()
+    wait(d, lambda d: body(d, "data-over") == "1")
+    assert "resigned" in d.find_element(By.ID, "t-prompt").text
+    visible(d, "#t-rematch")[0].click()
+    wait(d, lambda d: d.current_url != first and body(d, "data-ply") is not None)
+    assert "/touti/" in d.current_url and body(d, "data-over") == "0"
