@@ -84,8 +84,16 @@ def test_metrics_count_moves_and_connections(sqlite_url: str) -> None:
 
 def _stored_game(code: str) -> StoredGame:
     return StoredGame(
-        id=code, kind="room", status="playing", rules="chkobba", options={}, seats=2,
-        teams=False, seed=1, created_at=now(), seat_rows=[SeatRow(0), SeatRow(1)],
+        id=code,
+        kind="room",
+        status="playing",
+        rules="chkobba",
+        options={},
+        seats=2,
+        teams=False,
+        seed=1,
+        created_at=now(),
+        seat_rows=[SeatRow(0), SeatRow(1)],
     )
 
 
@@ -161,15 +169,27 @@ class Balanced:
 
     def __init__(self, tmp: Path, db: str, n: int) -> None:
         self.workers = [
-            ServerProcess(tmp / f"w{i}", "--cluster", "--worker", f"w{i}", "--bot-delay", "0",
-                          "--rate", "1000", db=db)
+            ServerProcess(
+                tmp / f"w{i}",
+                "--cluster",
+                "--worker",
+                f"w{i}",
+                "--bot-delay",
+                "0",
+                "--rate",
+                "1000",
+                db=db,
+            )
             for i in range(n)
         ]
         self.port = free_port()
         self.cfg = tmp / "haproxy.cfg"
         self.cfg.write_text(
-            haproxy_config(f"127.0.0.1:{self.port}", [f"127.0.0.1:{w.port}" for w in self.workers],
-                           "inter 300ms")
+            haproxy_config(
+                f"127.0.0.1:{self.port}",
+                [f"127.0.0.1:{w.port}" for w in self.workers],
+                "inter 300ms",
+            )
         )
         self.proxy: subprocess.Popen[bytes] | None = None
 
@@ -185,9 +205,11 @@ class Balanced:
         )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
-            with contextlib.suppress(OSError):
-                with urllib.request.urlopen(self.base + "/healthz", timeout=1):
-                    return
+            with (
+                contextlib.suppress(OSError),
+                urllib.request.urlopen(self.base + "/healthz", timeout=1),
+            ):
+                return
             time.sleep(0.1)
         raise RuntimeError("HAProxy does not answer")
 
@@ -210,8 +232,10 @@ class Balanced:
 
 def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     req = urllib.request.Request(
-        base + path, data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"}, method="POST",
+        base + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
     )
     with urllib.request.urlopen(req, timeout=10) as r:
         return dict(json.loads(r.read()))
@@ -224,6 +248,7 @@ class Player:
         self.url = base.replace("http", "ws") + f"/ws?game={game}"
         self.game, self.token = game, token
         self.ws: ClientConnection | None = None
+        self.stack = contextlib.ExitStack()
         self.state: dict[str, Any] = {}
         self.reconnects = -1
 
@@ -231,7 +256,8 @@ class Player:
         deadline = time.monotonic() + 30
         while True:
             try:
-                self.ws = connect(self.url, open_timeout=5)
+                self.stack.close()
+                self.ws = self.stack.enter_context(connect(self.url, open_timeout=5))
                 self.ws.send(json.dumps({"type": "hello", "game": self.game, "token": self.token}))
                 self.state = self.until(lambda m: m["type"] == "state")
                 self.reconnects += 1
@@ -274,8 +300,7 @@ class Player:
             return False
 
     def close(self) -> None:
-        if self.ws is not None:
-            self.ws.close()
+        self.stack.close()
 
 
 @pytest.fixture
@@ -320,7 +345,8 @@ def test_a_killed_workers_game_goes_on_elsewhere(balanced: Balanced) -> None:
     # Both seats came back, through the balancer, to the surviving worker.
     assert all(p.reconnects >= 1 for p in players)
     survivor = next(w for w in balanced.workers if w is not killed)
-    assert balanced.owner(code) is survivor or state["over"]
+    with urllib.request.urlopen(survivor.base + "/metrics", timeout=5) as r:
+        assert "chkobba_games_adopted 1.0" in r.read().decode()
     with urllib.request.urlopen(f"{base}/api/games/{code}/record", timeout=10) as r:
         record = GameRecord.loads(r.read().decode())
     rep = replay(record)

@@ -145,8 +145,9 @@ class Ownership:
             return True
         a, b = lock_key(code)
         got = self._run(
-            lambda c: c.execute(text("SELECT pg_try_advisory_lock(:a, :b)"), {"a": a, "b": b})
-            .scalar_one()
+            lambda c: c.execute(
+                text("SELECT pg_try_advisory_lock(:a, :b)"), {"a": a, "b": b}
+            ).scalar_one()
         )
         if got:
             self.owned.add(code)
@@ -162,8 +163,9 @@ class Ownership:
 
     def ask(self, code: str) -> None:
         """Ask whoever holds the game to let it go."""
-        self._run(lambda c: c.execute(text("SELECT pg_notify(:ch, :code)"), {"ch": CHANNEL,
-                                                                              "code": code}))
+        self._run(
+            lambda c: c.execute(text("SELECT pg_notify(:ch, :code)"), {"ch": CHANNEL, "code": code})
+        )
 
     def _fence(self, conn: Connection, codes: set[str]) -> None:
         # In the transaction that writes: the session still holds every game's lock.
@@ -237,14 +239,13 @@ def haproxy_config(listen: str, workers: Sequence[str], checks: str = "inter 500
     moves only its own games), anything else to any worker; ``/healthz`` checks each.
     ``deploy/haproxy.cfg`` is this text."""
     names = [f"w{i + 1}" for i in range(len(workers))]
-    by_game = "\n".join(
-        f"    server {n} {addr} check {checks} fall 2 rise 2" for n, addr in zip(names, workers)
-    )
-    anyone = "\n".join(f"    server {n} {addr} track by_game/{n}" for n, addr in zip(names, workers))
+    pairs = list(zip(names, workers, strict=True))
+    by_game = "\n".join(f"    server {n} {a} check {checks} fall 2 rise 2" for n, a in pairs)
+    anyone = "\n".join(f"    server {n} {a} track by_game/{n}" for n, a in pairs)
     return f"""\
 # chkobba behind HAProxy: each game's requests and WebSockets reach one worker (docs/deploy.md).
 global
-    maxconn 50000
+    maxconn 8000
 
 defaults
     mode http

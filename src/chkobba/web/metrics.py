@@ -18,7 +18,19 @@ from chkobba.store import Finish, MoveRow
 from chkobba.web.hub import Hub
 
 LATENCY_BUCKETS: Final = (
-    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+    0.001,
+    0.0025,
+    0.005,
+    0.01,
+    0.025,
+    0.05,
+    0.1,
+    0.25,
+    0.5,
+    1.0,
+    2.5,
+    5.0,
+    10.0,
 )
 """Seconds: a move is acknowledged in a few milliseconds, unless something is wrong."""
 
@@ -44,11 +56,13 @@ class Metrics:
             lambda: sum(len(room.conns) for room in hub.rooms.values())
         )
         Gauge(
-            "chkobba_games_adopted", "Games loaded on demand (taken over from another worker)",
+            "chkobba_games_adopted",
+            "Games loaded on demand (taken over from another worker)",
             registry=r,
         ).set_function(lambda: hub.adopted)
-        self.moves = Counter("chkobba_moves", "Moves stored (people's and the computer's)",
-                             registry=r)
+        self.moves = Counter(
+            "chkobba_moves", "Moves stored (people's and the computer's)", registry=r
+        )
         self.finished = Counter("chkobba_games_finished", "Games ended", registry=r)
         self.latency = Histogram(
             "chkobba_move_latency_seconds",
