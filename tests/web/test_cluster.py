@@ -14,6 +14,7 @@ import subprocess
 import time
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +128,18 @@ def test_one_writer_per_game(pg_server: PgServer) -> None:
         b.close()
         store_a.close()
         store_b.close()
+
+
+def test_workers_starting_together_migrate_one_after_the_other(pg_server: PgServer) -> None:
+    url = pg_server.new_database()
+    stores = [Store(url) for _ in range(3)]
+    try:
+        with ThreadPoolExecutor(3) as pool:
+            list(pool.map(lambda s: s.migrate(), stores))
+        assert stores[0].count_games() == {}
+    finally:
+        for s in stores:
+            s.close()
 
 
 def test_a_game_moves_between_workers_on_demand(pg_server: PgServer) -> None:

@@ -28,6 +28,8 @@ GAME_STATUSES: Final = ("open", "playing", "finished")
 CONNECT_TIMEOUT: Final = 5
 """Seconds a new PostgreSQL connection may take before it fails (the driver waits forever)."""
 """A game is ``open`` while seats are free, ``playing``, then ``finished``."""
+MIGRATION_LOCK: Final = 0x43484B4D
+"""The PostgreSQL advisory lock taken while migrating (``CHKM``)."""
 
 
 class StoreError(ValueError):
@@ -171,6 +173,9 @@ class Store:
         cfg = Config()
         cfg.set_main_option("script_location", "chkobba.store:migrations")
         with self.engine.begin() as conn:
+            if not self.is_sqlite:
+                # Workers of a cluster starting together migrate one after the other.
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, revision)
 
