@@ -10,7 +10,8 @@ on free ports, stopped at the end), then:
    HAProxy), hence the CPU per move.
 2. **A death**: ``--games`` concurrent games (a ``--touti`` share of them Touti),
    each a bot client on its own WebSocket through the balancer, thinking
-   ``--think`` seconds a move, against every worker; after ``--kill-at`` seconds
+   ``--think`` seconds a move (``--sprinters`` of them without thinking, so that
+   some games finish within the run), against every worker; after ``--kill-at`` seconds
    one worker is killed (SIGKILL). The bots reconnect by themselves. After
    ``--duration`` seconds (or once every game is over) it reports the games
    finished, the records that replay through the engine, the acknowledged moves
@@ -30,6 +31,7 @@ import contextlib
 import json
 import os
 import random
+import resource
 import shutil
 import signal
 import subprocess
@@ -63,6 +65,12 @@ def cpu_seconds(pid: int) -> float:
         return 0.0
     ticks = os.sysconf("SC_CLK_TCK")
     return sum(int(f) for f in fields[11:15]) / ticks
+
+
+def own_cpu() -> float:
+    """CPU seconds of this process (the bots)."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
 
 
 def pids_of_postgres(pg: PgServer) -> list[int]:
@@ -307,13 +315,17 @@ async def drive(
     kill_at: float | None,
     victim: int,
     seed: int,
+    sprinters: int = 0,
 ) -> tuple[list[Bot], Run, float | None]:
     url = cluster.base.replace("http", "ws")
     run = Run(stop=time.monotonic() + seconds)
     bots = [Bot(code, token, kind) for code, token, kind in games]
     rng = random.Random(seed)
     tasks = [
-        asyncio.create_task(play(url, b, run, think, random.Random(rng.random()))) for b in bots
+        asyncio.create_task(
+            play(url, b, run, 0.0 if i < sprinters else think, random.Random(rng.random()))
+        )
+        for i, b in enumerate(bots)
     ]
     killed_at = None
     if kill_at is not None:
@@ -365,17 +377,18 @@ def verify(base: str, bots: list[Bot]) -> tuple[int, list[str]]:
 def scale(cluster: Cluster, workers: list[int], games: int, seconds: float, seed: int) -> None:
     cluster.start_proxy(workers)
     made = create_games(cluster.base, games, 0.0, seed)
-    before_moves, before_cpu = cluster.moves_stored(), cluster.cpu()
+    before_moves, before_cpu, mine = cluster.moves_stored(), cluster.cpu(), own_cpu()
     t0 = time.monotonic()
     asyncio.run(drive(cluster, made, 0.0, seconds, None, 0, seed))
     elapsed = time.monotonic() - t0
     moves = cluster.moves_stored() - before_moves
     cpu = {k: v - before_cpu[k] for k, v in cluster.cpu().items()}
+    mine = own_cpu() - mine
     total = sum(cpu.values())
     print(
         f"  {len(workers)} worker(s): {moves / elapsed:7.0f} moves/s over {elapsed:.0f} s;"
         f" CPU s: workers {cpu['workers']:.1f}, PostgreSQL {cpu['postgres']:.1f},"
-        f" HAProxy {cpu['haproxy']:.1f};"
+        f" HAProxy {cpu['haproxy']:.1f}, the bots {mine:.1f};"
         f" {cpu['workers'] / max(moves, 1) * 1000:.2f} ms of worker CPU a move"
         f" ({total / max(moves, 1) * 1000:.2f} ms with the database and balancer)",
         flush=True,
@@ -388,7 +401,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=3)
     ap.add_argument("--duration", type=float, default=240, help="seconds of the kill run")
     ap.add_argument("--kill-at", type=float, default=None, help="seconds [default: a third]")
-    ap.add_argument("--think", type=float, default=2.0, help="mean seconds between two moves")
+    ap.add_argument("--think", type=float, default=10.0, help="mean seconds between two moves")
+    ap.add_argument("--sprinters", type=int, default=100, help="games played without thinking")
     ap.add_argument("--touti", type=float, default=0.1, help="share of Touti games")
     ap.add_argument("--scale-games", type=int, default=200)
     ap.add_argument("--scale-seconds", type=float, default=30)
@@ -429,12 +443,23 @@ def main() -> None:
         kill_at = args.kill_at if args.kill_at is not None else args.duration / 3
         victim = args.workers // 2
         cpu0 = cluster.cpu()
+        mine0 = own_cpu()
         t0 = time.monotonic()
         bots, run, killed_at = asyncio.run(
-            drive(cluster, made, args.think, args.duration, kill_at, victim, args.seed)
+            drive(
+                cluster,
+                made,
+                args.think,
+                args.duration,
+                kill_at,
+                victim,
+                args.seed,
+                args.sprinters,
+            )
         )
         elapsed = time.monotonic() - t0
         cpu = {k: v - cpu0[k] for k, v in cluster.cpu().items()}
+        mine = own_cpu() - mine0
         assert killed_at is not None
         back = [t for b in bots for t in b.back_after if b.reconnects]
         cut = [b for b in bots if b.back_after]
@@ -455,7 +480,8 @@ def main() -> None:
         moves = sum(len(m) for m in stored.values())
         print(
             f"kill run: {len(bots)} games ({sum(b.kind == 'touti' for b in bots)} Touti)"
-            f" over {elapsed:.0f} s, think {args.think} s, {args.workers} workers"
+            f" over {elapsed:.0f} s, think {args.think} s ({args.sprinters} without),"
+            f" {args.workers} workers"
         )
         print(f"  games finished:           {finished}")
         print(f"  records verified:         {verified} of {finished}")
@@ -473,7 +499,7 @@ def main() -> None:
         print(f"  errors seen by clients:   {run.errors or 'none'}")
         print(
             f"  CPU s: workers {cpu['workers']:.1f}, PostgreSQL {cpu['postgres']:.1f},"
-            f" HAProxy {cpu['haproxy']:.1f}; {moves / elapsed:.0f} moves/s"
+            f" HAProxy {cpu['haproxy']:.1f}, the bots {mine:.1f}; {moves / elapsed:.0f} moves/s"
         )
         print(f"load average after: {os.getloadavg()[0]:.2f}")
         if lost or bad:

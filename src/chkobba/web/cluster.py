@@ -86,8 +86,9 @@ class Ownership:
         self.store = store
         self.worker = worker
         self.owned: set[str] = set()
-        self.on_lost: Callable[[], None] = lambda: None
-        """Called (on the journal's thread) when the session, and with it every lock, is lost."""
+        self.on_lost: Callable[[set[str]], None] = lambda codes: None
+        """Called (on the journal's thread) with games this worker finds it no longer holds:
+        every game, when the session (and with it every lock) is lost."""
         self._conn: Connection | None = None
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
@@ -103,7 +104,7 @@ class Ownership:
         return self._conn
 
     def _drop(self) -> None:
-        lost = bool(self.owned)
+        lost = set(self.owned)
         self.owned.clear()
         if self._conn is not None:
             try:
@@ -113,7 +114,7 @@ class Ownership:
             self._conn = None
         if lost:
             log.error("worker %s lost its database session and every game it held", self.worker)
-            self.on_lost()
+            self.on_lost(lost)
 
     def _run(self, fn: Callable[[Connection], Any]) -> Any:
         conn = self._session()
@@ -183,6 +184,7 @@ class Ownership:
             if held == len(keys):
                 return
             missing = set(codes)
+        self.on_lost(missing)
         raise NotOwner(f"worker {self.worker} does not hold game(s) {', '.join(sorted(missing))}")
 
     def append_moves(self, rows: Sequence[MoveRow], finishes: Sequence[Finish] = ()) -> None:

@@ -796,13 +796,17 @@ class Hub:
         assert self.cluster is not None
         loop = asyncio.get_running_loop()
 
-        def asked(code: str) -> None:
-            # On the listener's thread: another worker wants this game.
+        def let_go_soon(code: str) -> None:
             loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self.let_go(code)))
 
-        def lost() -> None:
-            # On the journal's thread: the session, and every lock, is gone.
-            loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self.let_go_all()))
+        def asked(code: str) -> None:
+            # On the listener's thread: another worker wants this game.
+            let_go_soon(code)
+
+        def lost(codes: set[str]) -> None:
+            # On the journal's thread: games whose lock is gone (all, with the session).
+            for code in codes:
+                let_go_soon(code)
 
         self.cluster.on_lost = lost
         self.cluster.listen(asked)
@@ -818,10 +822,7 @@ class Hub:
         any) to let it go; raise :class:`ProtocolError` if it stays held elsewhere."""
         cluster = self.cluster
         assert cluster is not None
-        gate = self._adopting.get(code)
-        if gate is None:
-            gate = self._adopting[code] = asyncio.Lock()
-        async with gate:
+        async with self._gate(code):
             room = self.rooms.get(code)
             if room is not None:
                 return room
@@ -850,9 +851,15 @@ class Hub:
     async def let_go(self, code: str, reason: str = "the game moves to another server") -> None:
         """Stop holding a game: its computer players stop, its clients are told to come
         back (1012, they reconnect through the balancer), then its lock is released."""
-        room = self.rooms.pop(code, None)
-        if room is None or self.cluster is None:
-            return
+        async with self._gate(code):
+            room = self.rooms.pop(code, None)
+            if room is None or self.cluster is None:
+                return
+            await self._let_go(room, reason)
+
+    async def _let_go(self, room: Room, reason: str) -> None:
+        assert self.cluster is not None
+        code = room.id
         if room.bots is not None:
             room.bots.cancel()
         async with room.lock:
@@ -876,6 +883,13 @@ class Hub:
                     continue
             out.append(room.summary())
         return out
+
+    def _gate(self, code: str) -> asyncio.Lock:
+        # Adopting and letting go of one game never overlap.
+        gate = self._adopting.get(code)
+        if gate is None:
+            gate = self._adopting[code] = asyncio.Lock()
+        return gate
 
     async def let_go_all(self) -> None:
         """Let every held game go (shutting down, or the database session lost)."""
