@@ -833,8 +833,10 @@ class Hub:
                 await self.journal.call(cluster.ask, code)
                 await asyncio.sleep(0.1)
             try:
-                # Read after taking the lock: the last holder's moves are all stored.
-                stored = await self.journal.call(self.store.game, code)
+                # Read after taking the lock: the last holder's moves are all stored. Not
+                # on the journal's thread: a worker taking over many games at once must
+                # not hold up the moves of the others.
+                stored = await asyncio.to_thread(self.store.game, code)
                 if stored is None:
                     raise ProtocolError("unknown_game", f"no game {code!r}")
                 room = room_from_stored(stored)
