@@ -28,6 +28,8 @@ GAME_STATUSES: Final = ("open", "playing", "finished")
 CONNECT_TIMEOUT: Final = 5
 """Seconds a new PostgreSQL connection may take before it fails (the driver waits forever)."""
 """A game is ``open`` while seats are free, ``playing``, then ``finished``."""
+MIGRATION_LOCK: Final = 0x43484B4D
+"""The PostgreSQL advisory lock taken while migrating (``CHKM``)."""
 
 
 class StoreError(ValueError):
@@ -197,6 +199,9 @@ class Store:
         cfg = Config()
         cfg.set_main_option("script_location", "chkobba.store:migrations")
         with self.engine.begin() as conn:
+            if not self.is_sqlite:
+                # Workers of a cluster starting together migrate one after the other.
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, revision)
 
@@ -239,48 +244,60 @@ class Store:
     def update_seats(self, game_id: str, rows: Sequence[SeatRow], status: str) -> None:
         """Write the given seats of a game, and its status, in one transaction."""
         with self.engine.begin() as conn:
-            for s in rows:
-                conn.execute(
-                    update(seats)
-                    .where(seats.c.game_id == game_id, seats.c.seat == s.seat)
-                    .values(name=s.name, token_hash=s.token_hash, agent=s.agent)
-                )
-            conn.execute(update(games).where(games.c.id == game_id).values(status=status))
+            self.write_seats(conn, game_id, rows, status)
+
+    def write_seats(
+        self, conn: Connection, game_id: str, rows: Sequence[SeatRow], status: str
+    ) -> None:
+        """:meth:`update_seats` in the caller's transaction (a cluster worker's, fenced)."""
+        for s in rows:
+            conn.execute(
+                update(seats)
+                .where(seats.c.game_id == game_id, seats.c.seat == s.seat)
+                .values(name=s.name, token_hash=s.token_hash, agent=s.agent)
+            )
+        conn.execute(update(games).where(games.c.id == game_id).values(status=status))
 
     def append_moves(self, rows: Sequence[MoveRow], finishes: Sequence[Finish] = ()) -> None:
         """Write moves (of any games) and game ends in one transaction."""
         if not rows and not finishes:
             return
-        stamp = now()
         with self.engine.begin() as conn:
-            if rows:
-                conn.execute(
-                    insert(moves),
-                    [
-                        {
-                            "game_id": r.game_id,
-                            "ply": r.ply,
-                            "seat": r.seat,
-                            "move": r.move,
-                            "played_at": stamp,
-                            "stand_in": r.stand_in,
-                        }
-                        for r in rows
-                    ],
+            self.write_moves(conn, rows, finishes)
+
+    def write_moves(
+        self, conn: Connection, rows: Sequence[MoveRow], finishes: Sequence[Finish] = ()
+    ) -> None:
+        """:meth:`append_moves` in the caller's transaction (a cluster worker's, fenced)."""
+        stamp = now()
+        if rows:
+            conn.execute(
+                insert(moves),
+                [
+                    {
+                        "game_id": r.game_id,
+                        "ply": r.ply,
+                        "seat": r.seat,
+                        "move": r.move,
+                        "played_at": stamp,
+                        "stand_in": r.stand_in,
+                    }
+                    for r in rows
+                ],
+            )
+        for f in finishes:
+            conn.execute(
+                update(games)
+                .where(games.c.id == f.game_id)
+                .values(
+                    status="finished",
+                    winner=f.winner,
+                    totals=json.dumps(f.totals),
+                    finished_at=stamp,
+                    ending=f.ending,
+                    resigned=f.resigned,
                 )
-            for f in finishes:
-                conn.execute(
-                    update(games)
-                    .where(games.c.id == f.game_id)
-                    .values(
-                        status="finished",
-                        winner=f.winner,
-                        totals=json.dumps(f.totals),
-                        finished_at=stamp,
-                        ending=f.ending,
-                        resigned=f.resigned,
-                    )
-                )
+            )
 
     def mark_seen(self, game_id: str, seats_seen: Sequence[int], at: dt.datetime) -> None:
         """Note that the holders of ``seats_seen`` (and so someone) were connected at ``at``."""
@@ -388,6 +405,18 @@ class Store:
             out = [_game_of(r._mapping) for r in rows]
             self._attach_seats(conn, out)
         return out
+
+    def live_games(self, status: str, limit: int = 50) -> list[StoredGame]:
+        """The ``limit`` most recently created games in ``status``, oldest first, with
+        their seats and moves."""
+        with self.engine.connect() as conn:
+            latest = (
+                select(games.c.id)
+                .where(games.c.status == status)
+                .order_by(games.c.created_at.desc())
+                .limit(limit)
+            )
+            return self._load(conn, games.c.id.in_(latest))
 
     def count_games(self) -> dict[str, int]:
         """How many games are in each status."""

@@ -37,12 +37,14 @@ from chkobba.web.http import (
     error,
     json_body,
 )
-from chkobba.web.hub import Conn, Hub, Settings, clean_name, room_from_stored
+from chkobba.web.hub import Busy, Conn, Hub, Settings, clean_name, room_from_stored
 from chkobba.web.life import SETTING_FIELDS, room_settings
+from chkobba.web.metrics import Metrics
 from chkobba.web.protocol import (
     ERROR_CODES,
     MAX_MESSAGE_BYTES,
     PROTOCOL,
+    PlayMsg,
     ProtocolError,
     error_message,
     parse_client_message,
@@ -131,11 +133,23 @@ def creation(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def create_app(
-    db_url: str, settings: Settings | None = None, limits: Limits | None = None
+    db_url: str,
+    settings: Settings | None = None,
+    limits: Limits | None = None,
+    worker: str | None = None,
 ) -> Starlette:
-    """The web application, storing games in the database at ``db_url``."""
+    """The web application, storing games in the database at ``db_url``; with ``worker``
+    (its name), one worker of a cluster sharing that PostgreSQL database (docs/deploy.md)."""
     store = Store(db_url, manual_checkpoints=True)
     hub = Hub(store, settings)
+    if worker is not None:
+        from chkobba.web.cluster import Ownership
+
+        hub.cluster = Ownership(store, worker)
+        hub.journal.write_moves = hub.cluster.append_moves
+        hub.journal.write_seats = hub.cluster.update_seats
+    metrics = Metrics(hub, worker or "single")
+    hub.journal.write_moves = metrics.count_writes(hub.journal.write_moves)
     work = Work(limits or Limits())
     coach = Coach(hub, store, work)
     # Creating and joining games, Chkobba's and Touti's, share each address's budget.
@@ -182,9 +196,16 @@ def create_app(
                 },
                 status_code=503,
             )
-        return JSONResponse(
-            {"ok": True, "games": len(hub.rooms), "database": "ok", "work": work.stats()}
-        )
+        answer: dict[str, Any] = {
+            "ok": True, "games": len(hub.rooms), "database": "ok", "work": work.stats()
+        }
+        if hub.cluster is not None:
+            answer["worker"] = hub.cluster.worker
+            answer["owned"] = len(hub.cluster.owned)
+        return JSONResponse(answer)
+
+    async def metrics_page(request: Request) -> Response:
+        return Response(metrics.render(), media_type=metrics.content_type)
 
     async def info(request: Request) -> Response:
         return JSONResponse(
@@ -267,6 +288,8 @@ def create_app(
             ]
             return JSONResponse({"games": games})
         if status in ("open", "playing"):
+            if hub.cluster is not None:
+                return JSONResponse({"games": await hub.live_summaries(status, 50)})
             # Unlisted rooms open only by their link or code.
             rooms = [
                 r for r in hub.rooms.values() if r.status == status and not r.life.unlisted
@@ -371,9 +394,16 @@ def create_app(
                 try:
                     parsed = parse_client_message(text)
                     re = parsed.id
-                    await hub.handle(conn, parsed)
+                    if isinstance(parsed, PlayMsg):
+                        with metrics.timer():
+                            await hub.handle(conn, parsed)
+                    else:
+                        await hub.handle(conn, parsed)
                 except ProtocolError as e:
                     conn.send(error_message(e.code, e.message, re if re is not None else e.re))
+                    if isinstance(e, Busy):
+                        # Held by another worker, which is letting it go: come again.
+                        conn.close(1013, "try again")
                 except Exception:
                     # The game is unharmed (moves apply only once stored); say so and go on.
                     log.exception("error handling a message")
@@ -411,6 +441,7 @@ def create_app(
         Route("/rules", page("rules.html")),
         Route("/rules/{name}", page("rules.html")),
         Route("/healthz", healthz),
+        Route("/metrics", metrics_page),
         Route("/api/info", info),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games", list_games, methods=["GET"]),

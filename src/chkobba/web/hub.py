@@ -22,10 +22,11 @@ import json
 import logging
 import secrets
 import time
+import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from chkobba.agents.base import AgentError
 from chkobba.games import Game, MoveRefused, Table, game, replay
@@ -45,6 +46,9 @@ from chkobba.web.protocol import (
     players_json,
 )
 
+if TYPE_CHECKING:
+    from chkobba.web.cluster import Ownership
+
 log = logging.getLogger("chkobba.web")
 
 T = TypeVar("T")
@@ -53,8 +57,17 @@ CODE_ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 """Game codes avoid letters and digits that look alike (0/O, 1/I/L)."""
 CODE_LENGTH: Final = 6
 MAX_NAME: Final = 24
+ADOPT_SECONDS: Final = 5.0
+"""How long a cluster worker waits for another to let a game go before refusing."""
 OUTBOX_LIMIT: Final = 256
 """Messages queued for one slow connection before it is dropped."""
+
+
+class Busy(ProtocolError):
+    """A game another cluster worker still holds: the client should reconnect shortly."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__("server_error", f"game {code} is held by another server; try again")
 
 
 def new_code() -> str:
@@ -423,6 +436,9 @@ class Journal:
         self.pending: list[tuple[MoveRow, asyncio.Future[None]]] = []
         self.flusher: asyncio.Task[None] | None = None
         self.batches = 0
+        # A cluster worker writes through its own session instead, fenced (web/cluster.py).
+        self.write_moves: Callable[..., None] = store.append_moves
+        self.write_seats: Callable[..., None] = store.update_seats
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store method on the store's thread."""
@@ -443,12 +459,12 @@ class Journal:
                 batch, self.pending = self.pending, []
                 self.batches += 1
                 try:
-                    await self.call(self.store.append_moves, [row for row, _ in batch])
+                    await self.call(self.write_moves, [row for row, _ in batch])
                 except Exception:
                     # One bad row must not fail the moves of other games: retry alone.
                     for row, fut in batch:
                         try:
-                            await self.call(self.store.append_moves, [row])
+                            await self.call(self.write_moves, [row])
                         except Exception as e:
                             log.exception("could not store move %s", row)
                             fut.set_exception(e)
@@ -494,13 +510,25 @@ class Hub:
         """Tasks nobody awaits (timers' actions, notes of who was seen): kept till done."""
         self.abandoned_at_start = 0
         """How many games the last start-up found abandoned (and did not replay)."""
+        self.cluster: Ownership | None = None
+        """Set before :meth:`start` for a worker of a cluster: games are then loaded on
+        demand, each held by one worker at a time (web/cluster.py)."""
+        # One adoption of a game at a time; a gate lives as long as someone waits at it.
+        self._adopting: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        self.adopted = 0
+        """Games this worker has loaded on demand (taken over, in a cluster)."""
 
     # -- life cycle ------------------------------------------------------------
 
     async def start(self) -> None:
         """Migrate the database and resume every unfinished game."""
         await self.journal.call(self.store.migrate)
-        stored = await self.resumable()
+        if self.cluster is not None:
+            await self._start_cluster()
+        # A cluster's workers load games on demand (get_room), not all at start-up.
+        stored = [] if self.cluster else await self.resumable()
         for g in stored:
             try:
                 room = room_from_stored(g)
@@ -539,6 +567,8 @@ class Hub:
         """Stop the computer players and the store's thread."""
         if self.checkpoints is not None:
             self.checkpoints.cancel()
+        if self.cluster is not None:
+            await self._stop_cluster()
         for room in self.rooms.values():
             if room.bots is not None:
                 room.bots.cancel()
@@ -670,9 +700,11 @@ class Hub:
             room.rematch_of = rematch_of
             room.away_since = {s: room.idle_since or time.time() for s in range(seats)
                                if room.is_person(s)}
-            self.rooms[code] = room
-            self.schedule_bots(room)
-            self.arm(room)
+            if self.cluster is None:
+                # In a cluster, the worker its players reach loads it (get_room).
+                self.rooms[code] = room
+                self.schedule_bots(room)
+                self.arm(room)
             return room
         raise RuntimeError("could not find a free game code")
 
@@ -687,6 +719,8 @@ class Hub:
         stored = await self.journal.call(self.store.game, code)
         if stored is None:
             return None
+        if self.cluster is not None and stored.status != "finished":
+            return await self.adopt(code)
         return room_from_stored(stored)
 
     async def join(self, room: Room, name: str) -> tuple[int, str]:
@@ -725,7 +759,7 @@ class Hub:
                 room.turn_since = time.time()
             room.status = "playing"
         rows = [SeatRow(s, room.names[s], room.token_hashes[s], room.agents[s]) for s in changed]
-        await self.journal.call(self.store.update_seats, room.id, rows, room.status)
+        await self.journal.call(self.journal.write_seats, room.id, rows, room.status)
         if room.status == "playing":
             self.schedule_bots(room)
             self.arm(room)
@@ -873,7 +907,10 @@ class Hub:
         t = room.table
         room.status = "finished"
         finish = Finish(room.id, t.winner, list(t.totals()))
-        await self.journal.call(self.store.append_moves, [], [finish])
+        await self.journal.call(self.journal.write_moves, [], [finish])
+        if self.cluster is not None:
+            # A finished game takes no more writes: nobody need hold it.
+            await self.journal.call(self.cluster.release, room.id)
 
     def broadcast(self, room: Room, mover: Conn | None = None, re: Any = None) -> None:
         """Send each follower the state its seat may see."""
@@ -1192,4 +1229,121 @@ class Hub:
                 "token": rematch_token(conn.token, room.id),
                 "url": f"{room.game.page}/{room.rematch}",
             }
+        )
+
+    # -- a cluster of workers (web/cluster.py) -----------------------------------
+
+    async def _start_cluster(self) -> None:
+        assert self.cluster is not None
+        loop = asyncio.get_running_loop()
+
+        def let_go_soon(code: str) -> None:
+            loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self.let_go(code)))
+
+        def asked(code: str) -> None:
+            # On the listener's thread: another worker wants this game.
+            let_go_soon(code)
+
+        def lost(codes: set[str]) -> None:
+            # On the journal's thread: games whose lock is gone (all, with the session).
+            for code in codes:
+                let_go_soon(code)
+
+        self.cluster.on_lost = lost
+        self.cluster.listen(asked)
+
+    async def _stop_cluster(self) -> None:
+        # A rolling restart: hand every game back, its clients told to come again.
+        await self.let_go_all()
+        assert self.cluster is not None
+        await self.journal.call(self.cluster.close)
+
+    async def adopt(self, code: str) -> Room:
+        """Hold an unfinished game and load it from the database, asking its holder (if
+        any) to let it go; raise :class:`ProtocolError` if it stays held elsewhere."""
+        cluster = self.cluster
+        assert cluster is not None
+        async with self._gate(code):
+            room = self.rooms.get(code)
+            if room is not None:
+                return room
+            deadline = time.monotonic() + ADOPT_SECONDS
+            while not await self.journal.call(cluster.try_own, code):
+                if time.monotonic() > deadline:
+                    raise Busy(code)
+                await self.journal.call(cluster.ask, code)
+                await asyncio.sleep(0.1)
+            try:
+                # Read after taking the lock: the last holder's moves are all stored. Not
+                # on the journal's thread: a worker taking over many games at once must
+                # not hold up the moves of the others.
+                stored = await asyncio.to_thread(self.store.game, code)
+                if stored is None:
+                    raise ProtocolError("unknown_game", f"no game {code!r}")
+                room = room_from_stored(stored)
+            except BaseException:
+                await self.journal.call(cluster.release, code)
+                raise
+            self.rooms[code] = room
+            if room.table.is_over and room.status != "finished":
+                await self._finish(room)
+            self.schedule_bots(room)
+            # The room's timers (away seats, the clock) count from the stored times.
+            self.arm(room)
+            self.adopted += 1
+            return room
+
+    async def let_go(self, code: str, reason: str = "the game moves to another server") -> None:
+        """Stop holding a game: its computer players stop, its clients are told to come
+        back (1012, they reconnect through the balancer), then its lock is released."""
+        async with self._gate(code):
+            room = self.rooms.pop(code, None)
+            if room is None or self.cluster is None:
+                return
+            await self._let_go(room, reason)
+
+    async def _let_go(self, room: Room, reason: str) -> None:
+        assert self.cluster is not None
+        code = room.id
+        if room.bots is not None:
+            room.bots.cancel()
+        if room.timer is not None:
+            room.timer.cancel()
+            room.timer = None
+        async with room.lock:
+            # No move is half-written past this point: the next holder reads them all.
+            for c in list(room.conns):
+                c.close(1012, reason)
+                c.room = None
+            room.conns.clear()
+            await self.journal.call(self.cluster.release, code)
+
+    async def live_summaries(self, status: str, limit: int) -> list[dict[str, Any]]:
+        """The lobby's list of ``open`` or ``playing`` games of every worker, from the
+        database; the games held here say who is online."""
+        out = []
+        for g in await self.journal.call(self.store.live_games, status, limit):
+            room = self.rooms.get(g.id)
+            if room is None:
+                try:
+                    room = room_from_stored(g)
+                except (RulesError, ValueError):
+                    continue
+            # Unlisted rooms open only by their link or code.
+            if not room.life.unlisted:
+                out.append(room.summary())
+        return out
+
+    def _gate(self, code: str) -> asyncio.Lock:
+        # Adopting and letting go of one game never overlap.
+        gate = self._adopting.get(code)
+        if gate is None:
+            gate = self._adopting[code] = asyncio.Lock()
+        return gate
+
+    async def let_go_all(self) -> None:
+        """Let every held game go (shutting down, or the database session lost)."""
+        await asyncio.gather(
+            *(self.let_go(code, "the server restarts") for code in list(self.rooms)),
+            return_exceptions=True,
         )

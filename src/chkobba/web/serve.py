@@ -45,6 +45,18 @@ import click
     metavar="NAME",
     help="Offer this computer player too, such as a trained policy:PATH (repeatable).",
 )
+@click.option(
+    "--cluster",
+    is_flag=True,
+    help="Run as one worker of several sharing the PostgreSQL database of --db, behind a "
+    "balancer (docs/deploy.md).",
+)
+@click.option(
+    "--worker",
+    default=None,
+    metavar="NAME",
+    help="This worker's name in a cluster [default: host:port:pid].",
+)
 def serve(
     host: str,
     port: int,
@@ -54,6 +66,8 @@ def serve(
     rate: float,
     log_level: str,
     players: tuple[str, ...] = (),
+    cluster: bool = False,
+    worker: str | None = None,
 ) -> None:
     """Serve the game in the browser: lobby, games against the computer, online rooms."""
     # Imported here so that the other commands start without the web stack.
@@ -67,6 +81,13 @@ def serve(
     from chkobba.web.app import create_app
     from chkobba.web.hub import Settings
 
+    if worker is not None:
+        cluster = True
+    if cluster and not (db_url or "").startswith(("postgresql", "postgres")):
+        raise click.BadParameter(
+            "a cluster's workers share one PostgreSQL database: give --db postgresql://...",
+            param_hint="--cluster",
+        )
     for name in players:
         try:
             alias = offer(name)
@@ -92,12 +113,20 @@ def serve(
     finally:
         store.close()
     settings = Settings(bot_delay=bot_delay, rate=rate, burst=max(10.0, 2 * rate), tune_gc=True)
+    worker_id: str | None = None
+    if cluster:
+        from chkobba.web.cluster import worker_name
+
+        worker_id = worker or worker_name(port)
+        shown += f", worker {worker_id}"
     click.echo(f"chkobba: http://{host}:{port}/  (database: {shown})", err=True)
     uvicorn.run(
-        create_app(db_url, settings),
+        create_app(db_url, settings, worker=worker_id),
         host=host,
         port=port,
         log_level=log_level,
         ws_max_size=64 * 1024,
         lifespan="on",
+        # SIGTERM: the clients are told to come again (1012) and the games let go at once.
+        timeout_graceful_shutdown=5,
     )

@@ -28,7 +28,8 @@ function send(msg) {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  ws = new WebSocket(`${proto}//${location.host}/ws`);
+  // The game's code in the URL lets a balancer send every client of a game to one server.
+  ws = new WebSocket(`${proto}//${location.host}/ws?game=${encodeURIComponent(game)}`);
   ws.onopen = () => {
     backoff = 500;
     $("conn").classList.add("hidden");

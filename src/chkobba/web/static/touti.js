@@ -263,7 +263,8 @@ function send(move) {
 
 function load() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  ws = new WebSocket(`${proto}//${location.host}/ws`);
+  // The game's code in the URL lets a balancer send every client of a game to one server.
+  ws = new WebSocket(`${proto}//${location.host}/ws?game=${encodeURIComponent(gameId)}`);
   ws.onopen = () => {
     const hello = { type: "hello", game: gameId };
     if (token()) hello.token = token();
