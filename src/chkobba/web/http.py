@@ -32,6 +32,7 @@ HTTP_ERROR_CODES: Final = {
     "bad_token": "the seat token is not one of this game's",
     "unknown_game": "no game has that id",
     "unknown_level": "no computer player has that name",
+    "unknown_card": "no card image has that deck and name (/cards/{deck}/{card}.svg)",
     "not_finished": "the game is not over yet",
     "no_replay": "the step-by-step replay is for the Chkobba family (the record is for all)",
     "not_coached": "the coach does not know this game (it coaches the Chkobba family)",
