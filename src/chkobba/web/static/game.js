@@ -4,6 +4,8 @@ import {
   api, breakdownTable, cardEl, cardsRow, describeMove, el, endNotes, pretty,
   saveToken, savedToken, seatName, setupHeader, sideName,
 } from "./common.js";
+import { setGameDeck } from "./cards.js";
+import { chkobbaMove, hasLast, pacer, replayLast, snapshot } from "./motion.js";
 
 const game = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 let token = savedToken(game);
@@ -19,6 +21,8 @@ let seq = 0;
 let backoff = 500;
 let gone = false;
 let connected = false;
+// Messages are shown one after the other, each move animated and paced (motion.js).
+const queue = pacer();
 
 const $ = (id) => document.getElementById(id);
 
@@ -36,7 +40,10 @@ function connect() {
     if (token) hello.token = token;
     send(hello);
   };
-  ws.onmessage = (ev) => handle(JSON.parse(ev.data));
+  ws.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    queue(() => handle(msg));
+  };
   ws.onclose = () => {
     // Cut off, this page knows nobody's presence, its own included: every dot goes grey.
     connected = false;
@@ -50,24 +57,29 @@ function connect() {
 }
 
 function handle(msg) {
+  let moved = null;
+  let roundOver = false;
   switch (msg.type) {
     case "welcome":
       seat = msg.seat;
       room = msg;
       connected = true;
+      setGameDeck(msg.deck);
       break;
     case "room":
       room = msg;
+      setGameDeck(msg.deck);
       break;
     case "state":
       // The last finished round comes once, at the start of the next: keep it.
       if (!("previous" in msg)) msg.previous = state?.previous ?? null;
+      if (state && msg.ply !== state.ply) moved = { prev: state, snap: snapshot([$("table"), $("hand"), $("cut")]) };
       state = msg;
       waitingReply = false;
       if (seenRounds === null) seenRounds = msg.rounds.length;
       if (msg.rounds.length > seenRounds) {
         seenRounds = msg.rounds.length;
-        showBreakdown();
+        roundOver = true;
       }
       break;
     case "error":
@@ -90,6 +102,18 @@ function handle(msg) {
       break;
   }
   render();
+  // The breakdown waits for the table to be collected.
+  const shown = moved ? showMove(moved) : Promise.resolve();
+  return roundOver ? shown.then(showBreakdown) : shown;
+}
+
+/** The animation of the move between the state shown before and this one (motion.js). */
+function showMove({ prev, snap }) {
+  const keys = (room?.points ?? []).map((p) => p.key);
+  const word = t(keys.includes("scope") ? "sweep_scopa" : keys.includes("escobas") ? "sweep_escoba" : "sweep_chkobba");
+  const shown = chkobbaMove({ prev, state, snap, seat, sideOf: sideOf(), word });
+  $("last-move").classList.toggle("hidden", !hasLast());
+  return shown;
 }
 
 function players() {
@@ -342,6 +366,7 @@ async function main() {
     try { await navigator.clipboard.writeText($("share-url").value); $("copy").textContent = t("copied"); } catch { $("share-url").select(); }
   });
   $("show-last").addEventListener("click", showBreakdown);
+  $("last-move").addEventListener("click", () => queue(replayLast));
   try { info = await api("/api/info"); } catch { info = null; }
   connect();
 }

@@ -2,6 +2,9 @@
 // the game is created by POST /api/games, then followed with hello; each move is a play
 // message, answered by the seat's state. The seat token travels in the hello, never in a URL.
 import { api, cardEl, el, pretty } from "./common.js";
+import { mountDeckPicker, setGameDeck } from "./cards.js";
+import { hasLast, pacer, replayLast, snapshot, toutiMove } from "./motion.js";
+import { mountSoundToggle } from "./sound.js";
 import { mountLangPicker, onLangChange } from "./i18n.js";
 import { applyToutiWords, tt } from "./touti-i18n.js";
 
@@ -171,6 +174,8 @@ function token() {
 
 let ws = null;
 let ply = 0;
+// The server's messages are shown one after the other, each move animated and paced.
+const queue = pacer();
 
 function send(move) {
   $("g-error").textContent = "";
@@ -189,14 +194,7 @@ function load() {
   };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
-    if (msg.type === "state") {
-      ply = msg.ply;
-      render(msg);
-    } else if (msg.type === "error") {
-      $("game").hidden = false;
-      $("g-error").textContent = msg.message;
-      if (last) render(last);
-    }
+    queue(() => show(msg));
   };
   ws.onclose = () => {
     // Reconnect: the server keeps the game; hello brings the view back.
@@ -204,7 +202,32 @@ function load() {
   };
 }
 
+/** Show one message of the server's: a state (its move animated), or an error. */
+function show(msg) {
+  if (msg.type === "state") {
+    const prev = last;
+    const snap = snapshot([$("t-hand"), document.querySelector(".touti-table")]);
+    ply = msg.ply;
+    render(msg);
+    if (!prev || prev.ply === msg.ply) return undefined;
+    const shown = toutiMove({ prev, view: msg, snap });
+    $("t-last").hidden = !hasLast();
+    return shown;
+  }
+  if (msg.type === "error") {
+    $("game").hidden = false;
+    $("g-error").textContent = msg.message;
+    if (last) render(last);
+  }
+  return undefined;
+}
+
 mountLangPicker($("lang"));
+// Touti is played with the Spanish deck (docs/rules.md §4); the player may choose another.
+setGameDeck("spanish");
+mountDeckPicker(document.querySelector("header.top"));
+mountSoundToggle(document.querySelector("header.top"));
+$("t-last").addEventListener("click", () => queue(replayLast));
 $("t-record").addEventListener("click", downloadRecord);
 applyToutiWords();
 onLangChange(() => {
