@@ -140,6 +140,25 @@ def tap(d: Any, element: Any) -> None:
     actions.perform()
 
 
+def redrawn(press: Any, element: Any) -> bool:
+    """Press ``element``; False if the page drew it again meanwhile (the element found is
+    gone) or covered it (the round's breakdown): look again."""
+    from selenium.common.exceptions import (
+        ElementClickInterceptedException,
+        StaleElementReferenceException,
+    )
+
+    try:
+        press(element)
+    except (StaleElementReferenceException, ElementClickInterceptedException):
+        return False
+    return True
+
+
+def click(element: Any) -> None:
+    element.click()
+
+
 def play_to_the_end(d: Any, press: Any) -> int:
     """Play the page's seat until the match is over; return the moves made."""
     moves = 0
@@ -159,10 +178,11 @@ def play_to_the_end(d: Any, press: Any) -> int:
         if not (cut or cards):
             time.sleep(0.02)
             continue
-        press((cut or cards)[0])
+        if not redrawn(press, (cut or cards)[0]):
+            continue
         choices = visible(d, "#choices button.choice")
-        if choices:
-            press(choices[0])
+        if choices and not redrawn(press, choices[0]):
+            continue
         moves += 1
         wait(d, lambda d, ply=ply: int(body(d, "data-ply") or 0) > ply)
     return moves
@@ -248,10 +268,11 @@ def test_with_motion_a_capture_is_animated_and_ends_as_the_state_says(
                 time.sleep(0.05)
                 continue
             ply = int(body(d, "data-ply") or 0)
-            (cut or cards)[0].click()
+            if not redrawn(click, (cut or cards)[0]):
+                continue
             choices = visible(d, "#choices button.choice")
-            if choices:
-                choices[0].click()
+            if choices and not redrawn(click, choices[0]):
+                continue
             wait(d, lambda d, ply=ply: int(body(d, "data-ply") or 0) > ply)
         # The cards flew; once every animation is over the page shows what the server says.
         deadline = time.monotonic() + 30

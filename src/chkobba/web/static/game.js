@@ -17,6 +17,7 @@ let info = null;
 let seenRounds = null;
 let pendingCard = null;
 let waitingReply = false;
+let collecting = false; // a round's end is being shown: no move before its breakdown
 let seq = 0;
 let backoff = 500;
 let gone = false;
@@ -73,13 +74,15 @@ function handle(msg) {
     case "state":
       // The last finished round comes once, at the start of the next: keep it.
       if (!("previous" in msg)) msg.previous = state?.previous ?? null;
-      if (state && msg.ply !== state.ply) moved = { prev: state, snap: snapshot([$("table"), $("hand"), $("cut")]) };
+      // The first state is dealt onto the page; each later one animates the move it brings.
+      if (!state || msg.ply !== state.ply) moved = { prev: state, snap: snapshot([$("table"), $("hand"), $("cut")]) };
       state = msg;
       waitingReply = false;
       if (seenRounds === null) seenRounds = msg.rounds.length;
       if (msg.rounds.length > seenRounds) {
         seenRounds = msg.rounds.length;
         roundOver = true;
+        collecting = true;
       }
       break;
     case "error":
@@ -104,7 +107,12 @@ function handle(msg) {
   render();
   // The breakdown waits for the table to be collected.
   const shown = moved ? showMove(moved) : Promise.resolve();
-  return roundOver ? shown.then(showBreakdown) : shown;
+  if (!roundOver) return shown;
+  return shown.then(() => {
+    collecting = false;
+    showBreakdown();
+    render();
+  });
 }
 
 /** The animation of the move between the state shown before and this one (motion.js). */
@@ -144,7 +152,7 @@ function render() {
   renderOver();
   document.body.dataset.ply = state.ply;
   document.body.dataset.turn = state.turn;
-  document.body.dataset.myTurn = state.legal.length > 0 && !waitingReply ? "1" : "0";
+  document.body.dataset.myTurn = state.legal.length > 0 && !waitingReply && !collecting ? "1" : "0";
   document.body.dataset.over = state.over ? "1" : "0";
   document.body.dataset.seat = seat;
   document.body.dataset.connected = connected ? "1" : "0";
@@ -284,7 +292,7 @@ function renderHand() {
   const cards = state.hand.map((c) => {
     const opts = optionsFor(c);
     const b = cardEl(c, { button: true });
-    if (opts.length && !waitingReply) {
+    if (opts.length && !waitingReply && !collecting) {
       b.classList.add("playable");
       b.addEventListener("click", () => {
         if (opts.length === 1) play(opts[0]);

@@ -210,6 +210,11 @@ const CARD = /^[A2-7QJK][shdc]$/;
  */
 export function chkobbaMove({ prev, state, snap, seat, sideOf, word }) {
   const $ = (id) => document.getElementById(id);
+  if (!prev) {
+    // The page's first state: its cards are dealt from the stock.
+    const stock = document.querySelector("#scores .meta");
+    return animate(snap, { roots: [$("table"), $("hand"), $("cut")], from: () => stock, kind: "deal" });
+  }
   const ended = state.rounds.length > prev.rounds.length;
   const turn = state.history.at(-1) ?? (ended ? state.previous?.history?.at(-1) : null) ?? null;
   const mover = turn ? turn.seat : null;
@@ -227,7 +232,7 @@ export function chkobbaMove({ prev, state, snap, seat, sideOf, word }) {
     // table, to the pile.
     extra.push({ code: played, from: seatBox(mover), via: $("table"), to: pile(takerSide) });
   }
-  let kind = ended ? "collect" : capture ? "capture" : played ? "play" : "deal";
+  let kind = ended ? "collect" : capture ? "capture" : move ? "play" : "deal";
   if (turn?.chkobba) kind = "sweep";
   const sound = { collect: "collect", capture: "capture", play: "play", deal: "deal", sweep: "sweep" }[kind];
   const shown = animate(snap, {
