@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_browser import CHROMIUM, DRIVER, body, make_browser, visible, wait
+from test_web_browser import CHROMIUM, DRIVER, body, make_browser, wait
 from test_web_browser_pages import open_as, post
 from websockets.sync.client import connect
 from wsutil import ServerProcess
@@ -39,6 +39,18 @@ def laptop() -> Iterator[Any]:
         yield d
     finally:
         d.quit()
+
+
+def shown(d: Any, css: str) -> list[Any]:
+    """The elements matching ``css`` that are displayed, found at once (the page may draw
+    them again between two WebDriver calls)."""
+    return list(
+        d.execute_script(
+            """return [...document.querySelectorAll(arguments[0])].filter((e) =>
+                 e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden');""",
+            css,
+        )
+    )
 
 
 def new_game(server: ServerProcess, rules: str, target: int = 11) -> tuple[str, str]:
@@ -165,7 +177,7 @@ def play_to_the_end(d: Any, press: Any) -> int:
     deadline = time.monotonic() + 240
     while body(d, "data-over") != "1":
         assert time.monotonic() < deadline, "the game did not end in time"
-        close = visible(d, "dialog[open] #breakdown-close")
+        close = shown(d, "dialog[open] #breakdown-close")
         if close:
             press(close[0])
             continue
@@ -173,14 +185,14 @@ def play_to_the_end(d: Any, press: Any) -> int:
             time.sleep(0.02)
             continue
         ply = int(body(d, "data-ply") or 0)
-        cut = visible(d, "#cut-keep")
-        cards = visible(d, "#hand .card.playable")
+        cut = shown(d, "#cut-keep")
+        cards = shown(d, "#hand .card.playable")
         if not (cut or cards):
             time.sleep(0.02)
             continue
         if not redrawn(press, (cut or cards)[0]):
             continue
-        choices = visible(d, "#choices button.choice")
+        choices = shown(d, "#choices button.choice")
         if choices and not redrawn(press, choices[0]):
             continue
         moves += 1
@@ -207,14 +219,14 @@ def test_a_game_is_played_to_its_end_on_a_phone_by_touch_and_on_a_laptop(
             )
         game, token = new_game(server, rules)
         open_as(d, server.base, game, token)
-        wait(d, lambda d: visible(d, "#hand .card"))
+        wait(d, lambda d: shown(d, "#hand .card"))
         # Nothing wider than the screen: no sideways scrolling on the phone.
         assert d.execute_script("return document.documentElement.scrollWidth") <= int(
             size.split(",")[0]
         )
         moves = play_to_the_end(d, (lambda e: tap(d, e)) if touch else (lambda e: e.click()))
         assert moves >= 10
-        wait(d, lambda d: visible(d, "#over"))
+        wait(d, lambda d: shown(d, "#over"))
     finally:
         d.quit()
 
@@ -258,19 +270,19 @@ def test_with_motion_a_capture_is_animated_and_ends_as_the_state_says(
         while not captured(d):
             assert time.monotonic() < deadline, "no capture was animated"
             assert body(d, "data-over") != "1"
-            close = visible(d, "dialog[open] #breakdown-close")
+            close = shown(d, "dialog[open] #breakdown-close")
             if close:
                 close[0].click()
                 continue
-            cut = visible(d, "#cut-keep")
-            cards = visible(d, "#hand .card.playable")
+            cut = shown(d, "#cut-keep")
+            cards = shown(d, "#hand .card.playable")
             if body(d, "data-my-turn") != "1" or not (cut or cards):
                 time.sleep(0.05)
                 continue
             ply = int(body(d, "data-ply") or 0)
             if not redrawn(click, (cut or cards)[0]):
                 continue
-            choices = visible(d, "#choices button.choice")
+            choices = shown(d, "#choices button.choice")
             if choices and not redrawn(click, choices[0]):
                 continue
             wait(d, lambda d, ply=ply: int(body(d, "data-ply") or 0) > ply)
@@ -278,15 +290,15 @@ def test_with_motion_a_capture_is_animated_and_ends_as_the_state_says(
         deadline = time.monotonic() + 30
         while True:
             ply, table = public_table(server, game)
-            shown = [c["card"] for c in pictures(d, "#table .card")]
+            on_page = [c["card"] for c in pictures(d, "#table .card")]
             if (
                 body(d, "data-animating") == "0"
                 and int(body(d, "data-ply") or -1) == ply
-                and sorted(shown) == sorted(table)
+                and sorted(on_page) == sorted(table)
                 and not d.execute_script("return document.querySelectorAll('.ghost').length")
             ):
                 break
-            assert time.monotonic() < deadline, (ply, table, shown, body(d, "data-animating"))
+            assert time.monotonic() < deadline, (ply, table, on_page, body(d, "data-animating"))
             time.sleep(0.3)
         assert d.find_element("id", "last-move").is_displayed()
     finally:
