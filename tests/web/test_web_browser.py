@@ -35,7 +35,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         srv.stop()
 
 
-def make_browser(size: str) -> Any:
+def make_browser(size: str, motion: bool = False) -> Any:
+    """A headless Chromium with a window of ``size`` ("412,915"); without ``motion`` it
+    prefers reduced motion, so the pages show each move at once (static/motion.js)."""
     webdriver = pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.chrome.service import Service
 
@@ -52,6 +54,8 @@ def make_browser(size: str) -> Any:
         f"--window-size={size}",
     ):
         opts.add_argument(arg)
+    if not motion:
+        opts.add_argument("--force-prefers-reduced-motion")
     opts.binary_location = CHROMIUM
     return webdriver.Chrome(service=Service(DRIVER), options=opts)
 

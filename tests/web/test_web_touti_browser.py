@@ -117,7 +117,10 @@ def test_touti_in_french_and_arabic(server: ServerProcess) -> None:
             for name in ("اليمين", "الشريك", "اليسار"):
                 assert line.count(name) == line.count(f"\u2068{name}\u2069"), line
         Select(d.find_element(By.ID, "lang")).select_by_value("fr")
-        story = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#t-log li")]
+        # Read at once: the computers' moves redraw the story meanwhile.
+        story = d.execute_script(
+            "return [...document.querySelectorAll('#t-log li')].map((li) => li.innerText)"
+        )
         assert "Vous passez" in story
     finally:
         d.quit()

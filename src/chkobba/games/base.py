@@ -291,6 +291,11 @@ class Game(Protocol, Generic[R]):
         ``key`` (as the view's ``rounds`` name it), ``name`` and ``native`` name."""
         ...
 
+    def deck(self, rules: R) -> str:
+        """The deck the rules show by default (``french``, ``italian``, ``spanish``): the
+        card images a page draws unless its player chooses another."""
+        ...
+
     def serve(self, rules: R, seats: int, teams: bool, seed: int) -> Table:
         """A new match to be played by people, shuffled from ``seed``: like :meth:`start`,
         and keeping what its pages show (the story of the game)."""

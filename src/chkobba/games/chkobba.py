@@ -452,6 +452,10 @@ class ChkobbaGame:
         """The preset's points (:func:`point_names`)."""
         return point_names(rules)
 
+    def deck(self, rules: RuleSet) -> str:
+        """The rule option ``deck``."""
+        return rules.deck
+
     def serve(self, rules: RuleSet, seats: int, teams: bool, seed: int) -> ChkobbaTable:
         """A match shuffled from ``seed``."""
         return ChkobbaTable(Match(rules, seats, teams, seed))

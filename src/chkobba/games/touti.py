@@ -481,6 +481,10 @@ class ToutiGame:
         """What a deal's score counts (:data:`POINTS`)."""
         return [dict(p) for p in POINTS]
 
+    def deck(self, rules: ToutiRules) -> str:
+        """Touti is played with the Spanish deck (docs/rules.md §4)."""
+        return "spanish"
+
     def serve(self, rules: ToutiRules, seats: int, teams: bool, seed: int) -> ToutiTable:
         """A match shuffled from ``seed``, keeping its story."""
         self.check_table(rules, seats, teams)

@@ -29,6 +29,7 @@ from chkobba.games.chkobba import levels
 from chkobba.rules import RulesError
 from chkobba.store import Store
 from chkobba.web.coach import Coach
+from chkobba.web.deck import DeckError, card_etag, svg
 from chkobba.web.http import (
     HTTP_ERROR_CODES,
     Budgets,
@@ -60,6 +61,8 @@ STATIC: Final = Path(__file__).parent / "static"
 MAX_BODY: Final = 4096
 PING_SECONDS: Final = 2.0
 """How long ``/healthz`` waits for the database's answer to ``SELECT 1``."""
+CARD_MAX_AGE: Final = 7 * 24 * 3600
+"""How long a browser keeps a card's image before asking again (seconds)."""
 TARGETS: Final = (11, 21, 31)
 SEATINGS: Final = {"2": (2, False), "2v2": (4, True), "3": (3, False), "4": (4, False)}
 """The table layouts a game can be created with: players, and whether in teams."""
@@ -369,6 +372,23 @@ def create_app(
 
         return endpoint
 
+    async def card_image(request: Request) -> Response:
+        deck = request.path_params["deck"]
+        name = request.path_params["name"]
+        try:
+            if not name.endswith(".svg"):
+                raise DeckError(f"unknown card {name!r}: card images end in .svg, like 7d.svg")
+            body = svg(deck, name.removesuffix(".svg"))
+        except DeckError as e:
+            return error(404, "unknown_card", str(e))
+        etag = card_etag(body)
+        # The cards never change between two versions of the server: a week in the cache,
+        # then a revalidation that the ETag answers with a 304.
+        headers = {"Cache-Control": f"public, max-age={CARD_MAX_AGE}", "ETag": etag}
+        if etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type="image/svg+xml", headers=headers)
+
     async def ws_endpoint(ws: WebSocket) -> None:
         await ws.accept()
         s = hub.settings
@@ -443,6 +463,7 @@ def create_app(
         Route("/healthz", healthz),
         Route("/metrics", metrics_page),
         Route("/api/info", info),
+        Route("/cards/{deck}/{name}", card_image),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games/{game}", game_summary),

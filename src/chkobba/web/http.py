@@ -33,6 +33,7 @@ HTTP_ERROR_CODES: Final = {
     "unknown_game": "no game has that id",
     "unknown_level": "no computer player has that name",
     "unknown_rules": "no rules page has that name (GET /api/rules lists them)",
+    "unknown_card": "no card image has that deck and name (/cards/{deck}/{card}.svg)",
     "not_finished": "the game is not over yet",
     "no_replay": "the step-by-step replay is for the Chkobba family (the record is for all)",
     "not_coached": "the coach does not know this game (it coaches the Chkobba family)",

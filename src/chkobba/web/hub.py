@@ -369,6 +369,7 @@ class Room:
             "teams": t.teams,
             "side_of": list(t.side_of),
             "points": self.game.point_names(self.rules),
+            "deck": self.game.deck(self.rules),
             "levels": self.game.levels(),
             "players": players,
             "totals": list(t.totals()),

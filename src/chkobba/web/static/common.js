@@ -1,28 +1,27 @@
 // Shared by the pages: cards, moves in words, names, seat tokens, the header.
 import { t, mountLangPicker, levelName } from "./i18n.js";
+import { cardImage, mountDeckPicker } from "./cards.js";
+import { mountSoundToggle } from "./sound.js";
 
 const SUIT_SYMBOL = { s: "♠", h: "♥", d: "♦", c: "♣" };
 
+/** A card (``null``: its back) as the picture of the deck chosen (cards.js), named for
+ * assistive tools by its rank and suit sign. */
 export function cardEl(code, opts = {}) {
   const el = document.createElement(opts.button ? "button" : "span");
   el.className = "card";
   if (opts.small) el.classList.add("small");
+  if (!opts.button) el.setAttribute("role", "img");
+  el.append(cardImage(code));
   if (!code) {
     el.classList.add("back");
     el.setAttribute("aria-label", "card");
     return el;
   }
-  const rank = code[0];
   const suit = code[1];
   el.classList.add(suit === "h" || suit === "d" ? "red" : "black");
   el.dataset.card = code;
   el.setAttribute("aria-label", pretty(code));
-  const r = document.createElement("span");
-  r.textContent = rank;
-  const s = document.createElement("span");
-  s.className = "suit";
-  s.textContent = SUIT_SYMBOL[suit];
-  el.append(r, s);
   return el;
 }
 
@@ -201,6 +200,9 @@ export function apiError(r, data) {
 export function setupHeader() {
   const picker = document.getElementById("lang");
   if (picker) mountLangPicker(picker);
+  const header = document.querySelector("header.top");
+  mountDeckPicker(header);
+  mountSoundToggle(header);
 }
 
 export function el(tag, attrs = {}, ...children) {

@@ -4,6 +4,8 @@ import {
   api, breakdownTable, cardEl, cardsRow, describeMove, el, endNotes, pretty,
   saveToken, savedToken, seatName, setupHeader, sideName,
 } from "./common.js";
+import { setGameDeck } from "./cards.js";
+import { chkobbaMove, hasLast, pacer, replayLast, snapshot } from "./motion.js";
 
 const game = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 let token = savedToken(game);
@@ -15,10 +17,13 @@ let info = null;
 let seenRounds = null;
 let pendingCard = null;
 let waitingReply = false;
+let collecting = false; // a round's end is being shown: no move before its breakdown
 let seq = 0;
 let backoff = 500;
 let gone = false;
 let connected = false;
+// Messages are shown one after the other, each move animated and paced (motion.js).
+const queue = pacer();
 
 const $ = (id) => document.getElementById(id);
 
@@ -37,7 +42,10 @@ function connect() {
     if (token) hello.token = token;
     send(hello);
   };
-  ws.onmessage = (ev) => handle(JSON.parse(ev.data));
+  ws.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    queue(() => handle(msg));
+  };
   ws.onclose = () => {
     // Cut off, this page knows nobody's presence, its own included: every dot goes grey.
     connected = false;
@@ -51,24 +59,31 @@ function connect() {
 }
 
 function handle(msg) {
+  let moved = null;
+  let roundOver = false;
   switch (msg.type) {
     case "welcome":
       seat = msg.seat;
       room = msg;
       connected = true;
+      setGameDeck(msg.deck);
       break;
     case "room":
       room = msg;
+      setGameDeck(msg.deck);
       break;
     case "state":
       // The last finished round comes once, at the start of the next: keep it.
       if (!("previous" in msg)) msg.previous = state?.previous ?? null;
+      // The first state is dealt onto the page; each later one animates the move it brings.
+      if (!state || msg.ply !== state.ply) moved = { prev: state, snap: snapshot([$("table"), $("hand"), $("cut")]) };
       state = msg;
       waitingReply = false;
       if (seenRounds === null) seenRounds = msg.rounds.length;
       if (msg.rounds.length > seenRounds) {
         seenRounds = msg.rounds.length;
-        showBreakdown();
+        roundOver = true;
+        collecting = true;
       }
       break;
     case "rematch":
@@ -99,6 +114,23 @@ function handle(msg) {
       break;
   }
   render();
+  // The breakdown waits for the table to be collected.
+  const shown = moved ? showMove(moved) : Promise.resolve();
+  if (!roundOver) return shown;
+  return shown.then(() => {
+    collecting = false;
+    showBreakdown();
+    render();
+  });
+}
+
+/** The animation of the move between the state shown before and this one (motion.js). */
+function showMove({ prev, snap }) {
+  const keys = (room?.points ?? []).map((p) => p.key);
+  const word = t(keys.includes("scope") ? "sweep_scopa" : keys.includes("escobas") ? "sweep_escoba" : "sweep_chkobba");
+  const shown = chkobbaMove({ prev, state, snap, seat, sideOf: sideOf(), word });
+  $("last-move").classList.toggle("hidden", !hasLast());
+  return shown;
 }
 
 function players() {
@@ -130,7 +162,7 @@ function render() {
   renderLife();
   document.body.dataset.ply = state.ply;
   document.body.dataset.turn = state.turn;
-  document.body.dataset.myTurn = state.legal.length > 0 && !waitingReply ? "1" : "0";
+  document.body.dataset.myTurn = state.legal.length > 0 && !waitingReply && !collecting ? "1" : "0";
   document.body.dataset.over = state.over ? "1" : "0";
   document.body.dataset.seat = seat;
   document.body.dataset.connected = connected ? "1" : "0";
@@ -358,7 +390,7 @@ function renderHand() {
   const cards = state.hand.map((c) => {
     const opts = optionsFor(c);
     const b = cardEl(c, { button: true });
-    if (opts.length && !waitingReply) {
+    if (opts.length && !waitingReply && !collecting) {
       b.classList.add("playable");
       b.addEventListener("click", () => {
         if (opts.length === 1) play(opts[0]);
@@ -463,6 +495,7 @@ async function main() {
     send({ type: "resign", id: ++seq });
   });
   $("rematch-btn").addEventListener("click", () => send({ type: "rematch", id: ++seq }));
+  $("last-move").addEventListener("click", () => queue(replayLast));
   try { info = await api("/api/info"); } catch { info = null; }
   connect();
 }

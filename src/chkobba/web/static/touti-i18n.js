@@ -5,6 +5,7 @@ import { currentLang } from "./i18n.js";
 
 const WORDS = {
   en: {
+    last_move_again: "Show the last move again",
     page_title: "Touti",
     heading: "Touti against the computer",
     intro: "The Moroccan bidding and trick-taking game: you and a computer partner (opposite you) against two computers. Bid 70 to 230, name trumps, follow suit and beat the trick, trump when void; the declarer's team announces the 11 and 12 of a suit (40 in trumps, 20 otherwise).",
@@ -84,6 +85,7 @@ const WORDS = {
     rematch: "Rematch",
   },
   fr: {
+    last_move_again: "Revoir le dernier coup",
     page_title: "Touti",
     heading: "Touti contre l'ordinateur",
     intro: "Le jeu marocain d'enchères et de levées : vous et un partenaire ordinateur (en face de vous) contre deux ordinateurs. Enchérissez de 70 à 230, nommez l'atout, fournissez et montez sur la levée, coupez quand vous n'avez plus la couleur ; l'équipe du preneur annonce le 11 et le 12 d'une couleur (40 à l'atout, 20 sinon).",
@@ -163,6 +165,7 @@ const WORDS = {
     rematch: "Revanche",
   },
   ar: {
+    last_move_again: "أعد عرض الحركة الأخيرة",
     page_title: "توتي",
     heading: "توتي ضد الحاسوب",
     intro: "لعبة المزايدة والأكلات المغربية: أنت وشريك من الحاسوب (مقابلك) ضد حاسوبين. زايد من 70 إلى 230، سمِّ الأتو، اتبع اللون واعلُ على الأكلة، واقطع بالأتو حين ينفد لونك؛ فريق صاحب العقد يعلن 11 و12 من لون واحد (40 في الأتو، و20 في غيره).",

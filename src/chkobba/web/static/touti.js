@@ -2,6 +2,9 @@
 // the game is created by POST /api/games, then followed with hello; each move is a play
 // message, answered by the seat's state. The seat token travels in the hello, never in a URL.
 import { api, cardEl, el, pretty } from "./common.js";
+import { mountDeckPicker, setGameDeck } from "./cards.js";
+import { hasLast, pacer, replayLast, snapshot, toutiMove } from "./motion.js";
+import { mountSoundToggle } from "./sound.js";
 import { mountLangPicker, onLangChange } from "./i18n.js";
 import { applyToutiWords, tt } from "./touti-i18n.js";
 
@@ -253,6 +256,8 @@ function token() {
 let ws = null;
 let ply = 0;
 let room = null; // the room's summary (welcome, room): who is a person, who a computer
+// The server's messages are shown one after the other, each move animated and paced.
+const queue = pacer();
 
 function send(move) {
   $("g-error").textContent = "";
@@ -272,20 +277,18 @@ function load() {
   };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
-    if (msg.type === "welcome" || msg.type === "room") {
-      room = msg;
-      if (last) render(last);
-    } else if (msg.type === "state") {
-      ply = msg.ply;
-      render(msg);
-    } else if (msg.type === "rematch") {
+    if (msg.type === "rematch") {
       // The rematch: same seats, a new shuffle; this seat's token for it, then off to it.
       localStorage.setItem(tokenKey(msg.game), msg.token);
       location.href = msg.url;
-    } else if (msg.type === "error") {
-      $("game").hidden = false;
-      $("g-error").textContent = msg.message;
-      if (last) render(last);
+    } else if (msg.type === "welcome" || msg.type === "room") {
+      // Who is a person, who a computer: in turn with the moves being shown.
+      queue(() => {
+        room = msg;
+        if (last) render(last);
+      });
+    } else {
+      queue(() => show(msg));
     }
   };
   ws.onclose = () => {
@@ -294,7 +297,32 @@ function load() {
   };
 }
 
+/** Show one message of the server's: a state (its move animated), or an error. */
+function show(msg) {
+  if (msg.type === "state") {
+    const prev = last;
+    const snap = snapshot([$("t-hand"), document.querySelector(".touti-table")]);
+    ply = msg.ply;
+    render(msg);
+    if (!prev || prev.ply === msg.ply) return undefined;
+    const shown = toutiMove({ prev, view: msg, snap });
+    $("t-last").hidden = !hasLast();
+    return shown;
+  }
+  if (msg.type === "error") {
+    $("game").hidden = false;
+    $("g-error").textContent = msg.message;
+    if (last) render(last);
+  }
+  return undefined;
+}
+
 mountLangPicker($("lang"));
+// Touti is played with the Spanish deck (docs/rules.md §4); the player may choose another.
+setGameDeck("spanish");
+mountDeckPicker(document.querySelector("header.top"));
+mountSoundToggle(document.querySelector("header.top"));
+$("t-last").addEventListener("click", () => queue(replayLast));
 $("t-record").addEventListener("click", downloadRecord);
 $("t-join").addEventListener("click", takeSeat);
 $("t-fill").addEventListener("click", () => ws.send(JSON.stringify({ type: "fill", level: "search" })));
