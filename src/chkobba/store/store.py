@@ -126,6 +126,13 @@ def now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
+def _set_only(**columns: object) -> dict[str, object]:
+    """The columns given a value: those added by later migrations are left out when unset, so that
+    the same writes work on a database still at an earlier version (as the migration tests
+    build one), and a row written before the migration reads the same as one written after."""
+    return {k: v for k, v in columns.items() if v is not None}
+
+
 def normalise_url(url: str) -> str:
     """A database URL for SQLAlchemy: ``postgresql://`` goes through psycopg 3."""
     try:
@@ -210,6 +217,9 @@ class Store:
     def create_game(self, game: StoredGame) -> None:
         """Insert a new game and its seats."""
         with self.engine.begin() as conn:
+            # Columns of later migrations are written only when set, so that a database still
+            # at an earlier version (as the migration tests build one) takes the same rows.
+            settings = json.dumps(game.settings) if game.settings is not None else None
             conn.execute(
                 insert(games).values(
                     id=game.id,
@@ -223,8 +233,7 @@ class Store:
                     teams=game.teams,
                     seed=game.seed,
                     created_at=game.created_at,
-                    settings=json.dumps(game.settings) if game.settings is not None else None,
-                    rematch_of=game.rematch_of,
+                    **_set_only(settings=settings, rematch_of=game.rematch_of),
                 )
             )
             conn.execute(
@@ -270,6 +279,7 @@ class Store:
     ) -> None:
         """:meth:`append_moves` in the caller's transaction (a cluster worker's, fenced)."""
         stamp = now()
+        stand_ins = any(r.stand_in is not None for r in rows)
         if rows:
             conn.execute(
                 insert(moves),
@@ -280,7 +290,8 @@ class Store:
                         "seat": r.seat,
                         "move": r.move,
                         "played_at": stamp,
-                        "stand_in": r.stand_in,
+                        # As above: the column exists from v0007 on; written only when used.
+                        **({"stand_in": r.stand_in} if stand_ins else {}),
                     }
                     for r in rows
                 ],
@@ -294,8 +305,7 @@ class Store:
                     winner=f.winner,
                     totals=json.dumps(f.totals),
                     finished_at=stamp,
-                    ending=f.ending,
-                    resigned=f.resigned,
+                    **_set_only(ending=f.ending, resigned=f.resigned),
                 )
             )
 
