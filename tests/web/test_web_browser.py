@@ -56,6 +56,7 @@ def make_browser(size: str, motion: bool = False) -> Any:
         opts.add_argument(arg)
     if not motion:
         opts.add_argument("--force-prefers-reduced-motion")
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     opts.binary_location = CHROMIUM
     return webdriver.Chrome(service=Service(DRIVER), options=opts)
 

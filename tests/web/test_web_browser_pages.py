@@ -81,7 +81,8 @@ def test_no_turn_outline_while_waiting_and_a_guest_gets_the_coach(
     from selenium.webdriver.common.by import By
 
     d = browser
-    room = post(server.base, "/api/games", {"mode": "room", "name": "Hedi"})
+    # Coaching is a room setting, off by default between people: this room turns it on.
+    room = post(server.base, "/api/games", {"mode": "room", "name": "Hedi", "coaching": True})
     open_as(d, server.base, room["game"], None)
     wait(d, lambda d: visible(d, "#join-box"))
     # The game has not started: no seat is outlined as the one to move.

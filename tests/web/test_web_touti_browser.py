@@ -72,7 +72,7 @@ def test_touti_by_clicks(server: ServerProcess, tmp_path: Path) -> None:
         assert token
         # The page's requests are in the access log, its seat token nowhere.
         access = server.log.read_text(errors="replace")
-        assert "POST /api/games " in access and '"WebSocket /ws"' in access
+        assert "POST /api/games " in access and '"WebSocket /ws?game=' in access
         assert token not in access and "token=" not in access
     finally:
         d.quit()
