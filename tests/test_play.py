@@ -29,6 +29,18 @@ from chkobba.tui.command import PREFERRED_OPPONENTS, default_player
 RULES_11 = preset("chkobba", {"target": 11})
 
 
+@pytest.fixture(autouse=True)
+def ctrl_c_interrupts() -> Iterator[None]:
+    """Ctrl-C raises KeyboardInterrupt, as at a terminal: a test run started in the
+    background (``cmd &`` in a script, as CI may) inherits SIGINT ignored, and then
+    ``signal.raise_signal(SIGINT)`` would do nothing."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def deck(*first: str) -> list[int]:
     """A deck whose top cards are ``first``, the others after them in card order."""
     top = [Card.parse(c) for c in first]
