@@ -299,7 +299,8 @@ def test_with_motion_a_capture_is_animated_and_ends_as_the_state_says(
             choices = shown(d, "#choices button.choice")
             if choices and not redrawn(click, choices[0]):
                 continue
-            wait(d, lambda d, ply=ply: int(body(d, "data-ply") or 0) > ply)
+            # A click on a card still moving may miss it: then look again.
+            advanced(d, ply)
         # The cards flew; once every animation is over the page shows what the server says.
         deadline = time.monotonic() + 30
         while True:
