@@ -82,6 +82,49 @@ class MoveRefused(ValueError):
         self.code = code
 
 
+
+class _Match(Protocol):
+    """What a game's match says of itself (both :class:`~chkobba.match.Match` and
+    :class:`~chkobba.touti.match.ToutiMatch` do)."""
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def finished(self) -> Sequence[Any]: ...
+
+    @property
+    def winner(self) -> int | None: ...
+
+
+class MatchTable:
+    """The part of a :class:`Table` that only repeats what its match says."""
+
+    match: _Match
+
+    @property
+    def turn(self) -> int:
+        """The seat to move."""
+        return self.match.turn
+
+    @property
+    def is_over(self) -> bool:
+        """Whether a side has won the match."""
+        return self.match.is_over
+
+    @property
+    def rounds(self) -> int:
+        """Rounds (deals, passed-out ones included) played to their end."""
+        return len(self.match.finished)
+
+    @property
+    def winner(self) -> int | None:
+        """The side (team, or player) that won the match."""
+        return self.match.winner
+
 class Table(Protocol):
     """A match in progress, as the strength tools drive it."""
 

@@ -20,7 +20,7 @@ from chkobba.agents import base as agents_base
 from chkobba.agents.base import MEASUREMENT_ONLY, make_agent, playable_agents
 from chkobba.cards import CARDS, cards_of, sort_for_display
 from chkobba.game import IllegalMove, Phase, Round, Turn, check_seating
-from chkobba.games.base import Decks, MoveRefused, Player
+from chkobba.games.base import Decks, MatchTable, MoveRefused, Player
 from chkobba.match import Match
 from chkobba.moves import Cut, Move, NotationError, parse_move
 from chkobba.observe import Observation, observe
@@ -188,7 +188,7 @@ def draw_deck(
             return tuple(deck)
 
 
-class ChkobbaTable:
+class ChkobbaTable(MatchTable):
     """A :class:`~chkobba.match.Match` of the Chkobba family, as a :class:`Table`.
 
     With ``decks`` every round after the first is dealt from the pair's shared
@@ -196,6 +196,8 @@ class ChkobbaTable:
     games of a duplicate pair play the same cards even when their matches last a
     different number of rounds.
     """
+
+    match: Match
 
     def __init__(self, match: Match, decks: Decks | None = None) -> None:
         self.match = match
@@ -206,26 +208,6 @@ class ChkobbaTable:
     def side_of(self) -> tuple[int, ...]:
         """The side of each seat."""
         return self.match.side_of
-
-    @property
-    def turn(self) -> int:
-        """The seat to move."""
-        return self.match.turn
-
-    @property
-    def is_over(self) -> bool:
-        """Whether a side has won the match."""
-        return self.match.is_over
-
-    @property
-    def rounds(self) -> int:
-        """Rounds played to their end."""
-        return len(self.match.finished)
-
-    @property
-    def winner(self) -> int | None:
-        """The side that won the match."""
-        return self.match.winner
 
     def observe(self, seat: int) -> Any:
         """The seat's :class:`~chkobba.observe.Observation`."""

@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from chkobba.agents.base import AgentError
 from chkobba.cards import CARDS
-from chkobba.games.base import Decks, MoveRefused, Player, seating_words
+from chkobba.games.base import Decks, MatchTable, MoveRefused, Player, seating_words
 from chkobba.rules import RulesError
 from chkobba.touti.agents import ToutiAgentError, make_touti_agent, touti_players
 from chkobba.touti.cards import STRENGTH, card_points
@@ -157,7 +157,7 @@ def deal_json(deal: Deal) -> dict[str, Any]:
     }
 
 
-class ToutiTable:
+class ToutiTable(MatchTable):
     """A :class:`~chkobba.touti.match.ToutiMatch` behind the game interface.
 
     With ``decks`` every deal after the first is dealt from the pair's shared
@@ -165,32 +165,14 @@ class ToutiTable:
     ``story`` the public story of the game is kept for :meth:`view`.
     """
 
+    match: ToutiMatch
+
     side_of: tuple[int, ...] = SIDE_OF
 
     def __init__(self, match: ToutiMatch, decks: Decks | None = None, story: bool = False) -> None:
         self.match = match
         self.decks = decks
         self.log: list[Event] | None = [] if story else None
-
-    @property
-    def turn(self) -> int:
-        """The seat to move."""
-        return self.match.turn
-
-    @property
-    def is_over(self) -> bool:
-        """Whether a team has won the match."""
-        return self.match.is_over
-
-    @property
-    def rounds(self) -> int:
-        """Deals played to their end (passed-out deals included)."""
-        return len(self.match.finished)
-
-    @property
-    def winner(self) -> int | None:
-        """The team that won the match."""
-        return self.match.winner
 
     def observe(self, seat: int) -> Any:
         """The seat's :class:`~chkobba.touti.observe.ToutiObservation`."""
