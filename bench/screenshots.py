@@ -135,6 +135,8 @@ def open_game(d: Any, base: str, created: dict[str, Any], token_key: str = "chko
 def play_chkobba(d: Any, stop: Callable[[Any], bool], limit: int = 400) -> None:
     """Click through a game of the Chkobba family until ``stop`` holds (or the match ends):
     keep the cut card, play the last playable card, take the first capture offered."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
     until(d, lambda d: attr(d, "data-ply") is not None)
     for _ in range(limit):
         if stop(d) or attr(d, "data-over") == "1":
@@ -147,16 +149,20 @@ def play_chkobba(d: Any, stop: Callable[[Any], bool], limit: int = 400) -> None:
             time.sleep(0.03)
             continue
         ply = int(attr(d, "data-ply") or 0)
-        cut, cards = shown(d, "#cut-keep"), shown(d, "#hand .card.playable")
-        if cut:
-            cut[0].click()
-        elif cards:
-            cards[-1].click()
-            choices = shown(d, "#choices button.choice")
-            if choices:
-                choices[0].click()
-        else:
-            time.sleep(0.03)
+        try:
+            cut, cards = shown(d, "#cut-keep"), shown(d, "#hand .card.playable")
+            if cut:
+                cut[0].click()
+            elif cards:
+                cards[-1].click()
+                choices = shown(d, "#choices button.choice")
+                if choices:
+                    choices[0].click()
+            else:
+                time.sleep(0.03)
+                continue
+        except StaleElementReferenceException:
+            # The page redrew the hand between finding a card and clicking it: look again.
             continue
         until(d, lambda d, ply=ply: int(attr(d, "data-ply") or 0) > ply
               or bool(shown(d, "dialog[open] #breakdown-close")))
@@ -165,6 +171,8 @@ def play_chkobba(d: Any, stop: Callable[[Any], bool], limit: int = 400) -> None:
 def play_touti(d: Any, stop: Callable[[Any], bool], limit: int = 200) -> None:
     """Click through Touti until ``stop`` holds: bid the lowest bid, name the first suit
     offered, announce when asked, play the first playable card."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
     until(d, lambda d: attr(d, "data-ply") is not None)
     for _ in range(limit):
         if stop(d) or attr(d, "data-over") == "1":
@@ -178,7 +186,10 @@ def play_touti(d: Any, stop: Callable[[Any], bool], limit: int = 200) -> None:
         if target is None:
             time.sleep(0.05)
             continue
-        target.click()
+        try:
+            target.click()
+        except StaleElementReferenceException:
+            continue  # redrawn meanwhile: look again
         until(d, lambda d, ply=ply: attr(d, "data-ply") != ply)
 
 
