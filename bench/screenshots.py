@@ -7,7 +7,8 @@ Starts ``chkobba serve`` on 127.0.0.1 with a temporary database, plays (by click
 headless Chromium, the computer at the ``random`` level) to the states the pictures need,
 and saves ``NAME-LANG-WxH.png`` for each: the lobby, the game screens (Chkobba 2 players,
 Scopa, Scopone 2 against 2, Cirulla with a declared hand face up, 6 players), a round's
-breakdown, a replay, the analysis page, a rules page and Touti. The files go into a new
+breakdown, a replay, the analysis page, a rules page and Touti, the browser asking for
+reduced motion so that the pages are pictured at rest. The files go into a new
 directory (by default a fresh one under the system's temporary directory); an existing
 file is never overwritten. PNGs are reduced to a 256-colour palette when Pillow is
 installed. Needs Debian's ``chromium`` and ``chromium-driver``; uses no network but
@@ -93,7 +94,13 @@ def browser() -> Any:
     ):
         opts.add_argument(arg)
     opts.binary_location = chromium
-    return webdriver.Chrome(service=Service(driver), options=opts)
+    d = webdriver.Chrome(service=Service(driver), options=opts)
+    # Pictures of the pages at rest: with reduced motion no card is caught in flight
+    # (static/motion.js), as a page reloaded for each picture otherwise deals again.
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": "prefers-reduced-motion", "value": "reduce"}],
+    })
+    return d
 
 
 def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
