@@ -7,7 +7,8 @@ Starts ``chkobba serve`` on 127.0.0.1 with a temporary database, plays (by click
 headless Chromium, the computer at the ``random`` level) to the states the pictures need,
 and saves ``NAME-LANG-WxH.png`` for each: the lobby, the game screens (Chkobba 2 players,
 Scopa, Scopone 2 against 2, Cirulla with a declared hand face up, 6 players), a round's
-breakdown, a replay, the analysis page, a rules page and Touti. The files go into a new
+breakdown, a replay, the analysis page, a rules page and Touti, the browser asking for
+reduced motion so that the pages are pictured at rest. The files go into a new
 directory (by default a fresh one under the system's temporary directory); an existing
 file is never overwritten. PNGs are reduced to a 256-colour palette when Pillow is
 installed. Needs Debian's ``chromium`` and ``chromium-driver``; uses no network but
@@ -93,7 +94,13 @@ def browser() -> Any:
     ):
         opts.add_argument(arg)
     opts.binary_location = chromium
-    return webdriver.Chrome(service=Service(driver), options=opts)
+    d = webdriver.Chrome(service=Service(driver), options=opts)
+    # Pictures of the pages at rest: with reduced motion no card is caught in flight
+    # (static/motion.js), as a page reloaded for each picture otherwise deals again.
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": "prefers-reduced-motion", "value": "reduce"}],
+    })
+    return d
 
 
 def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -135,6 +142,8 @@ def open_game(d: Any, base: str, created: dict[str, Any], token_key: str = "chko
 def play_chkobba(d: Any, stop: Callable[[Any], bool], limit: int = 400) -> None:
     """Click through a game of the Chkobba family until ``stop`` holds (or the match ends):
     keep the cut card, play the last playable card, take the first capture offered."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
     until(d, lambda d: attr(d, "data-ply") is not None)
     for _ in range(limit):
         if stop(d) or attr(d, "data-over") == "1":
@@ -147,16 +156,20 @@ def play_chkobba(d: Any, stop: Callable[[Any], bool], limit: int = 400) -> None:
             time.sleep(0.03)
             continue
         ply = int(attr(d, "data-ply") or 0)
-        cut, cards = shown(d, "#cut-keep"), shown(d, "#hand .card.playable")
-        if cut:
-            cut[0].click()
-        elif cards:
-            cards[-1].click()
-            choices = shown(d, "#choices button.choice")
-            if choices:
-                choices[0].click()
-        else:
-            time.sleep(0.03)
+        try:
+            cut, cards = shown(d, "#cut-keep"), shown(d, "#hand .card.playable")
+            if cut:
+                cut[0].click()
+            elif cards:
+                cards[-1].click()
+                choices = shown(d, "#choices button.choice")
+                if choices:
+                    choices[0].click()
+            else:
+                time.sleep(0.03)
+                continue
+        except StaleElementReferenceException:
+            # The page redrew the hand between finding a card and clicking it: look again.
             continue
         until(d, lambda d, ply=ply: int(attr(d, "data-ply") or 0) > ply
               or bool(shown(d, "dialog[open] #breakdown-close")))
@@ -165,6 +178,8 @@ def play_chkobba(d: Any, stop: Callable[[Any], bool], limit: int = 400) -> None:
 def play_touti(d: Any, stop: Callable[[Any], bool], limit: int = 200) -> None:
     """Click through Touti until ``stop`` holds: bid the lowest bid, name the first suit
     offered, announce when asked, play the first playable card."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
     until(d, lambda d: attr(d, "data-ply") is not None)
     for _ in range(limit):
         if stop(d) or attr(d, "data-over") == "1":
@@ -178,7 +193,10 @@ def play_touti(d: Any, stop: Callable[[Any], bool], limit: int = 200) -> None:
         if target is None:
             time.sleep(0.05)
             continue
-        target.click()
+        try:
+            target.click()
+        except StaleElementReferenceException:
+            continue  # redrawn meanwhile: look again
         until(d, lambda d, ply=ply: attr(d, "data-ply") != ply)
 
 
