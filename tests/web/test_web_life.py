@@ -318,6 +318,22 @@ def test_a_game_nobody_comes_back_to_is_abandoned(client: TestClient) -> None:
     assert meta is not None and meta["ending"] == "abandoned"
 
 
+def test_a_room_abandoned_before_it_filled_has_no_rematch(client: TestClient) -> None:
+    r = client.post("/api/games", json={"mode": "room", "name": "Hedi", "abandon_after": 0.3})
+    gid, token = r.json()["game"], r.json()["token"]
+    with client.websocket_connect("/ws") as ws:
+        hello(ws, gid, token)
+    deadline = time.monotonic() + 3
+    while client.get(f"/api/games/{gid}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "not abandoned"
+        time.sleep(0.05)
+    with client.websocket_connect("/ws") as ws:
+        hello(ws, gid, token)
+        ws.send_json({"type": "rematch"})
+        expect_error(ws, "no_rematch")
+    assert client.get(f"/api/games/{gid}").json()["rematch"] is None
+
+
 def test_timers_resume_from_stored_times_after_a_restart(db_url: str) -> None:
     with make_client(db_url) as c:
         soon = c.post("/api/games", json={"level": "random", "abandon_after": 2.0}).json()

@@ -1182,6 +1182,10 @@ class Hub:
             raise ProtocolError("spectator", "spectators cannot ask for a rematch")
         if room.status != "finished":
             raise ProtocolError("not_finished", "a rematch is offered once the game is over")
+        if room.free_seats():
+            # A room abandoned before every seat was taken: its rematch would start with a
+            # seat nobody can take any more.
+            raise ProtocolError("no_rematch", "this game ended before every seat was taken")
         created = False
         async with room.lock:
             if room.rematch is None:

@@ -64,6 +64,7 @@ ERROR_CODES: Final = {
     "rate_limited": "too many messages: slow down",
     "not_playing": "only a game in play can be resigned",
     "not_finished": "a rematch is offered once the game is over",
+    "no_rematch": "the game ended before every seat was taken: it has no rematch",
     "server_error": "the server could not record the move; try again",
 }
 """Every error code the server sends, with what it means."""
