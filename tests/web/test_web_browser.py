@@ -19,20 +19,39 @@ DRIVER = shutil.which("chromedriver") or (
     "/usr/bin/chromedriver" if Path("/usr/bin/chromedriver").exists() else None
 )
 
-pytestmark = pytest.mark.skipif(
+needs_chromium = pytest.mark.skipif(
     CHROMIUM is None or DRIVER is None,
     reason="headless Chromium not installed: apt-get install -y chromium chromium-driver",
 )
+"""The mark of every browser test module."""
+pytestmark = needs_chromium
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    srv = ServerProcess(tmp_path_factory.mktemp("browser"), "--bot-delay", "0")
+def served(
+    tmp_path_factory: pytest.TempPathFactory, name: str, *extra: str
+) -> Iterator[ServerProcess]:
+    """A ``chkobba serve`` for a module's browser tests (the computer moving at once),
+    stopped at the end: the body of each module's ``server`` fixture."""
+    srv = ServerProcess(tmp_path_factory.mktemp(name), "--bot-delay", "0", *extra)
     try:
         srv.start()
         yield srv
     finally:
         srv.stop()
+
+
+def browser_at(size: str) -> Iterator[Any]:
+    """A browser of window ``size`` for one test, closed after it (a fixture's body)."""
+    d = make_browser(size)
+    try:
+        yield d
+    finally:
+        d.quit()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    yield from served(tmp_path_factory, "browser")
 
 
 def make_browser(size: str, motion: bool = False) -> Any:
@@ -64,11 +83,7 @@ def make_browser(size: str, motion: bool = False) -> Any:
 @pytest.fixture
 def browser() -> Iterator[Any]:
     # A phone-sized window: the pages must work there.
-    d = make_browser("412,915")
-    try:
-        yield d
-    finally:
-        d.quit()
+    yield from browser_at("412,915")
 
 
 def visible(d: Any, css: str) -> list[Any]:

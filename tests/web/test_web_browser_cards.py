@@ -11,34 +11,22 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_browser import CHROMIUM, DRIVER, body, make_browser, wait
+from test_web_browser import body, browser_at, make_browser, needs_chromium, served, wait
 from test_web_browser_pages import open_as, post
 from websockets.sync.client import connect
 from wsutil import ServerProcess
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or DRIVER is None,
-    reason="headless Chromium not installed: apt-get install -y chromium chromium-driver",
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    srv = ServerProcess(tmp_path_factory.mktemp("cards"), "--bot-delay", "0")
-    try:
-        srv.start()
-        yield srv
-    finally:
-        srv.stop()
+    yield from served(tmp_path_factory, "cards")
 
 
 @pytest.fixture
 def laptop() -> Iterator[Any]:
-    d = make_browser("1280,800")
-    try:
-        yield d
-    finally:
-        d.quit()
+    yield from browser_at("1280,800")
 
 
 def shown(d: Any, css: str) -> list[Any]:

@@ -11,27 +11,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_browser import ARTIFACTS, CHROMIUM, DRIVER, body, make_browser, visible, wait
+from test_web_browser import ARTIFACTS, body, make_browser, needs_chromium, served, visible, wait
 from websockets.sync.client import connect
 from wsutil import ServerProcess
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or DRIVER is None,
-    reason="headless Chromium not installed: apt-get install -y chromium chromium-driver",
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     # The test plays a whole game over a socket of its own, faster than a person would.
-    srv = ServerProcess(
-        tmp_path_factory.mktemp("browser-coach"), "--bot-delay", "0", "--rate", "10000"
-    )
-    try:
-        srv.start()
-        yield srv
-    finally:
-        srv.stop()
+    yield from served(tmp_path_factory, "browser-coach", "--rate", "10000")
 
 
 def post(base: str, path: str, data: dict[str, Any]) -> dict[str, Any]:

@@ -19,36 +19,24 @@ from typing import Any
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
-from test_web_browser import CHROMIUM, DRIVER, body, make_browser, visible
+from test_web_browser import body, browser_at, make_browser, needs_chromium, served, visible
 from wsutil import ServerProcess
 
 from chkobba.cards import CARDS
 from chkobba.record import GameRecord, replay
 from chkobba.rules import PRESETS
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or DRIVER is None,
-    reason="headless Chromium not installed: apt-get install -y chromium chromium-driver",
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    srv = ServerProcess(tmp_path_factory.mktemp("games"), "--bot-delay", "0")
-    try:
-        srv.start()
-        yield srv
-    finally:
-        srv.stop()
+    yield from served(tmp_path_factory, "games")
 
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
-    d = make_browser("1280,900")
-    try:
-        yield d
-    finally:
-        d.quit()
+    yield from browser_at("1280,900")
 
 
 def wait(d: Any, cond: Callable[[Any], Any], timeout: float = 40) -> Any:

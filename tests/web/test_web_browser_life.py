@@ -8,33 +8,21 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_browser import CHROMIUM, DRIVER, body, make_browser, visible, wait
+from test_web_browser import body, browser_at, needs_chromium, served, visible, wait
 from test_web_browser_pages import open_as, post
 from wsutil import ServerProcess
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or DRIVER is None,
-    reason="headless Chromium not installed: apt-get install -y chromium chromium-driver",
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    srv = ServerProcess(tmp_path_factory.mktemp("life"), "--bot-delay", "0")
-    try:
-        srv.start()
-        yield srv
-    finally:
-        srv.stop()
+    yield from served(tmp_path_factory, "life")
 
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
-    d = make_browser("412,915")
-    try:
-        yield d
-    finally:
-        d.quit()
+    yield from browser_at("412,915")
 
 
 def until(ws: Any, kind: str) -> dict[str, Any]:

@@ -12,32 +12,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_browser import CHROMIUM, DRIVER, body, make_browser, visible, wait
+from test_web_browser import body, browser_at, needs_chromium, served, visible, wait
 from wsutil import ServerProcess
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or DRIVER is None,
-    reason="headless Chromium not installed: apt-get install -y chromium chromium-driver",
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    srv = ServerProcess(tmp_path_factory.mktemp("pages"), "--bot-delay", "0")
-    try:
-        srv.start()
-        yield srv
-    finally:
-        srv.stop()
+    yield from served(tmp_path_factory, "pages")
 
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
-    d = make_browser("412,915")
-    try:
-        yield d
-    finally:
-        d.quit()
+    yield from browser_at("412,915")
 
 
 def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -13,35 +13,23 @@ from typing import Any
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
-from test_web_browser import CHROMIUM, DRIVER, body, make_browser, visible, wait
+from test_web_browser import body, browser_at, needs_chromium, served, visible, wait
 from test_web_browser_pages import post
 from wsutil import ServerProcess
 
 from chkobba.rules import PRESETS
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or DRIVER is None,
-    reason="headless Chromium not installed: apt-get install -y chromium chromium-driver",
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    srv = ServerProcess(tmp_path_factory.mktemp("presets"), "--bot-delay", "0")
-    try:
-        srv.start()
-        yield srv
-    finally:
-        srv.stop()
+    yield from served(tmp_path_factory, "presets")
 
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
-    d = make_browser("1280,900")
-    try:
-        yield d
-    finally:
-        d.quit()
+    yield from browser_at("1280,900")
 
 
 def test_the_lobby_offers_every_preset_and_its_seatings(

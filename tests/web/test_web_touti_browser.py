@@ -11,25 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_browser import ARTIFACTS, CHROMIUM, DRIVER, body, make_browser, visible, wait
+from test_web_browser import ARTIFACTS, body, make_browser, needs_chromium, served, visible, wait
 from wsutil import ServerProcess
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or DRIVER is None,
-    reason="headless Chromium not installed: apt-get install -y chromium chromium-driver",
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    srv = ServerProcess(
-        tmp_path_factory.mktemp("touti-browser"), "--bot-delay", "0", "--log-level", "info"
-    )
-    try:
-        srv.start()
-        yield srv
-    finally:
-        srv.stop()
+    yield from served(tmp_path_factory, "touti-browser", "--log-level", "info")
 
 
 def test_touti_by_clicks(server: ServerProcess, tmp_path: Path) -> None:
