@@ -89,6 +89,11 @@ def test_touti_resign_and_rematch_against_the_computer(
     wait(d, lambda d: body(d, "data-ready") == "1")
     d.find_element(By.ID, "t-go").click()
     wait(d, lambda d: "/touti/" in d.current_url and body(d, "data-ply") is not None)
+    # The room's settings, as on the other games' screens: the page's game gives every
+    # other seat to the computer, so it is private and coached like any such game.
+    wait(d, lambda d: d.find_element(By.ID, "t-settings").text)
+    settings = d.find_element(By.ID, "t-settings").text
+    assert "Private room" in settings and "60 s" in settings and "coach allowed" in settings
     first = d.current_url
     visible(d, "#t-resign")[0].click()
     visible(d, "#t-resign-yes")[0].click()
@@ -97,3 +102,24 @@ def test_touti_resign_and_rematch_against_the_computer(
     visible(d, "#t-rematch")[0].click()
     wait(d, lambda d: d.current_url != first and body(d, "data-ply") is not None)
     assert "/touti/" in d.current_url and body(d, "data-over") == "0"
+
+
+def test_a_touti_seat_whose_player_is_away_is_marked(server: ServerProcess, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    d = browser
+    r = post(server.base, "/api/games", {"game": "touti", "mode": "room", "name": "Selma"})
+    # A guest takes seat 1 and never connects: away, once the game is in play.
+    post(server.base, f"/api/games/{r['game']}/join", {"name": "Hedi"})
+    d.get(server.base + "/")
+    d.execute_script(f"localStorage.setItem('touti.token.{r['game']}', '{r['token']}')")
+    d.get(f"{server.base}/touti/{r['game']}")
+    wait(d, lambda d: visible(d, "#t-fill"))
+    assert "Public room" in d.find_element(By.ID, "t-settings").text
+    assert "no coach" in d.find_element(By.ID, "t-settings").text
+    visible(d, "#t-fill")[0].click()
+
+    def hedi(d: Any) -> str:
+        return str(d.find_element(By.CSS_SELECTOR, ".touti-seat[data-at='1'] .who").text)
+
+    wait(d, lambda d: "Hedi" in hedi(d) and "away" in hedi(d))

@@ -103,6 +103,24 @@ def test_settings_are_stored_and_shown_with_their_defaults(client: TestClient) -
     assert welcome["coaching"] is False
 
 
+def test_a_room_of_one_person_and_computers_defaults_as_a_game_against_the_computer(
+    sqlite_client: TestClient,
+) -> None:
+    # Touti's page makes such a room to set the partner's level apart from the opponents'.
+    alone = sqlite_client.post("/api/games", json={
+        "game": "touti", "mode": "room", "name": "Selma",
+        "computers": [None, "random", "technique", "random"],
+    }).json()
+    shown = sqlite_client.get(f"/api/games/{alone['game']}").json()
+    assert shown["settings"]["unlisted"] is True and shown["coaching"] is True
+    # With a seat left for a person, it is a room like any other.
+    waiting = sqlite_client.post("/api/games", json={
+        "game": "touti", "mode": "room", "name": "Selma", "computers": [None, "random"],
+    }).json()
+    shown = sqlite_client.get(f"/api/games/{waiting['game']}").json()
+    assert shown["settings"]["unlisted"] is False and shown["coaching"] is False
+
+
 def test_unlisted_rooms_are_left_out_of_the_lobby(sqlite_client: TestClient) -> None:
     c = sqlite_client
     public, _ = new_room(c)

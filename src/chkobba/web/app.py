@@ -131,8 +131,17 @@ def creation(data: dict[str, Any]) -> dict[str, Any]:
         "rules_name": rules_name,
         "options": options,
         "computers": computers,
-        "settings": room_settings(data, mode),
+        # A room whose every other seat goes to the computer at once (Touti's page makes
+        # one to choose the partner's level apart) is a game against the computer: its
+        # settings default as such (private, coached).
+        "settings": room_settings(data, "computer" if alone(computers, seats) else mode),
     }
+
+
+def alone(computers: list[str | None] | None, seats: int) -> bool:
+    """Whether ``computers`` gives every seat but the creator's to the computer."""
+    wanted = list(computers or [])
+    return len(wanted) == seats and all(wanted[s] is not None for s in range(1, seats))
 
 
 def create_app(

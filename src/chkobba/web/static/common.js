@@ -38,6 +38,22 @@ export function cardsRow(codes, opts = {}) {
 }
 
 /** A seat's display name: the player's, or the computer's level. */
+/** A room's settings in words (private or public, grace, clock, coach), for its game screen. */
+export function settingsWords(room) {
+  const s = room.settings;
+  const words = [t(s.unlisted ? "private_room" : "public_room"), t("grace_is", { n: s.grace })];
+  if (s.clock) words.push(t("clock_is", { n: s.clock }));
+  if (room.kind === "room") words.push(t(room.coaching ? "coach_on" : "coach_off"));
+  return words.join(" · ");
+}
+
+/** What a seat's holder is doing, when the room marks it: away, or replaced by the computer. */
+export function seatState(room, seat) {
+  const p = room?.players?.[seat];
+  if (p?.stand_in) return t("stand_in");
+  return p?.away && room.status === "playing" ? t("away") : null;
+}
+
 export function seatName(players, seat) {
   const p = players?.[seat];
   if (!p) return `#${seat + 1}`;

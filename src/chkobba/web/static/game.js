@@ -2,7 +2,7 @@
 import { t, onLangChange, levelName } from "./i18n.js";
 import {
   api, breakdownTable, cardEl, cardsRow, describeMove, el, endNotes, pretty,
-  saveToken, savedToken, seatName, setupHeader, sideName,
+  saveToken, savedToken, seatName, seatState, settingsWords, setupHeader, sideName,
 } from "./common.js";
 import { setGameDeck } from "./cards.js";
 import { chkobbaMove, hasLast, pacer, replayLast, snapshot } from "./motion.js";
@@ -171,13 +171,7 @@ function render() {
 
 /** The room's settings, the link to the game it is a rematch of, and the resign button. */
 function renderLife() {
-  const s = room.settings;
-  if (s) {
-    const words = [t(s.unlisted ? "private_room" : "public_room"), t("grace_is", { n: s.grace })];
-    if (s.clock) words.push(t("clock_is", { n: s.clock }));
-    if (room.kind === "room") words.push(t(room.coaching ? "coach_on" : "coach_off"));
-    $("life-settings").textContent = words.join(" · ");
-  }
+  if (room.settings) $("life-settings").textContent = settingsWords(room);
   const of = $("rematch-of");
   of.classList.toggle("hidden", !room.rematch_of);
   if (room.rematch_of) {
@@ -323,8 +317,8 @@ function seatInfo(s) {
   const notes = [];
   if (room.teams && seat >= 0 && s !== seat && sideOf()[s] === sideOf()[seat]) notes.push(t("partner"));
   if (state.dealer === s) notes.push(t("dealer"));
-  if (players()[s]?.stand_in) notes.push(t("stand_in"));
-  else if (players()[s]?.away && room.status === "playing") notes.push(t("away"));
+  const doing = seatState(room, s);
+  if (doing) notes.push(doing);
   return notes.join(" · ");
 }
 

@@ -1,7 +1,7 @@
 // Touti against the computer, on the hub's WebSocket like every game (docs/protocol.md):
 // the game is created by POST /api/games, then followed with hello; each move is a play
 // message, answered by the seat's state. The seat token travels in the hello, never in a URL.
-import { api, cardEl, el, pretty } from "./common.js";
+import { api, cardEl, el, pretty, seatState, settingsWords } from "./common.js";
 import { mountDeckPicker, setGameDeck } from "./cards.js";
 import { hasLast, pacer, replayLast, snapshot, toutiMove } from "./motion.js";
 import { mountSoundToggle } from "./sound.js";
@@ -74,7 +74,8 @@ function render(v) {
     // The places are the person's: itself at the bottom, then right, partner, left.
     const seat = (me + Number(seatEl.dataset.seat)) % 4;
     seatEl.dataset.at = seat;
-    seatEl.querySelector(".who").textContent = `${names[seat]} (${v.hand_sizes[seat]})`;
+    const doing = seatState(room, seat);
+    seatEl.querySelector(".who").textContent = `${names[seat]} (${v.hand_sizes[seat]})${doing ? ` · ${doing}` : ""}`;
     seatEl.classList.toggle("turn", v.turn === seat && v.winner === null);
     const slot = seatEl.querySelector(".slot");
     slot.replaceChildren();
@@ -118,6 +119,7 @@ function render(v) {
   if (over) $("t-resign-ask").hidden = true;
   renderTable(v, names, team);
   renderWaiting(v);
+  if (room?.settings) $("t-settings").textContent = settingsWords(room);
 }
 
 /** Each seat's name: a person's own, a computer's by where it sits from the person. */
