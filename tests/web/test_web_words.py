@@ -54,6 +54,7 @@ def offered_seatings() -> set[str]:
         ("cards.js", "i18n.js", "t", "data-i18n"),
         ("sound.js", "i18n.js", "t", "data-i18n"),
         ("game.js", "i18n.js", "t", "data-i18n"),
+        ("common.js", "i18n.js", "t", "data-i18n"),
         ("game.html", "i18n.js", "t", "data-i18n"),
         ("touti.html", "touti-i18n.js", "tt", "data-tt"),
         ("lobby.js", "i18n.js", "t", "data-i18n"),
@@ -83,9 +84,9 @@ def test_every_word_is_in_the_three_languages(
 
 
 def test_the_choice_between_two_words_is_read() -> None:
-    # The pattern game.js uses for the room's settings must be seen, or a missing word
+    # The pattern common.js uses for the room's settings must be seen, or a missing word
     # in one language would pass unnoticed.
-    path = STATIC / "game.js"
+    path = STATIC / "common.js"
     assert {"private_room", "public_room", "coach_on", "coach_off"} <= used(path, "t")
 
 
