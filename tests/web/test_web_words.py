@@ -74,6 +74,10 @@ def test_every_word_is_in_the_three_languages(
         # The deck chooser's options: deck_french, deck_italian, deck_spanish.
         assert "deck" in keys
         keys |= {f"deck_{d}" for d in ("french", "italian", "spanish")}
+    if module == "common.js":
+        # The breakdown's description of Chkobba's points (other presets' rows are named).
+        keys.discard("point")
+        keys |= {f"point_{k}" for k in ("karta", "dinari", "barmila", "haya", "chkobba")}
     if module == "lobby.js":
         # The seating chooser's options, one for every seating a game offers.
         keys.discard("seating")
