@@ -34,6 +34,7 @@ from chkobba.match import Match
 from chkobba.rules import RULES_VERSION, RulesError
 from chkobba.store import Finish, MoveRow, SeatRow, Store, StoredGame
 from chkobba.store.store import now
+from chkobba.web.engines import RoomEngines
 from chkobba.web.life import RoomSettings
 from chkobba.web.protocol import (
     FillMsg,
@@ -248,6 +249,9 @@ class Room:
     stood_in: list[tuple[int, int, str]] = field(default_factory=list)
     """The moves the computer played for a person's seat: (ply, seat, ``away``/``clock``)."""
     timer: asyncio.TimerHandle | None = None
+    engines: RoomEngines | None = None
+    """The outside engines playing seats of this game, one process per seat (made at the
+    first engine move; closed when the game ends or the room is let go)."""
 
     @property
     def match(self) -> Match | None:
@@ -575,6 +579,7 @@ class Hub:
                 room.bots.cancel()
             if room.timer is not None:
                 room.timer.cancel()
+            self._end_engines(room, played_out=None)
         if self.chores:
             # Notes of who was seen are quick and count after a restart: let them land.
             await asyncio.wait(list(self.chores), timeout=2.0)
@@ -909,6 +914,7 @@ class Hub:
         room.status = "finished"
         finish = Finish(room.id, t.winner, list(t.totals()))
         await self.journal.call(self.journal.write_moves, [], [finish])
+        self._end_engines(room, played_out=True)
         if self.cluster is not None:
             # A finished game takes no more writes: nobody need hold it.
             await self.journal.call(self.cluster.release, room.id)
@@ -975,14 +981,22 @@ class Hub:
                 self.rooms.pop(room.id, None)
 
     async def _choose(self, room: Room, level: str, seat: int) -> str:
-        """The computer's move, seeded by the game and the ply: a restart replays it."""
+        """The computer's move. A built-in player is made afresh for each move, seeded by
+        the game and the ply, so that a restart replays its choice exactly (and making one
+        is cheap); an outside engine is a process per seat kept for the whole game
+        (:class:`~chkobba.web.engines.RoomEngines`), told its start and its end."""
         t = room.table
         obs = t.observe(seat)
         seed = agent_seed(room.seed, room.ply, seat)
         try:
-            agent = room.game.make_agent(level, seed)
             # A thinking player may take a while: keep the server answering.
-            move = await asyncio.to_thread(agent.choose, obs)
+            if RoomEngines.plays(level):
+                if room.engines is None:
+                    room.engines = RoomEngines(room.game.make_agent, room.seed)
+                move = await asyncio.to_thread(room.engines.choose, seat, level, obs)
+            else:
+                agent = room.game.make_agent(level, seed)
+                move = await asyncio.to_thread(agent.choose, obs)
             if move not in obs.legal_moves:
                 raise AgentError(f"{level} chose {move}, which is not legal")
         except Exception:
@@ -990,6 +1004,22 @@ class Hub:
             log.exception("game %s: the %s player failed", room.id, level)
             move = room.game.make_agent("random", seed).choose(obs)
         return str(move)
+
+    def _end_engines(self, room: Room, played_out: bool | None) -> None:
+        """Tell the room's engines that the game ended, ``played_out`` or not (resigned,
+        abandoned), and stop them; None: only stop them (the room is let go, the server
+        stops). On threads beside the caller: an engine has a second to exit."""
+        engines = room.engines
+        if engines is None or engines.closed:
+            return
+        # No new engine move from now on, even one already on its way to a thread.
+        engines.closed = True
+        if played_out is None:
+            self.later(asyncio.to_thread(engines.close))
+            return
+        t = room.table
+        observations = {s: t.observe(s) for s in engines.seats}
+        self.later(asyncio.to_thread(engines.finish, observations, played_out))
 
     async def _commit_quietly(
         self, room: Room, seat: int, move: str, stand_in: str | None = None
@@ -1136,6 +1166,7 @@ class Hub:
         room.resigned = finish.resigned
         room.final_winner = finish.winner
         room.stand_in.clear()
+        self._end_engines(room, played_out=False)
         if room.timer is not None:
             room.timer.cancel()
             room.timer = None
@@ -1311,6 +1342,7 @@ class Hub:
         if room.timer is not None:
             room.timer.cancel()
             room.timer = None
+        self._end_engines(room, played_out=None)
         async with room.lock:
             # No move is half-written past this point: the next holder reads them all.
             for c in list(room.conns):
