@@ -741,8 +741,10 @@ class Hub:
             room.token_hashes[seat] = token_hash(token)
             # Away until a connection says hello with the token.
             room.away_since[seat] = time.time()
-            await self._save_seats(room, [seat])
+            started = await self._save_seats(room, [seat])
         self.announce_room(room)
+        if started:
+            self.broadcast(room)
         return seat, token
 
     async def fill(self, room: Room, level: str) -> None:
@@ -756,19 +758,27 @@ class Hub:
                 raise ProtocolError("no_free_seat", "every seat of this game is taken")
             for s in free:
                 room.agents[s] = level
-            await self._save_seats(room, free)
+            started = await self._save_seats(room, free)
         self.announce_room(room)
+        if started:
+            self.broadcast(room)
 
-    async def _save_seats(self, room: Room, changed: list[int]) -> None:
+    async def _save_seats(self, room: Room, changed: list[int]) -> bool:
+        """Store the ``changed`` seats (lock held); whether the game started with them: the
+        last free seat taken, its followers are then owed a state in which they may move
+        (the caller sends it, after the ``room`` message that says so)."""
+        started = False
         if not room.free_seats():
             if room.status != "playing":
                 room.turn_since = time.time()
+                started = True
             room.status = "playing"
         rows = [SeatRow(s, room.names[s], room.token_hashes[s], room.agents[s]) for s in changed]
         await self.journal.call(self.journal.write_seats, room.id, rows, room.status)
         if room.status == "playing":
             self.schedule_bots(room)
             self.arm(room)
+        return started
 
     # -- connections -----------------------------------------------------------
 
