@@ -64,6 +64,11 @@ OUTBOX_LIMIT: Final = 256
 """Messages queued for one slow connection before it is dropped."""
 
 
+class NotOwner(RuntimeError):
+    """A cluster worker's write for a game it does not hold (any more): refused, nothing
+    written (web/cluster.py)."""
+
+
 class Busy(ProtocolError):
     """A game another cluster worker still holds: the client should reconnect shortly."""
 
@@ -444,6 +449,9 @@ class Journal:
         # A cluster worker writes through its own session instead, fenced (web/cluster.py).
         self.write_moves: Callable[..., None] = store.append_moves
         self.write_seats: Callable[..., None] = store.update_seats
+        self.write_seen: Callable[..., None] = store.mark_seen
+        self.write_rematch: Callable[[str, str], str] = store.link_rematch
+        self.write_use: Callable[[str, int, str], int] = store.count_use
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store method on the store's thread."""
@@ -1162,15 +1170,22 @@ class Hub:
         self.arm(room)
 
     async def _seen(self, room: Room, seats_seen: list[int]) -> None:
+        if room.status == "finished":
+            return  # only an unfinished game's timers read it (and nobody holds a finished one)
         try:
-            await self.journal.call(self.store.mark_seen, room.id, seats_seen, now())
+            await self.journal.call(self.journal.write_seen, room.id, seats_seen, now())
+        except NotOwner:
+            log.info("game %s is no longer held here: who was seen is not noted", room.id)
         except Exception:
             # Only the timers after a restart depend on it: not worth failing a game for.
             log.exception("could not note who was seen in game %s", room.id)
 
     async def end_early(self, room: Room, finish: Finish) -> None:
         """End a game that was not played out (lock held): stored, then announced."""
-        await self.journal.call(self.store.append_moves, [], [finish])
+        # Fenced like the moves in a cluster: a worker that lost the game cannot end it.
+        await self.journal.call(self.journal.write_moves, [], [finish])
+        if self.cluster is not None:
+            await self.journal.call(self.cluster.release, room.id)
         room.status = "finished"
         room.ending = finish.ending
         room.resigned = finish.resigned
@@ -1229,10 +1244,7 @@ class Hub:
                 room.rematch_accepted[seat] = token_hash(rematch_token(conn.token, room.id))
                 people = [s for s in range(room.seats) if room.token_hashes[s] is not None]
                 if all(s in room.rematch_accepted for s in people):
-                    new = await self._open_rematch(room)
-                    room.rematch = new.id
-                    await self.journal.call(self.store.link_rematch, room.id, new.id)
-                    created = True
+                    created = await self._rematch(room)
         if re is not None:
             conn.send({"type": "rematch_offered", "game": room.id, "re": re})
         self.announce_room(room)
@@ -1240,6 +1252,32 @@ class Hub:
             for c in list(room.conns) if created else [conn]:
                 if c.seat is not None and c.seat >= 0 and c.token is not None:
                     self.send_rematch(c, room)
+
+    async def _rematch(self, room: Room) -> bool:
+        """Make and link the rematch of a finished game (lock held); whether this call made
+        it. A cluster worker holds the game's lock meanwhile, so that two workers showing
+        the game never both make one: the second finds the first's."""
+        cluster = self.cluster
+        if cluster is not None and not await self.journal.call(cluster.try_own, room.id):
+            raise Busy(room.id)
+        try:
+            if cluster is not None:
+                stored = await self.journal.call(self.store.game, room.id)
+                if stored is not None and stored.rematch is not None:
+                    room.rematch = stored.rematch
+                    return False
+            new = await self._open_rematch(room)
+            standing = await self.journal.call(self.journal.write_rematch, room.id, new.id)
+            room.rematch = standing
+            if standing != new.id:
+                # Linked meanwhile by another way in: the new game, never joined, is left
+                # to be abandoned like any game nobody comes to.
+                log.warning("game %s already had its rematch %s; %s unused", room.id,
+                            standing, new.id)
+            return standing == new.id
+        finally:
+            if cluster is not None:
+                await self.journal.call(cluster.release, room.id)
 
     async def _open_rematch(self, room: Room) -> Room:
         t = room.table
