@@ -507,6 +507,8 @@ class Settings:
     """Messages refused for the rate limit before the connection is closed."""
     tune_gc: bool = False
     """Tune the garbage collector for a long-running server (set by ``chkobba serve``)."""
+    scan_every: float = 60.0
+    """Seconds between a cluster worker's looks for abandoned games nobody holds."""
 
 
 class Hub:
@@ -532,6 +534,8 @@ class Hub:
         )
         self.adopted = 0
         """Games this worker has loaded on demand (taken over, in a cluster)."""
+        self.scanner: asyncio.Task[None] | None = None
+        """A cluster worker's looks for abandoned games (:meth:`scan_abandoned`)."""
 
     # -- life cycle ------------------------------------------------------------
 
@@ -1331,8 +1335,11 @@ class Hub:
 
         self.cluster.on_lost = lost
         self.cluster.listen(asked)
+        self.scanner = asyncio.create_task(self._scan_loop())
 
     async def _stop_cluster(self) -> None:
+        if self.scanner is not None:
+            self.scanner.cancel()
         # A rolling restart: hand every game back, its clients told to come again.
         await self.let_go_all()
         assert self.cluster is not None
@@ -1371,6 +1378,74 @@ class Hub:
             # The room's timers (away seats, the clock) count from the stored times.
             self.arm(room)
             self.adopted += 1
+            return room
+
+    async def _scan_loop(self) -> None:
+        while True:
+            try:
+                await self.scan_abandoned()
+            except Exception:
+                log.exception("looking for abandoned games failed; again later")
+            await asyncio.sleep(self.settings.scan_every)
+
+    async def scan_abandoned(self) -> list[str]:
+        """End as abandoned the unfinished games nobody has come back to for their
+        ``abandon_after`` and no worker holds (a held game's own timer ends it); return
+        their ids. A single server does this at start-up (:meth:`resumable`); a cluster's
+        workers load games only when asked for them, so each looks now and then. A game
+        is ended by the worker that takes its lock, loaded and checked again first."""
+        assert self.cluster is not None
+        at = time.time()
+        ended: list[str] = []
+        for g in await self.journal.call(self.store.quiet_games):
+            life = RoomSettings.stored(g.settings, g.kind)
+            if g.id in self.rooms or quiet_since(g) + life.abandon_after > at:
+                continue
+            room = await self._take_if_free(g.id)
+            if room is None:
+                continue
+            try:
+                idle = room.idle_since
+                if idle is not None and idle + room.life.abandon_after <= time.time():
+                    await self.abandon(room)
+                    ended.append(room.id)
+                else:
+                    self.schedule_bots(room)
+                    self.arm(room)
+            except Exception:
+                log.exception("game %s could not be ended as abandoned", g.id)
+                await self.let_go(g.id, "the server could not end the game")
+        if ended:
+            log.info("%d game(s) nobody held were abandoned", len(ended))
+        return ended
+
+    async def _take_if_free(self, code: str) -> Room | None:
+        """Hold and load an unfinished game if no worker holds it (none is asked to let it
+        go); None if one does, or it is finished or cannot be replayed."""
+        cluster = self.cluster
+        assert cluster is not None
+        async with self._gate(code):
+            if code in self.rooms or not await self.journal.call(cluster.try_own, code):
+                return None
+            try:
+                # Read after taking the lock: the last holder's writes are all stored.
+                stored = await asyncio.to_thread(self.store.game, code)
+                room = None if stored is None else room_from_stored(stored)
+            except (RulesError, ValueError) as e:
+                log.error("game %s cannot be replayed, left aside: %s", code, e)
+                room = None
+            except BaseException:
+                await self.journal.call(cluster.release, code)
+                raise
+            if room is None or room.status == "finished":
+                await self.journal.call(cluster.release, code)
+                return None
+            self.rooms[code] = room
+            if room.table.is_over:
+                # The last holder stopped between the last move and the game's end.
+                await self._finish(room)
+                self.rooms.pop(code, None)
+                return None
             return room
 
     async def let_go(self, code: str, reason: str = "the game moves to another server") -> None:
