@@ -214,3 +214,29 @@ def test_engines_are_stopped_when_the_server_stops(
     wait_reaped(pids)
     [log] = told(pids)
     assert log[:2] == ["hello", "newgame"] and log[-1] == "quit" and "game_over" not in log
+
+
+def test_a_resigned_game_is_over_for_its_engine(
+    sqlite_client: TestClient, offered: Callable[[str], str], tmp_path: Path
+) -> None:
+    """A game ended before it was played out: its engine is told ``game_over`` (with no
+    ``round_over`` for the round left unfinished), then ``quit``, and reaped."""
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    alias = offered(engine(FAULTY, "first", str(pids)))
+    created = sqlite_client.post(
+        "/api/games", json={"mode": "computer", "level": alias, "target": 11}
+    ).json()
+    with sqlite_client.websocket_connect("/ws") as ws:
+        state = hello(ws, created["game"], created["token"])
+        for _ in range(3):
+            while not state["legal"]:
+                state, _ = recv_until(ws, "state")
+            ws.send_json({"type": "play", "move": state["legal"][0], "ply": state["ply"]})
+            state, _ = recv_until(ws, "state")
+        ws.send_json({"type": "resign", "id": "r"})
+        recv_until(ws, "resigned")
+    wait_reaped(pids)
+    [log] = told(pids)
+    assert log[:2] == ["hello", "newgame"] and log[-2:] == ["game_over", "quit"], log
+    assert log.count("round_over") == 0 and log.count("go") >= 1
