@@ -9,7 +9,7 @@ import time
 
 import pytest
 from starlette.testclient import TestClient
-from wsutil import PgServer, hello
+from wsutil import PgServer, hello, recv_until
 
 from chkobba.store import Finish, SeatRow, Store, StoredGame
 from chkobba.store.store import now
@@ -107,3 +107,38 @@ def test_every_write_of_a_game_is_fenced(pg_server: PgServer) -> None:
         b.close()
         store_a.close()
         store_b.close()
+
+
+def test_a_rematch_in_a_cluster_is_made_once(pg_server: PgServer) -> None:
+    """Two workers showing the same finished game: the rematch made on one (holding the
+    game's lock for the while) is the one the other hands out, not a second game, and
+    no worker keeps the finished game's lock."""
+    url = pg_server.new_database()
+    store = Store(url)
+    try:
+        with (
+            TestClient(create_app(url, QUICK, worker="a")) as a,
+            TestClient(create_app(url, QUICK, worker="b")) as b,
+        ):
+            made = a.post("/api/games", json={"level": "random", "target": 11}).json()
+            with a.websocket_connect("/ws") as on_a:
+                state = hello(on_a, made["game"], made["token"])
+                while not state["over"]:
+                    if state["legal"]:
+                        on_a.send_json(
+                            {"type": "play", "move": state["legal"][0], "ply": state["ply"]}
+                        )
+                    state, _ = recv_until(on_a, "state")
+                with b.websocket_connect("/ws") as on_b:
+                    # b shows the finished game too, from before there was a rematch.
+                    hello(on_b, made["game"], made["token"])
+                    on_a.send_json({"type": "rematch"})
+                    first, _ = recv_until(on_a, "rematch")
+                    on_b.send_json({"type": "rematch"})
+                    again, _ = recv_until(on_b, "rematch")
+            assert again["game"] == first["game"] and again["token"] == first["token"]
+            assert store.game(made["game"]).rematch == first["game"]  # type: ignore[union-attr]
+            assert store.count_games() == {"finished": 1, "playing": 1}
+            assert a.get("/healthz").json()["owned"] == b.get("/healthz").json()["owned"] == 0
+    finally:
+        store.close()
