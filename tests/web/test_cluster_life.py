@@ -6,6 +6,7 @@ lock like the moves. On a throwaway PostgreSQL; skipped where it is not installe
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -26,6 +27,17 @@ def stored(code: str) -> StoredGame:
         id=code, kind="room", status="playing", rules="chkobba", options={}, seats=2,
         teams=False, seed=1, created_at=now(), seat_rows=[SeatRow(0), SeatRow(1)],
     )  # fmt: skip
+
+
+def rematch_of(ws: Any) -> dict[str, Any]:
+    """Ask for a rematch; the ``rematch`` message answering it (a ping after it bounds the
+    wait: the server handles a connection's messages in order)."""
+    ws.send_json({"type": "rematch"})
+    ws.send_json({"type": "ping"})
+    _, seen = recv_until(ws, "pong")
+    found = [m for m in seen if m["type"] == "rematch"]
+    assert found, f"no rematch: {seen}"
+    return found[0]
 
 
 def wait_until(what: str, check: object, seconds: float = 5.0) -> None:
@@ -132,10 +144,8 @@ def test_a_rematch_in_a_cluster_is_made_once(pg_server: PgServer) -> None:
                 with b.websocket_connect("/ws") as on_b:
                     # b shows the finished game too, from before there was a rematch.
                     hello(on_b, made["game"], made["token"])
-                    on_a.send_json({"type": "rematch"})
-                    first, _ = recv_until(on_a, "rematch")
-                    on_b.send_json({"type": "rematch"})
-                    again, _ = recv_until(on_b, "rematch")
+                    first = rematch_of(on_a)
+                    again = rematch_of(on_b)
             assert again["game"] == first["game"] and again["token"] == first["token"]
             assert store.game(made["game"]).rematch == first["game"]  # type: ignore[union-attr]
             assert store.count_games() == {"finished": 1, "playing": 1}
