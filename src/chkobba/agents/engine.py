@@ -457,11 +457,18 @@ class EngineAgent:
             self._timeouts = 0
             return legal
 
-    def finish(self, obs: Any) -> None:
+    @property
+    def stopped(self) -> bool:
+        """Whether the engine was started and no longer runs (it crashed, was stopped
+        after timeouts, failed the handshake, or was closed)."""
+        return self._started and self._process is None
+
+    def finish(self, obs: Any, played_out: bool = True) -> None:
         """Tell the engine the game is over (the points of its last round, the totals), then
-        stop it."""
+        stop it; a game not ``played_out`` (resigned, abandoned) has no last round to tell."""
         if self._process is not None:
-            self._tell_round(obs, ending=True)
+            if played_out:
+                self._tell_round(obs, ending=True)
             with contextlib.suppress(OSError, ValueError):
                 self._process.send({"type": "game_over", "totals": list(obs.totals)})
         self.close()

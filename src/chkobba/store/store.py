@@ -312,33 +312,56 @@ class Store:
     def mark_seen(self, game_id: str, seats_seen: Sequence[int], at: dt.datetime) -> None:
         """Note that the holders of ``seats_seen`` (and so someone) were connected at ``at``."""
         with self.engine.begin() as conn:
-            if seats_seen:
-                conn.execute(
-                    update(seats)
-                    .where(seats.c.game_id == game_id, seats.c.seat.in_(list(seats_seen)))
-                    .values(seen_at=at)
-                )
-            conn.execute(update(games).where(games.c.id == game_id).values(seen_at=at))
+            self.write_seen(conn, game_id, seats_seen, at)
 
-    def link_rematch(self, game_id: str, rematch_id: str) -> None:
-        """Link a finished game to its rematch."""
+    def write_seen(
+        self, conn: Connection, game_id: str, seats_seen: Sequence[int], at: dt.datetime
+    ) -> None:
+        """:meth:`mark_seen` in the caller's transaction (a cluster worker's, fenced)."""
+        if seats_seen:
+            conn.execute(
+                update(seats)
+                .where(seats.c.game_id == game_id, seats.c.seat.in_(list(seats_seen)))
+                .values(seen_at=at)
+            )
+        conn.execute(update(games).where(games.c.id == game_id).values(seen_at=at))
+
+    def link_rematch(self, game_id: str, rematch_id: str) -> str:
+        """Link a finished game to its rematch, unless it has one already; return the
+        rematch that stands (``rematch_id``, or the one linked before)."""
         with self.engine.begin() as conn:
-            conn.execute(update(games).where(games.c.id == game_id).values(rematch=rematch_id))
+            return self.write_rematch(conn, game_id, rematch_id)
+
+    def write_rematch(self, conn: Connection, game_id: str, rematch_id: str) -> str:
+        """:meth:`link_rematch` in the caller's transaction (a cluster worker's, fenced)."""
+        conn.execute(
+            update(games)
+            .where(games.c.id == game_id, games.c.rematch.is_(None))
+            .values(rematch=rematch_id)
+        )
+        return str(conn.execute(select(games.c.rematch).where(games.c.id == game_id)).scalar_one())
+
+    def status_of(self, conn: Connection, game_id: str) -> str | None:
+        """A game's status (``open``, ``playing``, ``finished``), None if there is no such game."""
+        found = conn.execute(select(games.c.status).where(games.c.id == game_id)).scalar()
+        return None if found is None else str(found)
 
     def count_use(self, game_id: str, seat: int, aid: str) -> int:
         """Count one use of the coach's ``aid`` by ``seat``; return the seat's count of it."""
+        with self.engine.begin() as conn:
+            return self.write_use(conn, game_id, seat, aid)
+
+    def write_use(self, conn: Connection, game_id: str, seat: int, aid: str) -> int:
+        """:meth:`count_use` in the caller's transaction (a cluster worker's, fenced)."""
         key = (
             (coach_uses.c.game_id == game_id)
             & (coach_uses.c.seat == seat)
             & (coach_uses.c.aid == aid)
         )
-        with self.engine.begin() as conn:
-            done = conn.execute(update(coach_uses).where(key).values(count=coach_uses.c.count + 1))
-            if done.rowcount == 0:
-                conn.execute(
-                    insert(coach_uses).values(game_id=game_id, seat=seat, aid=aid, count=1)
-                )
-            return int(conn.execute(select(coach_uses.c.count).where(key)).scalar_one())
+        done = conn.execute(update(coach_uses).where(key).values(count=coach_uses.c.count + 1))
+        if done.rowcount == 0:
+            conn.execute(insert(coach_uses).values(game_id=game_id, seat=seat, aid=aid, count=1))
+        return int(conn.execute(select(coach_uses.c.count).where(key)).scalar_one())
 
     def coach_uses_of(self, game_id: str) -> dict[str, dict[int, int]]:
         """How many times each seat used each aid of the coach in a game: aid -> seat -> n."""
@@ -401,6 +424,30 @@ class Store:
             left = {g.id for g in found} - set(gone)
             playable = self._load(conn, games.c.id.in_(sorted(left))) if left else []
         return playable, gone
+
+    def quiet_games(self) -> list[StoredGame]:
+        """Every unfinished game's row and seats, with ``last_move_at`` but not its moves:
+        what tells whether it was abandoned (:func:`chkobba.web.hub.quiet_since`)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games).where(games.c.status != "finished").order_by(games.c.created_at)
+            ).all()
+            found = [_game_of(r._mapping) for r in rows]
+            if not found:
+                return []
+            self._attach_seats(conn, found)
+            unfinished = select(games.c.id).where(games.c.status != "finished")
+            last = dict(
+                conn.execute(
+                    select(moves.c.game_id, func.max(moves.c.played_at))
+                    .where(moves.c.game_id.in_(unfinished))
+                    .group_by(moves.c.game_id)
+                ).all()
+            )
+        for g in found:
+            at = last.get(g.id)
+            g.last_move_at = _aware(at) if at is not None else None
+        return found
 
     def finished_games(self, limit: int = 50, offset: int = 0) -> list[StoredGame]:
         """The most recently finished games, with their seats (moves left out)."""

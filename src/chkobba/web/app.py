@@ -160,6 +160,9 @@ def create_app(
         hub.cluster = Ownership(store, worker)
         hub.journal.write_moves = hub.cluster.append_moves
         hub.journal.write_seats = hub.cluster.update_seats
+        hub.journal.write_seen = hub.cluster.mark_seen
+        hub.journal.write_rematch = hub.cluster.link_rematch
+        hub.journal.write_use = hub.cluster.count_use
     metrics = Metrics(hub, worker or "single")
     hub.journal.write_moves = metrics.count_writes(hub.journal.write_moves)
     work = Work(limits or Limits())

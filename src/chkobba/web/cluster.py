@@ -20,6 +20,7 @@ Journal`), one call at a time, as SQLAlchemy connections require.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import os
 import socket
@@ -32,7 +33,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import DBAPIError
 
 from chkobba.store import Finish, MoveRow, SeatRow, Store
-from chkobba.web.hub import CODE_ALPHABET, CODE_LENGTH
+from chkobba.web.hub import CODE_ALPHABET, CODE_LENGTH, NotOwner
 
 log = logging.getLogger("chkobba.web")
 
@@ -40,10 +41,6 @@ CHANNEL: Final = "chkobba_handoff"
 """The ``NOTIFY`` channel on which a worker asks the holder of a game to let it go."""
 LOCK_SPACE: Final = 0x43484B00
 """The first key of the advisory locks on game codes (``CHK`` and a byte)."""
-
-
-class NotOwner(RuntimeError):
-    """A write for a game this worker does not hold (any more): refused, nothing written."""
 
 
 def lock_key(code: str) -> tuple[int, int]:
@@ -168,8 +165,9 @@ class Ownership:
             lambda c: c.execute(text("SELECT pg_notify(:ch, :code)"), {"ch": CHANNEL, "code": code})
         )
 
-    def _fence(self, conn: Connection, codes: set[str]) -> None:
-        # In the transaction that writes: the session still holds every game's lock.
+    def _fence(self, conn: Connection, codes: set[str], tell: bool = True) -> None:
+        # In the transaction that writes: the session still holds every game's lock. A
+        # game found lost is handed to on_lost (the hub lets it go) if ``tell``.
         missing = codes - self.owned
         if not missing:
             keys = [(a << 32) | b for a, b in map(lock_key, codes)]
@@ -184,7 +182,8 @@ class Ownership:
             if held == len(keys):
                 return
             missing = set(codes)
-        self.on_lost(missing)
+        if tell:
+            self.on_lost(missing)
         raise NotOwner(f"worker {self.worker} does not hold game(s) {', '.join(sorted(missing))}")
 
     def append_moves(self, rows: Sequence[MoveRow], finishes: Sequence[Finish] = ()) -> None:
@@ -207,6 +206,40 @@ class Ownership:
             self.store.write_seats(conn, game_id, rows, status)
 
         self._run(write)
+
+    def mark_seen(self, game_id: str, seats_seen: Sequence[int], at: dt.datetime) -> None:
+        """Note who was seen, as :meth:`Store.mark_seen`, fenced by the game's lock (only an
+        unfinished game's timers read it); raise :class:`NotOwner` if it is not held. A
+        worker learns it lost a game from its moves, not from this note."""
+
+        def write(conn: Connection) -> None:
+            self._fence(conn, {game_id}, tell=False)
+            self.store.write_seen(conn, game_id, seats_seen, at)
+
+        self._run(write)
+
+    def link_rematch(self, game_id: str, rematch_id: str) -> str:
+        """Link a finished game to its rematch, as :meth:`Store.link_rematch`, fenced by the
+        game's lock (a finished game's is held only while its rematch is made: see
+        :meth:`~chkobba.web.hub.Hub.offer_rematch`); the rematch that stands."""
+
+        def write(conn: Connection) -> str:
+            self._fence(conn, {game_id}, tell=False)
+            return self.store.write_rematch(conn, game_id, rematch_id)
+
+        return str(self._run(write))
+
+    def count_use(self, game_id: str, seat: int, aid: str) -> int:
+        """Count a use of the coach, as :meth:`Store.count_use`: in a game being played only
+        by its holder (fenced by its lock); in a finished game, which nobody holds, by any
+        worker (the count is one atomic update)."""
+
+        def write(conn: Connection) -> int:
+            if self.store.status_of(conn, game_id) != "finished":
+                self._fence(conn, {game_id}, tell=False)
+            return self.store.write_use(conn, game_id, seat, aid)
+
+        return int(self._run(write))
 
     # -- being asked ---------------------------------------------------------------
 

@@ -580,7 +580,7 @@ class Coach:
 
     async def _count(self, room: Room, seat: int, aid: str) -> int:
         """Count one use of the coach's ``aid`` (for the record); the seat's count of it."""
-        return await self.hub.journal.call(self.store.count_use, room.id, seat, aid)
+        return await self.hub.journal.call(self.hub.journal.write_use, room.id, seat, aid)
 
     async def hint(self, request: Request) -> Response:
         """``POST /api/games/{game}/hint``: the expert's top plays for the seat to move."""

@@ -34,6 +34,7 @@ from chkobba.match import Match
 from chkobba.rules import RULES_VERSION, RulesError
 from chkobba.store import Finish, MoveRow, SeatRow, Store, StoredGame
 from chkobba.store.store import now
+from chkobba.web.engines import RoomEngines
 from chkobba.web.life import RoomSettings
 from chkobba.web.protocol import (
     FillMsg,
@@ -61,6 +62,11 @@ ADOPT_SECONDS: Final = 5.0
 """How long a cluster worker waits for another to let a game go before refusing."""
 OUTBOX_LIMIT: Final = 256
 """Messages queued for one slow connection before it is dropped."""
+
+
+class NotOwner(RuntimeError):
+    """A cluster worker's write for a game it does not hold (any more): refused, nothing
+    written (web/cluster.py)."""
 
 
 class Busy(ProtocolError):
@@ -248,6 +254,9 @@ class Room:
     stood_in: list[tuple[int, int, str]] = field(default_factory=list)
     """The moves the computer played for a person's seat: (ply, seat, ``away``/``clock``)."""
     timer: asyncio.TimerHandle | None = None
+    engines: RoomEngines | None = None
+    """The outside engines playing seats of this game, one process per seat (made at the
+    first engine move; closed when the game ends or the room is let go)."""
 
     @property
     def match(self) -> Match | None:
@@ -440,6 +449,9 @@ class Journal:
         # A cluster worker writes through its own session instead, fenced (web/cluster.py).
         self.write_moves: Callable[..., None] = store.append_moves
         self.write_seats: Callable[..., None] = store.update_seats
+        self.write_seen: Callable[..., None] = store.mark_seen
+        self.write_rematch: Callable[[str, str], str] = store.link_rematch
+        self.write_use: Callable[[str, int, str], int] = store.count_use
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store method on the store's thread."""
@@ -495,6 +507,8 @@ class Settings:
     """Messages refused for the rate limit before the connection is closed."""
     tune_gc: bool = False
     """Tune the garbage collector for a long-running server (set by ``chkobba serve``)."""
+    scan_every: float = 60.0
+    """Seconds between a cluster worker's looks for abandoned games nobody holds."""
 
 
 class Hub:
@@ -520,6 +534,8 @@ class Hub:
         )
         self.adopted = 0
         """Games this worker has loaded on demand (taken over, in a cluster)."""
+        self.scanner: asyncio.Task[None] | None = None
+        """A cluster worker's looks for abandoned games (:meth:`scan_abandoned`)."""
 
     # -- life cycle ------------------------------------------------------------
 
@@ -575,6 +591,7 @@ class Hub:
                 room.bots.cancel()
             if room.timer is not None:
                 room.timer.cancel()
+            self._end_engines(room, played_out=None)
         if self.chores:
             # Notes of who was seen are quick and count after a restart: let them land.
             await asyncio.wait(list(self.chores), timeout=2.0)
@@ -736,8 +753,10 @@ class Hub:
             room.token_hashes[seat] = token_hash(token)
             # Away until a connection says hello with the token.
             room.away_since[seat] = time.time()
-            await self._save_seats(room, [seat])
+            started = await self._save_seats(room, [seat])
         self.announce_room(room)
+        if started:
+            self.broadcast(room)
         return seat, token
 
     async def fill(self, room: Room, level: str) -> None:
@@ -751,19 +770,27 @@ class Hub:
                 raise ProtocolError("no_free_seat", "every seat of this game is taken")
             for s in free:
                 room.agents[s] = level
-            await self._save_seats(room, free)
+            started = await self._save_seats(room, free)
         self.announce_room(room)
+        if started:
+            self.broadcast(room)
 
-    async def _save_seats(self, room: Room, changed: list[int]) -> None:
+    async def _save_seats(self, room: Room, changed: list[int]) -> bool:
+        """Store the ``changed`` seats (lock held); whether the game started with them: the
+        last free seat taken, its followers are then owed a state in which they may move
+        (the caller sends it, after the ``room`` message that says so)."""
+        started = False
         if not room.free_seats():
             if room.status != "playing":
                 room.turn_since = time.time()
+                started = True
             room.status = "playing"
         rows = [SeatRow(s, room.names[s], room.token_hashes[s], room.agents[s]) for s in changed]
         await self.journal.call(self.journal.write_seats, room.id, rows, room.status)
         if room.status == "playing":
             self.schedule_bots(room)
             self.arm(room)
+        return started
 
     # -- connections -----------------------------------------------------------
 
@@ -909,6 +936,7 @@ class Hub:
         room.status = "finished"
         finish = Finish(room.id, t.winner, list(t.totals()))
         await self.journal.call(self.journal.write_moves, [], [finish])
+        self._end_engines(room, played_out=True)
         if self.cluster is not None:
             # A finished game takes no more writes: nobody need hold it.
             await self.journal.call(self.cluster.release, room.id)
@@ -975,14 +1003,22 @@ class Hub:
                 self.rooms.pop(room.id, None)
 
     async def _choose(self, room: Room, level: str, seat: int) -> str:
-        """The computer's move, seeded by the game and the ply: a restart replays it."""
+        """The computer's move. A built-in player is made afresh for each move, seeded by
+        the game and the ply, so that a restart replays its choice exactly (and making one
+        is cheap); an outside engine is a process per seat kept for the whole game
+        (:class:`~chkobba.web.engines.RoomEngines`), told its start and its end."""
         t = room.table
         obs = t.observe(seat)
         seed = agent_seed(room.seed, room.ply, seat)
         try:
-            agent = room.game.make_agent(level, seed)
             # A thinking player may take a while: keep the server answering.
-            move = await asyncio.to_thread(agent.choose, obs)
+            if RoomEngines.plays(level):
+                if room.engines is None:
+                    room.engines = RoomEngines(room.game.make_agent, room.seed)
+                move = await asyncio.to_thread(room.engines.choose, seat, level, obs)
+            else:
+                agent = room.game.make_agent(level, seed)
+                move = await asyncio.to_thread(agent.choose, obs)
             if move not in obs.legal_moves:
                 raise AgentError(f"{level} chose {move}, which is not legal")
         except Exception:
@@ -990,6 +1026,22 @@ class Hub:
             log.exception("game %s: the %s player failed", room.id, level)
             move = room.game.make_agent("random", seed).choose(obs)
         return str(move)
+
+    def _end_engines(self, room: Room, played_out: bool | None) -> None:
+        """Tell the room's engines that the game ended, ``played_out`` or not (resigned,
+        abandoned), and stop them; None: only stop them (the room is let go, the server
+        stops). On threads beside the caller: an engine has a second to exit."""
+        engines = room.engines
+        if engines is None or engines.closed:
+            return
+        # No new engine move from now on, even one already on its way to a thread.
+        engines.closed = True
+        if played_out is None:
+            self.later(asyncio.to_thread(engines.close))
+            return
+        t = room.table
+        observations = {s: t.observe(s) for s in engines.seats}
+        self.later(asyncio.to_thread(engines.finish, observations, played_out))
 
     async def _commit_quietly(
         self, room: Room, seat: int, move: str, stand_in: str | None = None
@@ -1122,20 +1174,28 @@ class Hub:
         self.arm(room)
 
     async def _seen(self, room: Room, seats_seen: list[int]) -> None:
+        if room.status == "finished":
+            return  # only an unfinished game's timers read it (and nobody holds a finished one)
         try:
-            await self.journal.call(self.store.mark_seen, room.id, seats_seen, now())
+            await self.journal.call(self.journal.write_seen, room.id, seats_seen, now())
+        except NotOwner:
+            log.info("game %s is no longer held here: who was seen is not noted", room.id)
         except Exception:
             # Only the timers after a restart depend on it: not worth failing a game for.
             log.exception("could not note who was seen in game %s", room.id)
 
     async def end_early(self, room: Room, finish: Finish) -> None:
         """End a game that was not played out (lock held): stored, then announced."""
-        await self.journal.call(self.store.append_moves, [], [finish])
+        # Fenced like the moves in a cluster: a worker that lost the game cannot end it.
+        await self.journal.call(self.journal.write_moves, [], [finish])
+        if self.cluster is not None:
+            await self.journal.call(self.cluster.release, room.id)
         room.status = "finished"
         room.ending = finish.ending
         room.resigned = finish.resigned
         room.final_winner = finish.winner
         room.stand_in.clear()
+        self._end_engines(room, played_out=False)
         if room.timer is not None:
             room.timer.cancel()
             room.timer = None
@@ -1192,10 +1252,7 @@ class Hub:
                 room.rematch_accepted[seat] = token_hash(rematch_token(conn.token, room.id))
                 people = [s for s in range(room.seats) if room.token_hashes[s] is not None]
                 if all(s in room.rematch_accepted for s in people):
-                    new = await self._open_rematch(room)
-                    room.rematch = new.id
-                    await self.journal.call(self.store.link_rematch, room.id, new.id)
-                    created = True
+                    created = await self._rematch(room)
         if re is not None:
             conn.send({"type": "rematch_offered", "game": room.id, "re": re})
         self.announce_room(room)
@@ -1203,6 +1260,32 @@ class Hub:
             for c in list(room.conns) if created else [conn]:
                 if c.seat is not None and c.seat >= 0 and c.token is not None:
                     self.send_rematch(c, room)
+
+    async def _rematch(self, room: Room) -> bool:
+        """Make and link the rematch of a finished game (lock held); whether this call made
+        it. A cluster worker holds the game's lock meanwhile, so that two workers showing
+        the game never both make one: the second finds the first's."""
+        cluster = self.cluster
+        if cluster is not None and not await self.journal.call(cluster.try_own, room.id):
+            raise Busy(room.id)
+        try:
+            if cluster is not None:
+                stored = await self.journal.call(self.store.game, room.id)
+                if stored is not None and stored.rematch is not None:
+                    room.rematch = stored.rematch
+                    return False
+            new = await self._open_rematch(room)
+            standing = await self.journal.call(self.journal.write_rematch, room.id, new.id)
+            room.rematch = standing
+            if standing != new.id:
+                # Linked meanwhile by another way in: the new game, never joined, is left
+                # to be abandoned like any game nobody comes to.
+                log.warning("game %s already had its rematch %s; %s unused", room.id,
+                            standing, new.id)
+            return standing == new.id
+        finally:
+            if cluster is not None:
+                await self.journal.call(cluster.release, room.id)
 
     async def _open_rematch(self, room: Room) -> Room:
         t = room.table
@@ -1256,8 +1339,11 @@ class Hub:
 
         self.cluster.on_lost = lost
         self.cluster.listen(asked)
+        self.scanner = asyncio.create_task(self._scan_loop())
 
     async def _stop_cluster(self) -> None:
+        if self.scanner is not None:
+            self.scanner.cancel()
         # A rolling restart: hand every game back, its clients told to come again.
         await self.let_go_all()
         assert self.cluster is not None
@@ -1298,6 +1384,74 @@ class Hub:
             self.adopted += 1
             return room
 
+    async def _scan_loop(self) -> None:
+        while True:
+            try:
+                await self.scan_abandoned()
+            except Exception:
+                log.exception("looking for abandoned games failed; again later")
+            await asyncio.sleep(self.settings.scan_every)
+
+    async def scan_abandoned(self) -> list[str]:
+        """End as abandoned the unfinished games nobody has come back to for their
+        ``abandon_after`` and no worker holds (a held game's own timer ends it); return
+        their ids. A single server does this at start-up (:meth:`resumable`); a cluster's
+        workers load games only when asked for them, so each looks now and then. A game
+        is ended by the worker that takes its lock, loaded and checked again first."""
+        assert self.cluster is not None
+        at = time.time()
+        ended: list[str] = []
+        for g in await self.journal.call(self.store.quiet_games):
+            life = RoomSettings.stored(g.settings, g.kind)
+            if g.id in self.rooms or quiet_since(g) + life.abandon_after > at:
+                continue
+            room = await self._take_if_free(g.id)
+            if room is None:
+                continue
+            try:
+                idle = room.idle_since
+                if idle is not None and idle + room.life.abandon_after <= time.time():
+                    await self.abandon(room)
+                    ended.append(room.id)
+                else:
+                    self.schedule_bots(room)
+                    self.arm(room)
+            except Exception:
+                log.exception("game %s could not be ended as abandoned", g.id)
+                await self.let_go(g.id, "the server could not end the game")
+        if ended:
+            log.info("%d game(s) nobody held were abandoned", len(ended))
+        return ended
+
+    async def _take_if_free(self, code: str) -> Room | None:
+        """Hold and load an unfinished game if no worker holds it (none is asked to let it
+        go); None if one does, or it is finished or cannot be replayed."""
+        cluster = self.cluster
+        assert cluster is not None
+        async with self._gate(code):
+            if code in self.rooms or not await self.journal.call(cluster.try_own, code):
+                return None
+            try:
+                # Read after taking the lock: the last holder's writes are all stored.
+                stored = await asyncio.to_thread(self.store.game, code)
+                room = None if stored is None else room_from_stored(stored)
+            except (RulesError, ValueError) as e:
+                log.error("game %s cannot be replayed, left aside: %s", code, e)
+                room = None
+            except BaseException:
+                await self.journal.call(cluster.release, code)
+                raise
+            if room is None or room.status == "finished":
+                await self.journal.call(cluster.release, code)
+                return None
+            self.rooms[code] = room
+            if room.table.is_over:
+                # The last holder stopped between the last move and the game's end.
+                await self._finish(room)
+                self.rooms.pop(code, None)
+                return None
+            return room
+
     async def let_go(self, code: str, reason: str = "the game moves to another server") -> None:
         """Stop holding a game: its computer players stop, its clients are told to come
         back (1012, they reconnect through the balancer), then its lock is released."""
@@ -1315,6 +1469,7 @@ class Hub:
         if room.timer is not None:
             room.timer.cancel()
             room.timer = None
+        self._end_engines(room, played_out=None)
         async with room.lock:
             # No move is half-written past this point: the next holder reads them all.
             for c in list(room.conns):

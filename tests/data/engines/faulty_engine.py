@@ -9,10 +9,12 @@
   move, and a move in no notation;
 * ``illegal``: answers a well-formed move that is not legal (a card it does not hold);
 * ``late``: before each answer, repeats a stale answer to the decision before;
-* ``silent``: never completes the handshake (it exits at once).
+* ``silent``: never completes the handshake (it exits at once);
+* ``first``: nothing wrong: it answers the first legal move.
 
 With ``PIDDIR`` it writes its process id to a file there, so that a test can check
-that it was stopped and reaped. It imports nothing from chkobba.
+that it was stopped and reaped, and the type of every message it reads, one a line,
+to ``PID.log`` beside it. It imports nothing from chkobba.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ def main() -> None:
     for line in sys.stdin:
         message = json.loads(line)
         kind = message["type"]
+        if len(sys.argv) > 2:
+            with open(os.path.join(sys.argv[2], f"{os.getpid()}.log"), "a") as f:
+                f.write(kind + "\n")
         if kind == "hello":
             send({"type": "id", "name": f"faulty-{mode}", "author": "tests"})
             send({"type": "info", "text": "about to be ready"})
