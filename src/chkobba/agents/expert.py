@@ -60,6 +60,9 @@ out more cards and more choices, so a level draws ``samples * BUDGET_HAND / hand
 ENDGAME_CARDS: Final = 12
 """The search solves the rest of the round exactly once every card is dealt and at most
 this many are left in hands (the last deal of a 2-against-2 Chkobba)."""
+EXPERT_ENDGAME_SAMPLES: Final = 8
+"""The full expert's sampled splits of the other hands in a 2-against-2 endgame (each
+solved exactly; with two players every card is known and one solve is exact)."""
 FAST_CHUNK: Final = 256
 """Samples per kernel call when a time limit is checked between calls."""
 
@@ -241,4 +244,9 @@ def budget(samples: int) -> int:
 
 @register("expert")
 def _expert(seed: int) -> ExpertAgent:
-    return ExpertAgent(seed, samples=budget(EXPERT_SAMPLES), temperature=EXPERT_TEMPERATURE)
+    return ExpertAgent(
+        seed,
+        samples=budget(EXPERT_SAMPLES),
+        endgame_samples=EXPERT_ENDGAME_SAMPLES,
+        temperature=EXPERT_TEMPERATURE,
+    )
