@@ -5,7 +5,9 @@ Each ``--variant`` is a name and settings of :class:`chkobba.agents.expert.Exper
 every variant plays ``--pairs`` duplicate pairs against ``--against`` with the same
 seed, so the shuffles are the same for each and the margins compare a change before
 and after. Prints each duel's line (margin per deal with its 95% interval, the time a
-move) and the machine's load before and after.
+move), the machine's load before and after, and for every variant after the first the
+paired difference from the first (pair by pair on the same shuffles, so with a tighter
+interval than the two margins' own).
 
     python bench/expert_variants.py --rules scopa --players 4 --pairs 150 \\
         --variant eg8:endgame=8 --variant eg48:endgame=48
@@ -28,7 +30,8 @@ from chkobba.agents.expert import (
     ExpertAgent,
     budget,
 )
-from chkobba.duel.harness import run_duel
+from chkobba.duel.harness import DuelResult, duel_spec, play_all
+from chkobba.duel.stats import mean_estimate
 from chkobba.games.base import table_of
 from chkobba.rules import PRESETS
 
@@ -91,14 +94,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     rules = PRESETS[args.rules]
     print(f"{args.rules}, table {args.players}, {args.pairs} pairs, seed {args.seed}, "
           f"against {args.against}")
+    first: tuple[str, list[float]] | None = None
     for name, settings in args.variant:
         register_variant(name, settings)
         before = load()
         start = time.perf_counter()
-        r = run_duel(name, args.against, args.pairs, seed=args.seed, rules=rules,
-                     players=seats, teams=teams, jobs=1)
+        spec = duel_spec(name, args.against, args.seed, seats, rules=rules, teams=teams)
+        outcomes = play_all(spec, args.pairs, jobs=1)
+        r = DuelResult.of(spec, outcomes)
         print(f"{name} {settings}: {r.line()}  ({time.perf_counter() - start:.0f} s, "
               f"load {before} -> {load()})", flush=True)
+        # The pairs' own margins (A minus B): the same sign for every variant.
+        margins = [p.margin for p in outcomes]
+        if first is None:
+            first = (name, margins)
+            continue
+        d = mean_estimate([b - a for a, b in zip(first[1], margins, strict=True)])
+        print(f"  {name} - {first[0]}: {d.mean:+.3f} [{d.low:+.3f}, {d.high:+.3f}] "
+              f"over {d.n} pairs", flush=True)
 
 
 if __name__ == "__main__":
