@@ -10,11 +10,11 @@ move. ``--markdown`` writes the same table as Markdown, for docs/variants.md.
     python bench/strength.py --presets scopa,escoba --pairs 200 --seed 1 --markdown
 
 The players are the registered ones, so each plays with the budget it has in
-``chkobba duel`` and ``chkobba play``: on the presets that the compiled kernel
-does not play (all but chkobba) the expert's search runs in pure Python with
-its budget divided by :data:`chkobba.agents.expert.PURE_DIVISOR`, as it does in
-``chkobba play --rules``: about 0.2 s per move, so the whole ladder takes hours
-of CPU.
+``chkobba duel`` and ``chkobba play``: the compiled kernel plays every preset, so
+the expert searches with its full budget everywhere (tens of milliseconds a move;
+Scopone's bigger hands cost more a sample, and it samples fewer deals). Only
+without the kernel does the search run in pure Python with its budget divided by
+:data:`chkobba.agents.expert.PURE_DIVISOR`.
 
 ``--chkobba-ladder`` prints the Chkobba ladder instead (what this script printed
 before the presets): the expert, heuristic, greedy and random, then how much of

@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chkobba import fast
+from chkobba.agents import make_agent
 from chkobba.agents.cheater import CheaterAgent
-from chkobba.agents.expert import ExpertAgent
+from chkobba.agents.expert import EXPERT_ENDGAME_SAMPLES, ExpertAgent
 from chkobba.cards import FULL_DECK, Card, parse_cards
 from chkobba.game import Round
 from chkobba.match import Match
@@ -182,3 +183,23 @@ def test_the_expert_keeps_its_time_a_move_with_bigger_hands(
         m.apply(m.legal_moves()[0])
     ExpertAgent(seed=1, samples=6000).choose(observe(m, m.turn))
     assert asked == [samples]
+
+
+@pytest.mark.parametrize(("seats", "teams"), [(2, False), (4, True)])
+def test_the_registered_expert_solves_its_endgame_splits(
+    seats: int, teams: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the stock is empty the registered expert solves exactly: one solve with two
+    players (every card is known), EXPERT_ENDGAME_SAMPLES sampled splits with partners."""
+    asked: list[tuple[int, object]] = []
+
+    def evaluate(obs: object, n: int, seed: int, **kw: object) -> list[float]:
+        asked.append((n, kw.get("solve_cards")))
+        return [0.0] * len(obs.legal_moves)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(fast, "evaluate", evaluate)
+    m = Match(PRESETS["scopa"], seats, teams, seed=2)
+    while observe(m, m.turn).stock > 0 or len(m.legal_moves()) < 2:
+        m.apply(m.legal_moves()[0])
+    make_agent("expert", 1).choose(observe(m, m.turn))
+    assert asked == [(1 if seats == 2 else EXPERT_ENDGAME_SAMPLES, 12)]
