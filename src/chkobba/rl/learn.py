@@ -265,9 +265,11 @@ class Learner:
         return actions, logp[np.arange(len(actions)), actions], values
 
     def train(self, games: Games, cpu_seconds: float, seed: int = 0,
-              on_update: Callable[[Update], None] | None = None) -> list[Update]:
+              on_update: Callable[[Update], None] | None = None,
+              max_updates: int | None = None) -> list[Update]:
         """Train on ``games`` until this process has spent ``cpu_seconds`` more CPU time
-        (at least one update); each update's measurements, also passed to ``on_update``."""
+        (at least one update) or made ``max_updates`` updates; each update's
+        measurements, also passed to ``on_update``."""
         c = self.config
         n, t_len = games.num_envs, c.steps
         buf_obs = np.zeros((t_len, n, OBS_SIZE), np.float32)
@@ -282,7 +284,8 @@ class Learner:
         obs = games.reset(seed)
         steps = rounds = 0
         history: list[Update] = []
-        while not history or time.process_time() - start < cpu_seconds:
+        while not history or (time.process_time() - start < cpu_seconds
+                                and (max_updates is None or len(history) < max_updates)):
             finished: list[float] = []
             for t in range(t_len):
                 buf_obs[t] = obs
