@@ -6,7 +6,8 @@ against random players, N games stepped by the compiled kernel in one call) for 
 budget of this process's CPU seconds, and writes to ``--out`` (``baselines-out/`` by
 default; nothing committed is overwritten):
 
-* ``{algo}_seed{S}.npz`` — the policy (``chkobba-policy/1``, plays as ``policy:PATH``);
+* ``{algo}_seed{S}.npz`` — the policy (``chkobba-policy/1`` in half precision, plays
+  as ``policy:PATH``);
 * ``{algo}_seed{S}.json`` — its settings, budget, steps, rounds, the machine's load,
   and the learning curve (mean round margin per update);
 * ``{algo}_seed{S}.duels.json`` — after ``evaluate``, each duel's margin and interval;
@@ -34,6 +35,8 @@ from typing import Any
 # One thread: the baselines are measured in one core's CPU time (set before NumPy loads).
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402
 
 from chkobba.duel.harness import run_duel  # noqa: E402
 from chkobba.rl.learn import Learner, Update, default_config  # noqa: E402
@@ -68,7 +71,8 @@ def train(algo: str, seed: int, cpu_minutes: float, out: Path, rules: str = "chk
 
     history = learner.train(games, cpu_minutes * 60, seed=1_000_003 * seed, on_update=report)
     path = out / f"{algo}_seed{seed}.npz"
-    learner.policy().save(path)
+    # Half precision halves the file to commit; the duels measure this very file.
+    learner.policy().save(path, dtype=np.float16)
     last = history[-1]
     summary = {
         "algo": algo,
