@@ -17,7 +17,7 @@ Usage (one training process: the budget is CPU time, so the figures do not depen
 on what else the machine runs, only the wall-clock time does)::
 
     python examples/baselines.py                       # train all, evaluate all, table
-    python examples/baselines.py train --algo ppo --seed 0 --cpu-minutes 4
+    python examples/baselines.py train --algo ppo --seed 0 --cpu-minutes 2
     python examples/baselines.py evaluate baselines-out/ppo_seed0.npz --pairs 400
     python examples/baselines.py table baselines-out
 """
@@ -149,7 +149,7 @@ def main() -> None:
     t = sub.add_parser("train", help="train one policy")
     t.add_argument("--algo", choices=ALGOS, default="ppo")
     t.add_argument("--seed", type=int, default=0)
-    t.add_argument("--cpu-minutes", type=float, default=4.0)
+    t.add_argument("--cpu-minutes", type=float, default=2.0)
     t.add_argument("--rules", default="chkobba")
     t.add_argument("--out", type=Path, default=Path("baselines-out"))
     e = sub.add_parser("evaluate", help="duel trained policies against the built-in players")
@@ -159,12 +159,12 @@ def main() -> None:
     e.add_argument("--seed", type=int, default=2026)
     tb = sub.add_parser("table", help="the Markdown table of the evaluated policies")
     tb.add_argument("out", type=Path, nargs="?", default=Path("baselines-out"))
-    for p in (ap,):
-        p.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
-        p.add_argument("--cpu-minutes", type=float, default=4.0)
-        p.add_argument("--out", type=Path, default=Path("baselines-out"))
-        p.add_argument("--pairs", type=int, default=400)
-        p.add_argument("--expert-pairs", type=int, default=100)
+    # Without a command: every algorithm and seed trained, measured and tabulated.
+    ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    ap.add_argument("--cpu-minutes", type=float, default=2.0)
+    ap.add_argument("--out", type=Path, default=Path("baselines-out"))
+    ap.add_argument("--pairs", type=int, default=400)
+    ap.add_argument("--expert-pairs", type=int, default=100)
     args = ap.parse_args()
     if args.command == "train":
         train(args.algo, args.seed, args.cpu_minutes, args.out, args.rules)
