@@ -166,6 +166,10 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, default=400)
     ap.add_argument("--expert-pairs", type=int, default=100)
     args = ap.parse_args()
+    if getattr(args, "pairs", 1) < 1 or getattr(args, "expert_pairs", 1) < 1:
+        ap.error("--pairs and --expert-pairs must be at least 1")
+    if getattr(args, "cpu_minutes", 0.0) < 0:
+        ap.error("--cpu-minutes cannot be negative")
     if args.command == "train":
         train(args.algo, args.seed, args.cpu_minutes, args.out, args.rules)
     elif args.command == "evaluate":
