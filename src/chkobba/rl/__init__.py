@@ -7,7 +7,10 @@ wrapper against a built-in player (:mod:`chkobba.rl.gym`), and
 environments need the ``rl`` extra (``pip install 'chkobba[rl]'``); the spaces
 and a trained policy (:mod:`chkobba.rl.policy`) need only numpy.
 :mod:`chkobba.rl.openspiel` is the OpenSpiel game ``chkobba`` (the ``openspiel``
-extra); it is imported only when asked for.
+extra); it is imported only when asked for. :mod:`chkobba.rl.vector` is the batched
+environment, and :mod:`chkobba.rl.learn` trains PPO and A2C on it in NumPy
+(:mod:`chkobba.rl.mlp`: the network and Adam), against random players or a pool of
+the learner's past versions.
 
 Importing this package registers the Gymnasium id :data:`GYM_ID`
 (``gymnasium.make("chkobba/Chkobba-v1", opponent="greedy", rules="scopa")``, or
