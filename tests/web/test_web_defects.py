@@ -197,6 +197,10 @@ def test_a_stopped_postgresql_is_reported(tmp_path: Path) -> None:
         with TestClient(create_app(url, FAST), raise_server_exceptions=False) as c:
             g = computer_game(c)
             assert c.get("/healthz").status_code == 200
+            with c.websocket_connect("/ws") as ws:
+                # The computer's first moves stored before the halt: a computer's move
+                # refused by the stopped database would leave seat 0 waiting for ever.
+                my_turn(ws, g)
             server.halt()
             r = c.post("/api/games", json={"mode": "room"})
             assert r.status_code == 503 and r.json()["error"] == "server_error", r.text
@@ -218,3 +222,31 @@ def test_a_stopped_postgresql_is_reported(tmp_path: Path) -> None:
                 assert moved["re"] == 4 and moved["ply"] == state["ply"] + 1
     finally:
         server.stop()
+
+
+def test_a_computer_move_the_database_refused_is_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = f"sqlite:///{tmp_path / 'chkobba.db'}"
+    settings = Settings(bot_delay=0, retry_after=0.2)
+    with TestClient(create_app(url, settings), raise_server_exceptions=False) as c:
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+        g = computer_game(c)
+        with c.websocket_connect("/ws") as ws:
+            state = my_turn(ws, g)
+            real = hub.journal.append
+            refused: list[int] = []
+
+            async def down_once(row: Any) -> None:
+                # The database is down for the computer's answer, then back.
+                if row.seat != 0 and not refused:
+                    refused.append(row.ply)
+                    raise OSError("the database does not answer")
+                await real(row)
+
+            monkeypatch.setattr(hub.journal, "append", down_once)
+            ws.send_json({"type": "play", "move": state["legal"][0], "ply": state["ply"]})
+            moved = state
+            while moved["ply"] < state["ply"] + 2:  # ours, then the computer's
+                moved, _ = recv_until(ws, "state")
+            assert refused == [state["ply"] + 1]

@@ -509,6 +509,8 @@ class Settings:
     """Tune the garbage collector for a long-running server (set by ``chkobba serve``)."""
     scan_every: float = 60.0
     """Seconds between a cluster worker's looks for abandoned games nobody holds."""
+    retry_after: float = 2.0
+    """Seconds before the computer tries again a move the database did not take."""
 
 
 class Hub:
@@ -1052,8 +1054,18 @@ class Hub:
             await self.commit(room, seat, move, stand_in=stand_in)
         except ProtocolError as e:
             log.error("computer move %s refused in game %s: %s", move, room.id, e)
+            if e.code == "server_error" and not isinstance(e, Busy):
+                # The database did not take it: nobody else will ask for this move, so
+                # without another try the game would wait for ever.
+                self.later(self._bots_again(room))
             return False
         return True
+
+    async def _bots_again(self, room: Room) -> None:
+        """The computer's turn again, a moment after the database refused its move."""
+        await asyncio.sleep(self.settings.retry_after)
+        if self.rooms.get(room.id) is room and room.status == "playing" and room.bots is None:
+            self.schedule_bots(room)
 
     # -- the game's life: away seats, the turn clock, abandonment, resign, rematch ------
 
