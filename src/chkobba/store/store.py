@@ -396,24 +396,9 @@ class Store:
         move by move (``expired`` sees a game's row, seats and ``last_move_at``)."""
         stamp = now()
         with self.engine.begin() as conn:
-            rows = conn.execute(
-                select(games).where(games.c.status != "finished").order_by(games.c.created_at)
-            ).all()
-            found = [_game_of(r._mapping) for r in rows]
+            found = self._quiet_games(conn)
             if not found:
                 return [], []
-            self._attach_seats(conn, found)
-            unfinished = select(games.c.id).where(games.c.status != "finished")
-            last = dict(
-                conn.execute(
-                    select(moves.c.game_id, func.max(moves.c.played_at))
-                    .where(moves.c.game_id.in_(unfinished))
-                    .group_by(moves.c.game_id)
-                ).all()
-            )
-            for g in found:
-                at = last.get(g.id)
-                g.last_move_at = _aware(at) if at is not None else None
             gone = [g.id for g in found if expired(g)]
             if gone:
                 conn.execute(
@@ -429,21 +414,25 @@ class Store:
         """Every unfinished game's row and seats, with ``last_move_at`` but not its moves:
         what tells whether it was abandoned (:func:`chkobba.web.hub.quiet_since`)."""
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(games).where(games.c.status != "finished").order_by(games.c.created_at)
+            return self._quiet_games(conn)
+
+    def _quiet_games(self, conn: Connection) -> list[StoredGame]:
+        """:meth:`quiet_games` in the caller's transaction."""
+        rows = conn.execute(
+            select(games).where(games.c.status != "finished").order_by(games.c.created_at)
+        ).all()
+        found = [_game_of(r._mapping) for r in rows]
+        if not found:
+            return []
+        self._attach_seats(conn, found)
+        unfinished = select(games.c.id).where(games.c.status != "finished")
+        last = dict(
+            conn.execute(
+                select(moves.c.game_id, func.max(moves.c.played_at))
+                .where(moves.c.game_id.in_(unfinished))
+                .group_by(moves.c.game_id)
             ).all()
-            found = [_game_of(r._mapping) for r in rows]
-            if not found:
-                return []
-            self._attach_seats(conn, found)
-            unfinished = select(games.c.id).where(games.c.status != "finished")
-            last = dict(
-                conn.execute(
-                    select(moves.c.game_id, func.max(moves.c.played_at))
-                    .where(moves.c.game_id.in_(unfinished))
-                    .group_by(moves.c.game_id)
-                ).all()
-            )
+        )
         for g in found:
             at = last.get(g.id)
             g.last_move_at = _aware(at) if at is not None else None
