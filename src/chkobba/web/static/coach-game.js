@@ -134,6 +134,8 @@ function drawSummary() {
     el("a", { class: "button", href: `/replay/${game}#analysis`, text: ct("analyse_link") }));
 }
 
+let summaryTries = 0;
+
 async function showSummary() {
   if (summary) return;
   summary = {};
@@ -142,6 +144,9 @@ async function showSummary() {
     drawSummary();
   } catch {
     summary = null;
+    // Refused for now (the coach's requests per address, spent by the unseen cards of a
+    // fast end of game; a busy server): nothing else will ask again once the game is over.
+    if (++summaryTries < 10) setTimeout(showSummary, 3000);
   }
 }
 
