@@ -189,6 +189,15 @@ def test_a_crashed_engine_is_started_again_and_the_game_goes_on(
         assert log == ["hello", "newgame", "go", "go", "go"], log
 
 
+def play_first_moves(ws: Any, state: dict[str, Any], moves: int) -> None:
+    """From ``state``, play the seat's first legal move ``moves`` times, each answered."""
+    for _ in range(moves):
+        while not state["legal"]:
+            state, _ = recv_until(ws, "state")
+        ws.send_json({"type": "play", "move": state["legal"][0], "ply": state["ply"]})
+        state, _ = recv_until(ws, "state")
+
+
 def test_engines_are_stopped_when_the_server_stops(
     sqlite_url: str, offered: Callable[[str], str], tmp_path: Path
 ) -> None:
@@ -204,12 +213,7 @@ def test_engines_are_stopped_when_the_server_stops(
             "/api/games", json={"mode": "computer", "level": alias, "target": 11}
         ).json()
         with client.websocket_connect("/ws") as ws:
-            state = hello(ws, created["game"], created["token"])
-            for _ in range(4):
-                while not state["legal"]:
-                    state, _ = recv_until(ws, "state")
-                ws.send_json({"type": "play", "move": state["legal"][0], "ply": state["ply"]})
-                state, _ = recv_until(ws, "state")
+            play_first_moves(ws, hello(ws, created["game"], created["token"]), 4)
         assert len(list(pids.glob("*.pid"))) == 1
     wait_reaped(pids)
     [log] = told(pids)
@@ -228,12 +232,7 @@ def test_a_resigned_game_is_over_for_its_engine(
         "/api/games", json={"mode": "computer", "level": alias, "target": 11}
     ).json()
     with sqlite_client.websocket_connect("/ws") as ws:
-        state = hello(ws, created["game"], created["token"])
-        for _ in range(3):
-            while not state["legal"]:
-                state, _ = recv_until(ws, "state")
-            ws.send_json({"type": "play", "move": state["legal"][0], "ply": state["ply"]})
-            state, _ = recv_until(ws, "state")
+        play_first_moves(ws, hello(ws, created["game"], created["token"]), 3)
         ws.send_json({"type": "resign", "id": "r"})
         recv_until(ws, "resigned")
     wait_reaped(pids)
