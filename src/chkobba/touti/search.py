@@ -24,6 +24,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Final
 
+from chkobba.touti import kernel
 from chkobba.touti.agents import register
 from chkobba.touti.cards import ACE_MASK, PAIRS
 from chkobba.touti.deal import SEATS, Deal, Phase, team_of
@@ -40,6 +41,7 @@ from chkobba.touti.moves import (
 )
 from chkobba.touti.observe import ToutiObservation
 from chkobba.touti.parle import Answer, answer_distance
+from chkobba.touti.scoring import DealScore
 from chkobba.touti.technique import choose_card, technique_move
 
 DEFAULT_SAMPLES: Final = 24
@@ -285,10 +287,25 @@ def playout(d: Deal) -> None:
         d.apply_unchecked(CardPlay(card))
 
 
+def finished_score(d: Deal) -> DealScore:
+    """The score of ``d`` finished by :func:`playout`: by the compiled playouts where they
+    are built (:mod:`chkobba.touti.kernel`, ``d`` left as it is), else by playing ``d`` out."""
+    if kernel.AVAILABLE:
+        return kernel.finish(d)
+    playout(d)
+    assert d.score is not None
+    return d.score
+
+
 def evaluate(d: Deal, team: int) -> float:
     """A finished deal's worth to ``team``: match points, then card and announcement points."""
     sc = d.score
     assert sc is not None
+    return worth(sc, team)
+
+
+def worth(sc: DealScore, team: int) -> float:
+    """A deal's score as the search values it for ``team`` (:func:`evaluate`)."""
     pts = sc.points[team] - sc.points[1 - team]
     mine = sc.card_points[team] + sc.cantos[team]
     theirs = sc.card_points[1 - team] + sc.cantos[1 - team]
@@ -314,9 +331,7 @@ def contract_outcomes(
             d.current = []
             d.tricks = []
             d.leader = d.turn = (obs.dealer + 1) % SEATS
-            playout(d)
-            sc = d.score
-            assert sc is not None
+            sc = finished_score(d)
             out[s].append(sc.card_points[team] + sc.cantos[team])
     return out
 
@@ -340,6 +355,8 @@ class SearchAgent:
     ) -> None:
         if bidding not in ("technique", "sampled"):
             raise ValueError(f"bidding must be technique or sampled, not {bidding!r}")
+        if samples < 1:
+            raise ValueError(f"the search needs at least one sampled deal, not {samples}")
         self.name = "search"
         self.rng = random.Random(seed)
         self.samples = samples
@@ -363,6 +380,15 @@ class SearchAgent:
         quarter of the card-point difference), in the order of the legal moves."""
         cards = [m for m in obs.legal_moves if isinstance(m, CardPlay)]
         team = team_of(obs.seat)
+        if kernel.AVAILABLE:
+            # The playouts draw nothing from the generator: drawing every sample first
+            # leaves the same deals as drawing each before its playouts.
+            samples = [sample_hands(obs, self.rng) for _ in range(self.samples)]
+            base = world(obs, samples[0])
+            totals = kernel.card_totals(
+                base, samples, [m.card for m in cards], team, POINTS_WEIGHT
+            )
+            return [(m, t / self.samples) for m, t in zip(cards, totals, strict=True)]
         totals = [0.0] * len(cards)
         for _ in range(self.samples):
             base = world(obs, sample_hands(obs, self.rng))
