@@ -287,10 +287,10 @@ def playout(d: Deal) -> None:
         d.apply_unchecked(CardPlay(card))
 
 
-def finished_score(d: Deal) -> DealScore:
-    """The score of ``d`` finished by :func:`playout`: by the compiled playouts where they
-    are built (:mod:`chkobba.touti.kernel`, ``d`` left as it is), else by playing ``d`` out."""
-    if kernel.AVAILABLE:
+def finished_score(d: Deal, compiled: bool) -> DealScore:
+    """The score of ``d`` finished by :func:`playout`: by the compiled playouts if
+    ``compiled`` (:mod:`chkobba.touti.kernel`, ``d`` left as it is), else by playing ``d`` out."""
+    if compiled:
         return kernel.finish(d)
     playout(d)
     assert d.score is not None
@@ -313,7 +313,11 @@ def worth(sc: DealScore, team: int) -> float:
 
 
 def contract_outcomes(
-    obs: ToutiObservation, suits: list[int], samples: int, rng: random.Random
+    obs: ToutiObservation,
+    suits: list[int],
+    samples: int,
+    rng: random.Random,
+    compiled: bool = kernel.AVAILABLE,
 ) -> dict[int, list[int]]:
     """For each suit as trumps with the observer as declarer, its team's points (cards and
     announcements) in ``samples`` sampled deals finished by the technique (the same deals
@@ -331,7 +335,7 @@ def contract_outcomes(
             d.current = []
             d.tricks = []
             d.leader = d.turn = (obs.dealer + 1) % SEATS
-            sc = finished_score(d)
+            sc = finished_score(d, compiled)
             out[s].append(sc.card_points[team] + sc.cantos[team])
     return out
 
@@ -352,11 +356,16 @@ class SearchAgent:
         seed: int = 0,
         samples: int = DEFAULT_SAMPLES,
         bidding: str = "technique",
+        compiled: bool | None = None,
     ) -> None:
         if bidding not in ("technique", "sampled"):
             raise ValueError(f"bidding must be technique or sampled, not {bidding!r}")
         if samples < 1:
             raise ValueError(f"the search needs at least one sampled deal, not {samples}")
+        if compiled and not kernel.AVAILABLE:
+            raise kernel.KernelError(f"the compiled playouts are not available: {kernel.BACKEND}")
+        self.compiled = kernel.AVAILABLE if compiled is None else compiled
+        """Whether the playouts are the compiled ones (the same results, faster)."""
         self.name = "search"
         self.rng = random.Random(seed)
         self.samples = samples
@@ -380,7 +389,7 @@ class SearchAgent:
         quarter of the card-point difference), in the order of the legal moves."""
         cards = [m for m in obs.legal_moves if isinstance(m, CardPlay)]
         team = team_of(obs.seat)
-        if kernel.AVAILABLE:
+        if self.compiled:
             # The playouts draw nothing from the generator: drawing every sample first
             # leaves the same deals as drawing each before its playouts.
             samples = [sample_hands(obs, self.rng) for _ in range(self.samples)]
@@ -403,12 +412,12 @@ class SearchAgent:
         legal = obs.legal_moves
         if obs.phase is Phase.TRUMP:
             suits = [m.suit for m in legal if isinstance(m, Trump)]
-            out = contract_outcomes(obs, suits, self.samples, self.rng)
+            out = contract_outcomes(obs, suits, self.samples, self.rng, self.compiled)
             made = {s: sum(p >= obs.bid for p in out[s]) + sum(out[s]) / 1000 for s in suits}
             return Trump(max(suits, key=made.__getitem__))
         if not any(isinstance(m, Bid) for m in legal):
             return technique_move(obs)
-        out = contract_outcomes(obs, [0, 1, 2, 3], self.samples, self.rng)
+        out = contract_outcomes(obs, [0, 1, 2, 3], self.samples, self.rng, self.compiled)
         best = max(safe_bid(out[s], BID_CONFIDENCE) for s in range(4))
         low = max(MIN_BID, obs.bid + BID_STEP)
         partner_high = obs.high_bidder is not None and obs.high_bidder % 2 == obs.seat % 2
