@@ -111,60 +111,83 @@ def played_by(obs: ToutiObservation) -> list[int]:
 
 
 def sample_hands(obs: ToutiObservation, rng: random.Random) -> list[int]:
-    """Four hands consistent with ``obs``: the observer's own, the others drawn at random.
+    """Four hands consistent with ``obs``: the observer's own, the others drawn at random
+    (:meth:`DealSampler.draw`; a search drawing many should keep one :class:`DealSampler`)."""
+    return DealSampler(obs).draw(rng)
 
-    Cards go out most-constrained first, each to a seat that may hold it with
-    room left, weighted by the room; after a few failed draws the inferred
-    exclusions are dropped rather than fail. When seats have said something
-    about their hands (:func:`statements`), cards are then swapped between the
-    hidden hands until all of it is true of the hands as dealt (each hand plus
-    the cards its seat has played); a draw that cannot be repaired is drawn again.
-    """
-    me = obs.seat
-    said = {s: f for s, f in statements(obs).items() if s != me}
-    gone = played_by(obs) if said else [0] * SEATS
-    hands = [0] * SEATS
-    hands[me] = obs.hand
-    pool = obs.unseen
-    for s in range(SEATS):
-        if s != me:
+
+class DealSampler:
+    """Draws the hidden hands of one observation; what does not change from draw to draw
+    (what each seat said, the cards to deal, where each may go) is worked out once."""
+
+    def __init__(self, obs: ToutiObservation) -> None:
+        self.obs = obs
+        me = obs.seat
+        self.said = {s: f for s, f in statements(obs).items() if s != me}
+        self.gone = played_by(obs) if self.said else [0] * SEATS
+        hands = [0] * SEATS
+        hands[me] = obs.hand
+        pool = obs.unseen
+        self.others = [s for s in range(SEATS) if s != me]
+        for s in self.others:
             hands[s] |= obs.known[s]
             pool &= ~obs.known[s]
-    cards = []
-    m = pool
-    while m:
-        low = m & -m
-        cards.append(low.bit_length() - 1)
-        m ^= low
-    others = [s for s in range(SEATS) if s != me]
-    for attempt in range(_TRIES * 2):
-        strict = attempt < _TRIES
-        room = {s: obs.hand_sizes[s] - hands[s].bit_count() for s in others}
-        allowed = {
-            c: [s for s in others if not (obs.excluded[s] >> c & 1)] if strict else others
-            for c in cards
-        }
-        order = cards[:]
-        rng.shuffle(order)
-        order.sort(key=lambda c: len(allowed[c]))
-        out = {s: hands[s] for s in others}
-        ok = True
-        for c in order:
-            choices = [s for s in allowed[c] if room[s] > 0]
-            if not choices:
-                ok = False
-                break
-            weights = [room[s] for s in choices]
-            s = rng.choices(choices, weights)[0]
-            out[s] |= 1 << c
-            room[s] -= 1
-        if ok and said and not _repair(out, obs, said, gone, strict, rng):
-            ok = False
-        if ok:
-            for s in others:
-                hands[s] = out[s]
-            return hands
-    raise SamplingError("no deal agrees with the observation")
+        self.hands = hands
+        self.cards = _bits(pool)
+        self.room = [obs.hand_sizes[s] - hands[s].bit_count() for s in range(SEATS)]
+        self.allowed = [
+            [s for s in self.others if not (obs.excluded[s] >> c & 1)] for c in range(40)
+        ]
+
+    def draw(self, rng: random.Random) -> list[int]:
+        """Four hands consistent with the observation, drawn with ``rng``.
+
+        Cards go out most-constrained first, each to a seat that may hold it with
+        room left, weighted by the room; after a few failed draws the inferred
+        exclusions are dropped rather than fail. When seats have said something
+        about their hands (:func:`statements`), cards are then swapped between the
+        hidden hands until all of it is true of the hands as dealt (each hand plus
+        the cards its seat has played); a draw that cannot be repaired is drawn again.
+        """
+        others = self.others
+        for attempt in range(_TRIES * 2):
+            strict = attempt < _TRIES
+            allowed = self.allowed if strict else [others] * 40
+            room = list(self.room)
+            order = self.cards[:]
+            rng.shuffle(order)
+            if strict:
+                order.sort(key=lambda c: len(allowed[c]))
+            out = list(self.hands)
+            ok = True
+            for c in order:
+                # rng.choices(choices, weights) by hand, drawing exactly what it draws:
+                # one random() scaled by the total weight, then the first seat whose
+                # running total exceeds it.
+                choices = [s for s in allowed[c] if room[s] > 0]
+                if not choices:
+                    ok = False
+                    break
+                x = rng.random() * float(sum(room[s] for s in choices))
+                last = len(choices) - 1
+                i = 0
+                acc = room[choices[0]]
+                while i < last and acc <= x:
+                    i += 1
+                    acc += room[choices[i]]
+                s = choices[i]
+                out[s] |= 1 << c
+                room[s] -= 1
+            if not ok:
+                continue
+            if self.said:
+                hidden = {s: out[s] for s in others}
+                if not _repair(hidden, self.obs, self.said, self.gone, strict, rng):
+                    continue
+                for s in others:
+                    out[s] = hidden[s]
+            return out
+        raise SamplingError("no deal agrees with the observation")
 
 
 def _repair(
@@ -324,8 +347,9 @@ def contract_outcomes(
     for every suit, so the suits are compared on equal luck)."""
     out: dict[int, list[int]] = {s: [] for s in suits}
     team = team_of(obs.seat)
+    sampler = DealSampler(obs)
     for _ in range(samples):
-        hands = sample_hands(obs, rng)
+        hands = sampler.draw(rng)
         for s in suits:
             d = world(obs, hands)
             d.phase = Phase.PLAY
@@ -389,10 +413,11 @@ class SearchAgent:
         quarter of the card-point difference), in the order of the legal moves."""
         cards = [m for m in obs.legal_moves if isinstance(m, CardPlay)]
         team = team_of(obs.seat)
+        sampler = DealSampler(obs)
         if self.compiled:
             # The playouts draw nothing from the generator: drawing every sample first
             # leaves the same deals as drawing each before its playouts.
-            samples = [sample_hands(obs, self.rng) for _ in range(self.samples)]
+            samples = [sampler.draw(self.rng) for _ in range(self.samples)]
             base = world(obs, samples[0])
             totals = kernel.card_totals(
                 base, samples, [m.card for m in cards], team, POINTS_WEIGHT
@@ -400,7 +425,7 @@ class SearchAgent:
             return [(m, t / self.samples) for m, t in zip(cards, totals, strict=True)]
         totals = [0.0] * len(cards)
         for _ in range(self.samples):
-            base = world(obs, sample_hands(obs, self.rng))
+            base = world(obs, sampler.draw(self.rng))
             for i, m in enumerate(cards):
                 d = base.copy()
                 d.apply_unchecked(m)
