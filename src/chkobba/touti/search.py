@@ -14,6 +14,12 @@ allowed), and it picks the card with the best total over the samples: the
 deal's match points for its team minus the opponents', plus a quarter of the
 difference in card and announcement points to separate cards that do not
 change the contract. Bidding, trumps and announcements follow the technique.
+
+The playouts are where a pure-Python search spends its time (docs/touti.md,
+Players): they run compiled (:mod:`chkobba.touti.kernel`) where the extension is
+built, with the same results, and :func:`playout` stays their reference and the
+fallback. The deals are drawn in Python either way, by one :class:`DealSampler`
+per decision.
 """
 
 from __future__ import annotations
