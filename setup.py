@@ -1,5 +1,5 @@
-"""Build the optional C kernels chkobba._fastcore and chkobba.touti._playout; the rest is
-in pyproject.toml.
+"""Build the optional C kernels chkobba._fastcore and chkobba.touti._playout and _deals;
+the rest is in pyproject.toml.
 
 The extensions are optional: where they cannot be compiled the package installs
 without them and chkobba.fast (chkobba.touti.kernel) falls back to the pure-Python
@@ -23,10 +23,15 @@ setup(
             extra_compile_args=["-ffp-contract=off"] if UNIX else [],
             libraries=["m"] if UNIX else [],
         ),
-        # Touti's playouts (chkobba.touti.kernel): integers only, no libm.
+        # The Touti search's playouts and draws (chkobba.touti.kernel): no libm.
         Extension(
             "chkobba.touti._playout",
             sources=["src/chkobba/touti/_playout.c"],
+            optional=True,
+        ),
+        Extension(
+            "chkobba.touti._deals",
+            sources=["src/chkobba/touti/_deals.c"],
             optional=True,
         ),
     ]

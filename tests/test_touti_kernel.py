@@ -25,6 +25,7 @@ from chkobba.touti.observe import ToutiObservation, observe_deal
 from chkobba.touti.rules import ToutiRules
 from chkobba.touti.search import (
     POINTS_WEIGHT,
+    DealSampler,
     SearchAgent,
     evaluate,
     finished_score,
@@ -138,6 +139,66 @@ def test_search_values_cards_the_same_on_both_paths(
     slow = SearchAgent(seed, samples=3, compiled=False)
     assert fast.card_values(obs) == slow.card_values(obs)
     assert fast.rng.random() == slow.rng.random()  # the same draws were made
+
+
+def any_observation(seed: int, rules: ToutiRules, moves: int, seat: int) -> ToutiObservation | None:
+    """What ``seat`` knows after the bidding and ``moves`` random moves, or None."""
+    d = deal_in_play(seed, rules, moves, technique=False)
+    return None if d is None or d.is_over else observe_deal(d, seat)
+
+
+@needs_kernel
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    moves=st.integers(0, 45),
+    seat=st.integers(0, 3),
+    kaddour=st.booleans(),
+)
+def test_compiled_draws_are_the_python_draws(
+    seed: int, moves: int, seat: int, kaddour: bool
+) -> None:
+    obs = any_observation(seed, ToutiRules(kaddour=kaddour), moves, seat)
+    if obs is None:
+        return
+    sampler = DealSampler(obs)
+    assert not sampler.said  # kalyado: nothing is said about the hands
+    fast, slow = random.Random(seed), random.Random(seed)
+    fast.random()  # a generator part-way through its words, as a search's is
+    slow.random()
+    got = sampler.draw_many(fast, 7, compiled=True)
+    assert got == [sampler.draw(slow) for _ in range(7)]
+    assert fast.getstate() == slow.getstate()
+
+
+@needs_kernel
+def test_draws_of_what_was_said_stay_in_python() -> None:
+    # Semi-parlé and parlé statements are repaired in Python; the compiled path
+    # is asked only where nothing was said, so both paths still draw the same.
+    for talk in ("semi", "parle"):
+        for seed in range(40):
+            obs = any_observation(seed, ToutiRules(talk=talk), 4, seed % 4)
+            if obs is None:
+                continue
+            sampler = DealSampler(obs)
+            fast, slow = random.Random(seed), random.Random(seed)
+            assert sampler.draw_many(fast, 3, compiled=True) == sampler.draw_many(
+                slow, 3, compiled=False
+            )
+            assert fast.getstate() == slow.getstate()
+
+
+@needs_kernel
+def test_draws_refuse_inconsistent_counts() -> None:
+    obs = any_observation(2, ToutiRules(), 3, 1)
+    assert obs is not None
+    sampler = DealSampler(obs)
+    rng = random.Random(1)
+    state = rng.getstate()
+    with pytest.raises(ValueError, match="does not fill"):
+        kernel.draw_hands(rng, obs.seat, sampler.hands, sampler.pool & (sampler.pool - 1),
+                          obs.hand_sizes, obs.excluded, 2)  # fmt: skip
+    assert rng.getstate() == state  # an input refused leaves the generator as it was
 
 
 @needs_kernel

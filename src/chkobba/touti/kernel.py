@@ -1,18 +1,23 @@
-"""The search player's playouts, compiled: the Python face of :mod:`chkobba.touti._playout`.
+"""The search player's hot loops, compiled: the Python face of :mod:`chkobba.touti._playout`
+and :mod:`chkobba.touti._deals`.
 
 A playout finishes a deal with the rule-based technique at every seat
-(:func:`chkobba.touti.search.playout`, the pure reference). The C extension
-does the same in a few microseconds; it is built with the package where a C
-compiler is available, and the search falls back to its pure playouts where it
-is not. Set ``CHKOBBA_PURE=1`` in the environment to force the pure path;
-:data:`AVAILABLE` says which one is live. ``tests/test_touti_kernel.py`` checks
-that both finish every deal with the same cards, announcements and points, and
-that the search chooses the same cards either way.
+(:func:`chkobba.touti.search.playout`, the pure reference); a draw deals the
+hidden hands consistently with an observation
+(:meth:`chkobba.touti.search.DealSampler.draw`, the reference, with the same
+random generator). The C extensions do the same in a few microseconds; they are
+built with the package where a C compiler is available, and the search falls
+back to Python where they are not. Set ``CHKOBBA_PURE=1`` in the environment to
+force the pure path; :data:`AVAILABLE` says which one is live.
+``tests/test_touti_kernel.py`` checks that both paths finish every deal with the
+same cards, announcements and points, draw the same hands from the same
+generator, and that the search chooses the same cards either way.
 """
 
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Sequence
 
 from chkobba.touti.deal import SEATS, Deal, Phase, canto_value, team_of
@@ -22,16 +27,29 @@ try:
     from chkobba.touti import _playout
 except ImportError:  # not built: no compiler where the package was installed
     _playout = None  # type: ignore[assignment]
+try:
+    from chkobba.touti import _deals
+except ImportError:
+    _deals = None  # type: ignore[assignment]
 
-__all__ = ["AVAILABLE", "BACKEND", "KernelError", "card_totals", "finish", "state_of"]
+__all__ = [
+    "AVAILABLE",
+    "BACKEND",
+    "KernelError",
+    "card_totals",
+    "draw_hands",
+    "finish",
+    "state_of",
+]
 
 
 def _status() -> tuple[bool, str]:
     if os.environ.get("CHKOBBA_PURE", "") not in ("", "0"):
         return False, "CHKOBBA_PURE is set"
-    if _playout is None:
-        return False, "the C extension chkobba.touti._playout is not built"
-    return True, "the C extension chkobba.touti._playout"
+    for name, module in (("_playout", _playout), ("_deals", _deals)):
+        if module is None:
+            return False, f"the C extension chkobba.touti.{name} is not built"
+    return True, "the C extensions chkobba.touti._playout and _deals"
 
 
 AVAILABLE, BACKEND = _status()
@@ -126,3 +144,24 @@ def card_totals(
         if len(hands) != SEATS:
             raise KernelError(f"a sample holds four hands, not {len(hands)}")
     return _playout.card_totals(state_of(base), samples, cards, team, points_weight)
+
+
+def draw_hands(
+    rng: random.Random,
+    seat: int,
+    hands: Sequence[int],
+    pool: int,
+    sizes: Sequence[int],
+    excluded: Sequence[int],
+    n: int,
+) -> list[list[int]]:
+    """``n`` draws of the four hands with ``rng``, as
+    :meth:`~chkobba.touti.search.DealSampler.draw` makes them when no seat has said
+    anything about its hand: ``hands`` holds the observer's own and the cards known in
+    each other hand, ``pool`` the cards to deal among the others. ``rng`` is moved on
+    as the Python draws move it; the list stops at a draw that failed (fewer than ``n``)."""
+    _require()
+    version, internal, gauss = rng.getstate()
+    out, internal = _deals.draw(internal, seat, hands, pool, sizes, excluded, n)
+    rng.setstate((version, internal, gauss))
+    return out

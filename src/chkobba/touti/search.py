@@ -139,11 +139,25 @@ class DealSampler:
             hands[s] |= obs.known[s]
             pool &= ~obs.known[s]
         self.hands = hands
+        self.pool = pool
         self.cards = _bits(pool)
         self.room = [obs.hand_sizes[s] - hands[s].bit_count() for s in range(SEATS)]
         self.allowed = [
             [s for s in self.others if not (obs.excluded[s] >> c & 1)] for c in range(40)
         ]
+
+    def draw_many(self, rng: random.Random, n: int, compiled: bool) -> list[list[int]]:
+        """``n`` draws (:meth:`draw`); compiled (:func:`chkobba.touti.kernel.draw_hands`,
+        the same draws) where nothing was said about the hands and ``compiled``."""
+        if not compiled or self.said:
+            return [self.draw(rng) for _ in range(n)]
+        obs = self.obs
+        out = kernel.draw_hands(
+            rng, obs.seat, self.hands, self.pool, obs.hand_sizes, obs.excluded, n
+        )
+        if len(out) < n:
+            raise SamplingError("no deal agrees with the observation")
+        return out
 
     def draw(self, rng: random.Random) -> list[int]:
         """Four hands consistent with the observation, drawn with ``rng``.
@@ -423,7 +437,7 @@ class SearchAgent:
         if self.compiled:
             # The playouts draw nothing from the generator: drawing every sample first
             # leaves the same deals as drawing each before its playouts.
-            samples = [sampler.draw(self.rng) for _ in range(self.samples)]
+            samples = sampler.draw_many(self.rng, self.samples, compiled=True)
             base = world(obs, samples[0])
             totals = kernel.card_totals(
                 base, samples, [m.card for m in cards], team, POINTS_WEIGHT
