@@ -1,10 +1,11 @@
-"""The Touti search's speed: its pure-Python playouts against the compiled ones, in one run.
+"""The Touti search's speed: pure Python against its compiled draws and playouts, in one run.
 
 The decisions are every card choice with more than one legal card in deals played
 by the technique at all four seats (reproducible from the seed). For each, the
 search (:class:`~chkobba.touti.search.SearchAgent`) values the legal cards twice,
-with the pure playouts and with the compiled ones (:mod:`chkobba.touti.kernel`),
-from the same seed, and the script checks that both give the same values.
+all in Python (``compiled=False``: the search before its kernel) and with the
+compiled draws and playouts (:mod:`chkobba.touti.kernel`), from the same seed, and
+the script checks that both give the same values.
 
 Prints, for each path: the mean and median milliseconds per decision (sampling
 the deals included), the playouts per second that makes, and the playouts per

@@ -24,6 +24,7 @@ per decision.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable
@@ -142,9 +143,13 @@ class DealSampler:
         self.pool = pool
         self.cards = _bits(pool)
         self.room = [obs.hand_sizes[s] - hands[s].bit_count() for s in range(SEATS)]
-        self.allowed = [
-            [s for s in self.others if not (obs.excluded[s] >> c & 1)] for c in range(40)
-        ]
+
+    @functools.cached_property
+    def allowed(self) -> list[list[int]]:
+        """Per card, the other seats the public play does not rule out (worked out when
+        a draw in Python first needs it: the compiled draws take the exclusions)."""
+        excluded = self.obs.excluded
+        return [[s for s in self.others if not (excluded[s] >> c & 1)] for c in range(40)]
 
     def draw_many(self, rng: random.Random, n: int, compiled: bool) -> list[list[int]]:
         """``n`` draws (:meth:`draw`); compiled (:func:`chkobba.touti.kernel.draw_hands`,
