@@ -372,9 +372,9 @@ def contract_outcomes(
     for every suit, so the suits are compared on equal luck)."""
     out: dict[int, list[int]] = {s: [] for s in suits}
     team = team_of(obs.seat)
-    sampler = DealSampler(obs)
-    for _ in range(samples):
-        hands = sampler.draw(rng)
+    # The playouts draw nothing from the generator: drawing every deal first draws the
+    # same deals.
+    for hands in DealSampler(obs).draw_many(rng, samples, compiled):
         for s in suits:
             d = world(obs, hands)
             d.phase = Phase.PLAY
