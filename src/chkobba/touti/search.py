@@ -15,11 +15,11 @@ deal's match points for its team minus the opponents', plus a quarter of the
 difference in card and announcement points to separate cards that do not
 change the contract. Bidding, trumps and announcements follow the technique.
 
-The playouts are where a pure-Python search spends its time (docs/touti.md,
-Players): they run compiled (:mod:`chkobba.touti.kernel`) where the extension is
-built, with the same results, and :func:`playout` stays their reference and the
-fallback. The deals are drawn in Python either way, by one :class:`DealSampler`
-per decision.
+The playouts are where a pure-Python search spends its time, and then the draws
+(docs/touti.md, Players): both run compiled (:mod:`chkobba.touti.kernel`) where the
+extensions are built, with the same results; :func:`playout` and
+:meth:`DealSampler.draw` stay their reference and the fallback. Draws that must
+agree with what was said in the bidding are made in Python either way.
 """
 
 from __future__ import annotations
