@@ -24,11 +24,10 @@ agree with what was said in the bidding are made in Python either way.
 
 from __future__ import annotations
 
-import functools
 import math
 import random
 from collections.abc import Callable
-from functools import partial
+from functools import cached_property, partial
 from typing import Final
 
 from chkobba.touti import kernel
@@ -144,7 +143,7 @@ class DealSampler:
         self.cards = _bits(pool)
         self.room = [obs.hand_sizes[s] - hands[s].bit_count() for s in range(SEATS)]
 
-    @functools.cached_property
+    @cached_property
     def allowed(self) -> list[list[int]]:
         """Per card, the other seats the public play does not rule out (worked out when
         a draw in Python first needs it: the compiled draws take the exclusions)."""
@@ -412,9 +411,9 @@ class SearchAgent:
         if samples < 1:
             raise ValueError(f"the search needs at least one sampled deal, not {samples}")
         if compiled and not kernel.AVAILABLE:
-            raise kernel.KernelError(f"the compiled playouts are not available: {kernel.BACKEND}")
+            raise kernel.KernelError(f"the compiled search is not available: {kernel.BACKEND}")
         self.compiled = kernel.AVAILABLE if compiled is None else compiled
-        """Whether the playouts are the compiled ones (the same results, faster)."""
+        """Whether the playouts and draws are the compiled ones (the same results, faster)."""
         self.name = "search"
         self.rng = random.Random(seed)
         self.samples = samples
