@@ -1,7 +1,9 @@
-"""Build the optional C kernel chkobba._fastcore; the rest is in pyproject.toml.
+"""Build the optional C kernels chkobba._fastcore and chkobba.touti._playout and _deals;
+the rest is in pyproject.toml.
 
-The extension is optional: where it cannot be compiled the package installs
-without it and chkobba.fast falls back to the pure-Python engine.
+The extensions are optional: where they cannot be compiled the package installs
+without them and chkobba.fast (chkobba.touti.kernel) falls back to the pure-Python
+engine (playouts).
 """
 
 import sys
@@ -20,6 +22,17 @@ setup(
             optional=True,
             extra_compile_args=["-ffp-contract=off"] if UNIX else [],
             libraries=["m"] if UNIX else [],
-        )
+        ),
+        # The Touti search's playouts and draws (chkobba.touti.kernel): no libm.
+        Extension(
+            "chkobba.touti._playout",
+            sources=["src/chkobba/touti/_playout.c"],
+            optional=True,
+        ),
+        Extension(
+            "chkobba.touti._deals",
+            sources=["src/chkobba/touti/_deals.c"],
+            optional=True,
+        ),
     ]
 )

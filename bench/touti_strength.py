@@ -9,6 +9,9 @@ trumps, announcements and cards). The duels are ``chkobba duel --game touti``'s
 
     python bench/touti_strength.py --pairs 400 --seed 1
 
+With ``--versus N`` it plays one duel instead: the search with ``--samples``
+against the search with N samples (what more samples buy, on the same deals).
+
 Everything but the timings is reproducible from the seed.
 """
 
@@ -42,11 +45,14 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: all)")
     ap.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
                     help="the search's sampled deals")  # fmt: skip
+    ap.add_argument("--versus", type=int, default=None, metavar="N",
+                    help="play only the search against the search with N samples")  # fmt: skip
     args = ap.parse_args()
     search = search_player(args.samples)
+    duels = DUELS if args.versus is None else [(search, search_player(args.versus))]
     print(f"{args.pairs} duplicate pairs per duel, seed {args.seed}, search samples {args.samples}")
     print("margin = A's team's match points minus B's per deal, 95% interval")
-    for a, b in DUELS:
+    for a, b in duels:
         start = time.perf_counter()
         r = run_duel(
             search if a == "search" else a, b, args.pairs, seed=args.seed, game_name="touti",

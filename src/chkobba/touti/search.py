@@ -14,6 +14,12 @@ allowed), and it picks the card with the best total over the samples: the
 deal's match points for its team minus the opponents', plus a quarter of the
 difference in card and announcement points to separate cards that do not
 change the contract. Bidding, trumps and announcements follow the technique.
+
+The playouts are where a pure-Python search spends its time, and then the draws
+(docs/touti.md, Players): both run compiled (:mod:`chkobba.touti.kernel`) where the
+extensions are built, with the same results; :func:`playout` and
+:meth:`DealSampler.draw` stay their reference and the fallback. Draws that must
+agree with what was said in the bidding are made in Python either way.
 """
 
 from __future__ import annotations
@@ -21,9 +27,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from functools import partial
+from functools import cached_property, partial
 from typing import Final
 
+from chkobba.touti import kernel
 from chkobba.touti.agents import register
 from chkobba.touti.cards import ACE_MASK, PAIRS
 from chkobba.touti.deal import SEATS, Deal, Phase, team_of
@@ -40,6 +47,7 @@ from chkobba.touti.moves import (
 )
 from chkobba.touti.observe import ToutiObservation
 from chkobba.touti.parle import Answer, answer_distance
+from chkobba.touti.scoring import DealScore
 from chkobba.touti.technique import choose_card, technique_move
 
 DEFAULT_SAMPLES: Final = 24
@@ -109,60 +117,101 @@ def played_by(obs: ToutiObservation) -> list[int]:
 
 
 def sample_hands(obs: ToutiObservation, rng: random.Random) -> list[int]:
-    """Four hands consistent with ``obs``: the observer's own, the others drawn at random.
+    """Four hands consistent with ``obs``: the observer's own, the others drawn at random
+    (:meth:`DealSampler.draw`; a search drawing many should keep one :class:`DealSampler`)."""
+    return DealSampler(obs).draw(rng)
 
-    Cards go out most-constrained first, each to a seat that may hold it with
-    room left, weighted by the room; after a few failed draws the inferred
-    exclusions are dropped rather than fail. When seats have said something
-    about their hands (:func:`statements`), cards are then swapped between the
-    hidden hands until all of it is true of the hands as dealt (each hand plus
-    the cards its seat has played); a draw that cannot be repaired is drawn again.
-    """
-    me = obs.seat
-    said = {s: f for s, f in statements(obs).items() if s != me}
-    gone = played_by(obs) if said else [0] * SEATS
-    hands = [0] * SEATS
-    hands[me] = obs.hand
-    pool = obs.unseen
-    for s in range(SEATS):
-        if s != me:
+
+class DealSampler:
+    """Draws the hidden hands of one observation; what does not change from draw to draw
+    (what each seat said, the cards to deal, where each may go) is worked out once."""
+
+    def __init__(self, obs: ToutiObservation) -> None:
+        self.obs = obs
+        me = obs.seat
+        self.said = {s: f for s, f in statements(obs).items() if s != me}
+        self.gone = played_by(obs) if self.said else [0] * SEATS
+        hands = [0] * SEATS
+        hands[me] = obs.hand
+        pool = obs.unseen
+        self.others = [s for s in range(SEATS) if s != me]
+        for s in self.others:
             hands[s] |= obs.known[s]
             pool &= ~obs.known[s]
-    cards = []
-    m = pool
-    while m:
-        low = m & -m
-        cards.append(low.bit_length() - 1)
-        m ^= low
-    others = [s for s in range(SEATS) if s != me]
-    for attempt in range(_TRIES * 2):
-        strict = attempt < _TRIES
-        room = {s: obs.hand_sizes[s] - hands[s].bit_count() for s in others}
-        allowed = {
-            c: [s for s in others if not (obs.excluded[s] >> c & 1)] if strict else others
-            for c in cards
-        }
-        order = cards[:]
-        rng.shuffle(order)
-        order.sort(key=lambda c: len(allowed[c]))
-        out = {s: hands[s] for s in others}
-        ok = True
-        for c in order:
-            choices = [s for s in allowed[c] if room[s] > 0]
-            if not choices:
-                ok = False
-                break
-            weights = [room[s] for s in choices]
-            s = rng.choices(choices, weights)[0]
-            out[s] |= 1 << c
-            room[s] -= 1
-        if ok and said and not _repair(out, obs, said, gone, strict, rng):
-            ok = False
-        if ok:
-            for s in others:
-                hands[s] = out[s]
-            return hands
-    raise SamplingError("no deal agrees with the observation")
+        self.hands = hands
+        self.pool = pool
+        self.cards = _bits(pool)
+        self.room = [obs.hand_sizes[s] - hands[s].bit_count() for s in range(SEATS)]
+
+    @cached_property
+    def allowed(self) -> list[list[int]]:
+        """Per card, the other seats the public play does not rule out (worked out when
+        a draw in Python first needs it: the compiled draws take the exclusions)."""
+        excluded = self.obs.excluded
+        return [[s for s in self.others if not (excluded[s] >> c & 1)] for c in range(40)]
+
+    def draw_many(self, rng: random.Random, n: int, compiled: bool) -> list[list[int]]:
+        """``n`` draws (:meth:`draw`); compiled (:func:`chkobba.touti.kernel.draw_hands`,
+        the same draws) where nothing was said about the hands and ``compiled``."""
+        if not compiled or self.said:
+            return [self.draw(rng) for _ in range(n)]
+        obs = self.obs
+        out = kernel.draw_hands(
+            rng, obs.seat, self.hands, self.pool, obs.hand_sizes, obs.excluded, n
+        )
+        if len(out) < n:
+            raise SamplingError("no deal agrees with the observation")
+        return out
+
+    def draw(self, rng: random.Random) -> list[int]:
+        """Four hands consistent with the observation, drawn with ``rng``.
+
+        Cards go out most-constrained first, each to a seat that may hold it with
+        room left, weighted by the room; after a few failed draws the inferred
+        exclusions are dropped rather than fail. When seats have said something
+        about their hands (:func:`statements`), cards are then swapped between the
+        hidden hands until all of it is true of the hands as dealt (each hand plus
+        the cards its seat has played); a draw that cannot be repaired is drawn again.
+        """
+        others = self.others
+        for attempt in range(_TRIES * 2):
+            strict = attempt < _TRIES
+            allowed = self.allowed if strict else [others] * 40
+            room = list(self.room)
+            order = self.cards[:]
+            rng.shuffle(order)
+            if strict:
+                order.sort(key=lambda c: len(allowed[c]))
+            out = list(self.hands)
+            ok = True
+            for c in order:
+                # rng.choices(choices, weights) by hand, drawing exactly what it draws:
+                # one random() scaled by the total weight, then the first seat whose
+                # running total exceeds it.
+                choices = [s for s in allowed[c] if room[s] > 0]
+                if not choices:
+                    ok = False
+                    break
+                x = rng.random() * float(sum(room[s] for s in choices))
+                last = len(choices) - 1
+                i = 0
+                acc = room[choices[0]]
+                while i < last and acc <= x:
+                    i += 1
+                    acc += room[choices[i]]
+                s = choices[i]
+                out[s] |= 1 << c
+                room[s] -= 1
+            if not ok:
+                continue
+            if self.said:
+                hidden = {s: out[s] for s in others}
+                if not _repair(hidden, self.obs, self.said, self.gone, strict, rng):
+                    continue
+                for s in others:
+                    out[s] = hidden[s]
+            return out
+        raise SamplingError("no deal agrees with the observation")
 
 
 def _repair(
@@ -285,10 +334,25 @@ def playout(d: Deal) -> None:
         d.apply_unchecked(CardPlay(card))
 
 
+def finished_score(d: Deal, compiled: bool) -> DealScore:
+    """The score of ``d`` finished by :func:`playout`: by the compiled playouts if
+    ``compiled`` (:mod:`chkobba.touti.kernel`, ``d`` left as it is), else by playing ``d`` out."""
+    if compiled:
+        return kernel.finish(d)
+    playout(d)
+    assert d.score is not None
+    return d.score
+
+
 def evaluate(d: Deal, team: int) -> float:
     """A finished deal's worth to ``team``: match points, then card and announcement points."""
     sc = d.score
     assert sc is not None
+    return worth(sc, team)
+
+
+def worth(sc: DealScore, team: int) -> float:
+    """A deal's score as the search values it for ``team`` (:func:`evaluate`)."""
     pts = sc.points[team] - sc.points[1 - team]
     mine = sc.card_points[team] + sc.cantos[team]
     theirs = sc.card_points[1 - team] + sc.cantos[1 - team]
@@ -296,15 +360,20 @@ def evaluate(d: Deal, team: int) -> float:
 
 
 def contract_outcomes(
-    obs: ToutiObservation, suits: list[int], samples: int, rng: random.Random
+    obs: ToutiObservation,
+    suits: list[int],
+    samples: int,
+    rng: random.Random,
+    compiled: bool = kernel.AVAILABLE,
 ) -> dict[int, list[int]]:
     """For each suit as trumps with the observer as declarer, its team's points (cards and
     announcements) in ``samples`` sampled deals finished by the technique (the same deals
     for every suit, so the suits are compared on equal luck)."""
     out: dict[int, list[int]] = {s: [] for s in suits}
     team = team_of(obs.seat)
-    for _ in range(samples):
-        hands = sample_hands(obs, rng)
+    # The playouts draw nothing from the generator: drawing every deal first draws the
+    # same deals.
+    for hands in DealSampler(obs).draw_many(rng, samples, compiled):
         for s in suits:
             d = world(obs, hands)
             d.phase = Phase.PLAY
@@ -314,9 +383,7 @@ def contract_outcomes(
             d.current = []
             d.tricks = []
             d.leader = d.turn = (obs.dealer + 1) % SEATS
-            playout(d)
-            sc = d.score
-            assert sc is not None
+            sc = finished_score(d, compiled)
             out[s].append(sc.card_points[team] + sc.cantos[team])
     return out
 
@@ -337,9 +404,16 @@ class SearchAgent:
         seed: int = 0,
         samples: int = DEFAULT_SAMPLES,
         bidding: str = "technique",
+        compiled: bool | None = None,
     ) -> None:
         if bidding not in ("technique", "sampled"):
             raise ValueError(f"bidding must be technique or sampled, not {bidding!r}")
+        if samples < 1:
+            raise ValueError(f"the search needs at least one sampled deal, not {samples}")
+        if compiled and not kernel.AVAILABLE:
+            raise kernel.KernelError(f"the compiled search is not available: {kernel.BACKEND}")
+        self.compiled = kernel.AVAILABLE if compiled is None else compiled
+        """Whether the playouts and draws are the compiled ones (the same results, faster)."""
         self.name = "search"
         self.rng = random.Random(seed)
         self.samples = samples
@@ -363,9 +437,19 @@ class SearchAgent:
         quarter of the card-point difference), in the order of the legal moves."""
         cards = [m for m in obs.legal_moves if isinstance(m, CardPlay)]
         team = team_of(obs.seat)
+        sampler = DealSampler(obs)
+        if self.compiled:
+            # The playouts draw nothing from the generator: drawing every sample first
+            # leaves the same deals as drawing each before its playouts.
+            samples = sampler.draw_many(self.rng, self.samples, compiled=True)
+            base = world(obs, samples[0])
+            totals = kernel.card_totals(
+                base, samples, [m.card for m in cards], team, POINTS_WEIGHT
+            )
+            return [(m, t / self.samples) for m, t in zip(cards, totals, strict=True)]
         totals = [0.0] * len(cards)
         for _ in range(self.samples):
-            base = world(obs, sample_hands(obs, self.rng))
+            base = world(obs, sampler.draw(self.rng))
             for i, m in enumerate(cards):
                 d = base.copy()
                 d.apply_unchecked(m)
@@ -377,12 +461,12 @@ class SearchAgent:
         legal = obs.legal_moves
         if obs.phase is Phase.TRUMP:
             suits = [m.suit for m in legal if isinstance(m, Trump)]
-            out = contract_outcomes(obs, suits, self.samples, self.rng)
+            out = contract_outcomes(obs, suits, self.samples, self.rng, self.compiled)
             made = {s: sum(p >= obs.bid for p in out[s]) + sum(out[s]) / 1000 for s in suits}
             return Trump(max(suits, key=made.__getitem__))
         if not any(isinstance(m, Bid) for m in legal):
             return technique_move(obs)
-        out = contract_outcomes(obs, [0, 1, 2, 3], self.samples, self.rng)
+        out = contract_outcomes(obs, [0, 1, 2, 3], self.samples, self.rng, self.compiled)
         best = max(safe_bid(out[s], BID_CONFIDENCE) for s in range(4))
         low = max(MIN_BID, obs.bid + BID_STEP)
         partner_high = obs.high_bidder is not None and obs.high_bidder % 2 == obs.seat % 2
