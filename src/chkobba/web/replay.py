@@ -99,6 +99,8 @@ def replay_frames(g: StoredGame) -> dict[str, Any]:
             frames.append(_frame(match.round, number, match.totals, None, "deal"))
     return {
         "game": g.id,
+        "kind": "chkobba",
+        "deck": game("chkobba").deck(match.rules),
         "seats": g.seats,
         "teams": g.teams,
         "side_of": side_of(g.seats, g.teams),
