@@ -94,6 +94,7 @@ function render(v) {
   $("t-log").replaceChildren(...v.log.map((e) => el("li", { text: story(e, names, team, v.you), "data-kind": e.kind })));
   $("t-log").scrollTop = $("t-log").scrollHeight;
   $("t-end").hidden = !over;
+  $("t-replay").href = `/replay/${gameId}`;
   $("t-resign").hidden = over || v.you < 0 || !$("t-resign-ask").hidden;
   if (over) $("t-resign-ask").hidden = true;
   drawToutiCenter(v, names, team, thisDeal(v.log));
