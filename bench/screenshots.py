@@ -376,7 +376,8 @@ def take(d: Any, base: str, out: Path, langs: list[str], sizes: list[tuple[int, 
             links = shown(d, "#coach-mistakes a")
             if links:
                 links[0].click()
-            d.execute_script("document.getElementById('coach-analysis').scrollIntoView()")
+            # The position of the first mistake on the table, the expert's view under it.
+            d.execute_script("document.getElementById('board').scrollIntoView()")
 
         saved += shoot(d, out, "analysis", f"{base}/replay/{finished['game']}", ready, langs,
                        sizes, analysed)
