@@ -16,12 +16,14 @@ export function seatPlace(k, n) {
 /**
  * Put the seats around ``ring`` (its ``.seats`` box): ``box(s)`` draws seat ``s``, and the
  * seat ``bottom`` sits at the bottom. A seat that shows a declared hand is taller than
- * the others: the ring makes room for it above or below (``data-declared``), so that the
- * top seat stays inside the table rather than rising above it.
+ * the others: it grows toward free room (``data-grow``), and the ring makes that room
+ * (``--room-top``: the top seat's hand over the table's cards; ``--room-low``: below a
+ * seat under the middle; ``--room-bottom``: the bottom seat's, over the table's cards), so
+ * that the top seat stays on the table rather than rising above it.
  */
 export function placeSeats(ring, n, bottom, box) {
   ring.dataset.seats = n;
-  const halves = new Set();
+  const room = { top: 0, low: 0, bottom: 0 };
   const boxes = [...Array(n).keys()].map((k) => {
     const s = (bottom + k) % n;
     const b = box(s, k);
@@ -29,13 +31,17 @@ export function placeSeats(ring, n, bottom, box) {
     b.style.left = `${x}%`;
     b.style.top = `${y}%`;
     if (b.querySelector(".declared")) {
-      if (y < 45) halves.add("top");
-      else if (y > 55) halves.add("bottom");
+      let grow = null;
+      if (y < 1) { grow = "down"; room.top = 1; }
+      else if (y < 49) grow = "up";
+      else if (y > 99) { grow = "up"; room.bottom = 1; }
+      else if (y > 51) { grow = "down"; room.low = 1; }
+      if (grow) b.dataset.grow = grow;
     }
     return b;
   });
   ring.querySelector(".seats").replaceChildren(...boxes);
-  ring.dataset.declared = [...halves].join(" ");
+  for (const [k, v] of Object.entries(room)) ring.style.setProperty(`--room-${k}`, v);
 }
 
 /** The hands ``s`` declared this round (Cirulla), face up as they were shown; the cards
