@@ -177,3 +177,45 @@ def test_the_replay_of_touti_on_its_table(server: ServerProcess, phone: Any) -> 
     wait(d, lambda d: d.find_element(By.ID, "t-what").text)
     ARTIFACTS.mkdir(exist_ok=True)
     d.save_screenshot(str(ARTIFACTS / "web-replay-touti.png"))
+
+
+@pytest.mark.parametrize("seating", ["4", "6"])
+def test_declared_hands_stay_on_the_table(server: ServerProcess, phone: Any, seating: str) -> None:
+    """Cirulla: at every step where a hand is declared (face up at its seat), each seat's
+    box stays inside the oval's box and no two seats cover each other."""
+    from selenium.webdriver.common.by import By
+
+    for _ in range(10):
+        g = post(server.base, {"mode": "computer", "rules": "cirulla", "seating": seating,
+                               "level": "random", "target": 11})
+        play_out(server.base, g["game"], g["token"])
+        frames = json.loads(fetch(server.base, f"/api/games/{g['game']}/replay"))["frames"]
+        # One step for each seat that declared: the first where its hand shows.
+        first: dict[int, int] = {}
+        for i, f in enumerate(frames):
+            for dec in f.get("declarations", []):
+                first.setdefault(dec["seat"], i)
+        if first:
+            break
+    assert first, "no hand declared in ten games of Cirulla"
+    d = phone
+    d.get(f"{server.base}/replay/{g['game']}?motion=off")
+    wait(d, lambda d: body(d, "data-ready") == "1")
+    for seat, step in first.items():
+        d.execute_script(
+            "const s = document.getElementById('slider'); s.value = arguments[0];"
+            "s.dispatchEvent(new Event('input'));", step)
+        wait(d, lambda d, step=step: body(d, "data-step") == str(step))
+        assert d.find_elements(By.CSS_SELECTOR, f'.seat[data-seat="{seat}"] .declared')
+        ring = d.find_element(By.ID, "ring").rect
+        boxes = [e.rect for e in d.find_elements(By.CSS_SELECTOR, "#seats .seat")]
+        top, bottom = ring["y"] - 1, ring["y"] + ring["height"] + 1
+        for b in boxes:
+            assert top <= b["y"] and b["y"] + b["height"] <= bottom, (seat, b, ring)
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                apart = (
+                    a["x"] + a["width"] <= b["x"] + 1 or b["x"] + b["width"] <= a["x"] + 1
+                    or a["y"] + a["height"] <= b["y"] + 1 or b["y"] + b["height"] <= a["y"] + 1
+                )
+                assert apart, (seat, a, b)
