@@ -227,8 +227,6 @@ function renderScores() {
 
 function renderSeats() {
   const n = players().length;
-  // A spectator sees every seat's backs, the bottom one's too: the ring keeps room for it.
-  $("ring").classList.toggle("open", seat < 0);
   placeSeats($("ring"), n, seat < 0 ? 0 : seat, seatBox);
   $("hand-zone").classList.toggle("hidden", seat < 0);
   $("rules-link").href = `/rules/${encodeURIComponent(room.rules ?? "chkobba")}`;

@@ -55,7 +55,6 @@ export function drawStep(data, f) {
     el("span", { class: "meta" }, el("span", { text: `${t("round")} ${f.round}` }), el("span", { text: `${t("stock")} ${f.stock}` })),
   );
   $("what").textContent = stepWords(data, f);
-  $("ring").classList.add("open");
   placeSeats($("ring"), data.seats, 0, (s) => seatBox(data, f, s));
   drawTableCards($("table"), f.cut_card ? [] : f.table);
   drawWild($("table"), f);

@@ -15,33 +15,41 @@ export function seatPlace(k, n) {
 
 /**
  * Put the seats around ``ring`` (its ``.seats`` box): ``box(s)`` draws seat ``s``, and the
- * seat ``bottom`` sits at the bottom. A seat that shows a declared hand is taller than
- * the others: it grows toward free room (``data-grow``), and the ring makes that room
- * (``--room-top``: the top seat's hand over the table's cards; ``--room-low``: below a
- * seat under the middle; ``--room-bottom``: the bottom seat's, over the table's cards), so
- * that the top seat stays on the table rather than rising above it.
+ * seat ``bottom`` sits at the bottom. The top seat hangs from the ring's top edge and the
+ * bottom one stands on its bottom edge, and the ring keeps the room they take (measured:
+ * a long name or a declared hand makes a seat taller), so that no seat rises above the
+ * table or covers its cards. A seat between, showing a declared hand (Cirulla), grows
+ * toward free room (``data-grow``), the ring longer below (``--room-low``) if need be.
  */
 export function placeSeats(ring, n, bottom, box) {
   ring.dataset.seats = n;
-  const room = { top: 0, low: 0, bottom: 0 };
+  let low = 0;
+  let top = null;
+  let foot = null;
   const boxes = [...Array(n).keys()].map((k) => {
     const s = (bottom + k) % n;
     const b = box(s, k);
     const { x, y } = seatPlace(k, n);
     b.style.left = `${x}%`;
     b.style.top = `${y}%`;
-    if (b.querySelector(".declared")) {
-      let grow = null;
-      if (y < 1) { grow = "down"; room.top = 1; }
-      else if (y < 49) grow = "up";
-      else if (y > 99) { grow = "up"; room.bottom = 1; }
-      else if (y > 51) { grow = "down"; room.low = 1; }
-      if (grow) b.dataset.grow = grow;
+    if (y < 1) {
+      b.dataset.anchor = "top";
+      top = b;
+    } else if (y > 99) {
+      b.dataset.anchor = "bottom";
+      foot = b;
+    } else if (b.querySelector(".declared")) {
+      if (y < 49) b.dataset.grow = "up";
+      else if (y > 51) { b.dataset.grow = "down"; low = 1; }
     }
     return b;
   });
   ring.querySelector(".seats").replaceChildren(...boxes);
-  for (const [k, v] of Object.entries(room)) ring.style.setProperty(`--room-${k}`, v);
+  ring.style.setProperty("--room-low", low);
+  // The room the top and bottom seats take, as drawn now (one layout, no loop: their
+  // heights do not depend on the ring's).
+  ring.style.setProperty("--need-top", `${top ? top.offsetHeight : 0}px`);
+  ring.style.setProperty("--need-bottom", `${foot ? foot.offsetHeight : 0}px`);
 }
 
 /** The hands ``s`` declared this round (Cirulla), face up as they were shown; the cards
