@@ -227,3 +227,26 @@ def test_declared_hands_stay_on_the_table(server: ServerProcess, phone: Any, sea
                     or a["y"] + a["height"] <= b["y"] + 1 or b["y"] + b["height"] <= a["y"] + 1
                 )
                 assert apart, (seat, a, b)
+
+
+def test_stepping_forward_moves_the_cards_unless_motion_is_off(server: ServerProcess) -> None:
+    """One step forward animates the move as the game screen does (a card laid or
+    captured); with ``?motion=off`` the step is drawn at once, nothing moving."""
+    from selenium.webdriver.common.by import By
+
+    g = post(server.base, {"mode": "computer", "rules": "scopa", "level": "random",
+                           "target": 11})
+    play_out(server.base, g["game"], g["token"])
+    d = make_browser("1280,800", motion=True)
+    try:
+        for query, moving in (("", True), ("?motion=off", False)):
+            d.get(f"{server.base}/replay/{g['game']}{query}")
+            wait(d, lambda d: body(d, "data-ready") == "1")
+            d.find_element(By.ID, "next").click()
+            # Read at once: the cards are in flight for a fraction of a second.
+            count = d.execute_script("return document.getAnimations().length")
+            wait(d, lambda d: body(d, "data-step") == "1")
+            assert body(d, "data-last-motion") in ("play", "capture", "sweep")
+            assert (count > 0) is moving, (query, count)
+    finally:
+        d.quit()
