@@ -299,6 +299,8 @@ def test_a_finished_touti_game_gives_its_record_and_replay(sqlite_client: TestCl
     r = create(c, game="touti", mode="room", target=600, computers=[None, *["random"] * 3])
     hub = c.app.state.hub  # type: ignore[attr-defined]
     assert c.get(f"/api/games/{r['game']}/record").status_code == 409
+    # Every hand is shown in a replay: none before the end.
+    assert c.get(f"/api/games/{r['game']}/replay").json()["error"] == "not_finished"
     with c.websocket_connect("/ws") as ws:
         state = hello(ws, r["game"], r["token"])
         while not state["over"]:

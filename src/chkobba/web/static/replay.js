@@ -103,7 +103,10 @@ async function main() {
   try {
     [data, info] = await Promise.all([api(`/api/games/${game}/replay`), api("/api/info")]);
   } catch (e) {
-    $("error").replaceChildren(el("span", { text: `${e.message} ` }), el("a", { href: `/g/${game}`, text: t("watch") }));
+    // Not over yet (or no such game): the link to follow it, on its own game's page.
+    const summary = await api(`/api/games/${game}`).catch(() => null);
+    const page = summary?.game_name === "touti" ? "/touti" : "/g";
+    $("error").replaceChildren(el("span", { text: `${e.message} ` }), el("a", { href: `${page}/${game}`, text: t("watch") }));
     return;
   }
   if (data.deck) setGameDeck(data.deck);
