@@ -24,21 +24,15 @@ export function seatPlace(k, n) {
 export function placeSeats(ring, n, bottom, box) {
   ring.dataset.seats = n;
   let low = 0;
-  let top = null;
-  let foot = null;
   const boxes = [...Array(n).keys()].map((k) => {
     const s = (bottom + k) % n;
     const b = box(s, k);
     const { x, y } = seatPlace(k, n);
     b.style.left = `${x}%`;
     b.style.top = `${y}%`;
-    if (y < 1) {
-      b.dataset.anchor = "top";
-      top = b;
-    } else if (y > 99) {
-      b.dataset.anchor = "bottom";
-      foot = b;
-    } else if (b.querySelector(".declared")) {
+    if (y < 1) b.dataset.anchor = "top";
+    else if (y > 99) b.dataset.anchor = "bottom";
+    else if (b.querySelector(".declared")) {
       if (y < 49) b.dataset.grow = "up";
       else if (y > 51) { b.dataset.grow = "down"; low = 1; }
     }
@@ -46,11 +40,22 @@ export function placeSeats(ring, n, bottom, box) {
   });
   ring.querySelector(".seats").replaceChildren(...boxes);
   ring.style.setProperty("--room-low", low);
-  // The room the top and bottom seats take, as drawn now (one layout, no loop: their
-  // heights do not depend on the ring's).
+  measure(ring);
+}
+
+/** The room the top and bottom seats take, as drawn now (one layout, no loop: their
+ * heights do not depend on the ring's padding). */
+function measure(ring) {
+  const top = ring.querySelector('.seat[data-anchor="top"]');
+  const foot = ring.querySelector('.seat[data-anchor="bottom"]');
   ring.style.setProperty("--need-top", `${top ? top.offsetHeight : 0}px`);
   ring.style.setProperty("--need-bottom", `${foot ? foot.offsetHeight : 0}px`);
 }
+
+// A phone turned, a window resized: the seats' heights change with their widths.
+window.addEventListener("resize", () => {
+  for (const ring of document.querySelectorAll(".ring")) measure(ring);
+});
 
 /** The hands ``s`` declared this round (Cirulla), face up as they were shown; the cards
  * played since (not in ``shown``, the declared cards still held) are dimmed. */
