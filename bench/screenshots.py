@@ -7,7 +7,8 @@ Starts ``chkobba serve`` on 127.0.0.1 with a temporary database, plays (by click
 headless Chromium, the computer at the ``random`` level) to the states the pictures need,
 and saves ``NAME-LANG-WxH.png`` for each: the lobby, the game screens (Chkobba 2 players,
 Scopa, Scopone 2 against 2, Cirulla with a declared hand face up, 6 players), a round's
-breakdown, a replay, the analysis page, a rules page and Touti, the browser asking for
+breakdown, a replay, the analysis page, a rules page, Touti and a Touti game's replay, the
+browser asking for
 reduced motion so that the pages are pictured at rest. The files go into a new
 directory (by default a fresh one under the system's temporary directory); an existing
 file is never overwritten. PNGs are reduced to a 256-colour palette when Pillow is
@@ -33,7 +34,7 @@ from typing import Any
 
 SHOTS = (
     "rules", "chkobba", "scopa", "scopone", "six", "cirulla", "breakdown", "replay",
-    "analysis", "touti", "lobby",
+    "analysis", "touti", "touti-replay", "lobby",
 )
 """Every picture, in the order they are taken."""
 
@@ -109,6 +110,35 @@ def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     )
     with urllib.request.urlopen(req, timeout=30) as r:
         return dict(json.loads(r.read()))
+
+
+def play_out(base: str, game: str, token: str) -> None:
+    """Seat 0 plays its first legal move over a WebSocket until the match is over (the
+    computers play the other seats): a finished game without a browser's clicks."""
+    from websockets.sync.client import connect
+
+    with connect(base.replace("http", "ws") + "/ws") as ws:
+        ws.send(json.dumps({"type": "hello", "game": game, "token": token}))
+        while True:
+            msg = json.loads(ws.recv(timeout=60))
+            if msg["type"] == "error":
+                # A move answered a state already gone: look again.
+                ws.send(json.dumps({"type": "hello", "game": game, "token": token}))
+                continue
+            if msg["type"] != "state":
+                continue
+            if msg["over"]:
+                return
+            if msg["turn"] == 0 and msg["legal"] and msg["legal"] != ["nocanto"]:
+                ws.send(json.dumps({"type": "play", "move": msg["legal"][0], "ply": msg["ply"]}))
+
+
+def go_to_step(d: Any, step: int) -> None:
+    """The replay page at ``step`` (its slider moved, as a person drags it)."""
+    d.execute_script(
+        "const s = document.getElementById('slider'); s.value = arguments[0];"
+        "s.dispatchEvent(new Event('input'));", step)
+    until(d, lambda d: attr(d, "data-step") == str(step))
 
 
 def attr(d: Any, name: str) -> str | None:
@@ -346,7 +376,8 @@ def take(d: Any, base: str, out: Path, langs: list[str], sizes: list[tuple[int, 
             links = shown(d, "#coach-mistakes a")
             if links:
                 links[0].click()
-            d.execute_script("document.getElementById('coach-analysis').scrollIntoView()")
+            # The position of the first mistake on the table, the expert's view under it.
+            d.execute_script("document.getElementById('board').scrollIntoView()")
 
         saved += shoot(d, out, "analysis", f"{base}/replay/{finished['game']}", ready, langs,
                        sizes, analysed)
@@ -364,6 +395,19 @@ def take(d: Any, base: str, out: Path, langs: list[str], sizes: list[tuple[int, 
         play_touti(d, in_play)
         saved += shoot(d, out, "touti", None, lambda d: attr(d, "data-ply") is not None,
                        langs, sizes)
+    if "touti-replay" in only:
+        g = post(base, "/api/games", {
+            "game": "touti", "mode": "room", "name": "Amel",
+            "computers": [None, "random", "random", "random"], "target": 600,
+        })
+        play_out(base, g["game"], g["token"])
+        with urllib.request.urlopen(f"{base}/api/games/{g['game']}/replay", timeout=60) as r:
+            frames = json.loads(r.read())["frames"]
+        # A trick being played, trumps named, a few tricks already gathered.
+        step = next((i for i, f in enumerate(frames)
+                     if f["trump"] and len(f["trick"]) == 2 and sum(f["tricks"]) >= 3), 0)
+        saved += shoot(d, out, "touti-replay", f"{base}/replay/{g['game']}", ready, langs,
+                       sizes, lambda d: go_to_step(d, step))
     if "lobby" in only:
         # Last, so that its lists show the games being played and those finished.
         saved += shoot(d, out, "lobby", base + "/", ready, langs, sizes)

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chkobba.games import GAME_NAMES, MoveRefused, game, replay
+from chkobba.games import GAME_NAMES, MoveRefused, game, open_steps, replay
 from chkobba.games.base import table_of
 from chkobba.record import GameRecord
 from chkobba.record import replay as replay_chkobba
@@ -63,6 +63,41 @@ def test_every_table_plays_replays_and_hides_hands(
         if seat != table.turn:
             assert view["legal"] == []
     assert table.view(table.turn, names)["legal"] == table.legal() or table.is_over
+
+
+@pytest.mark.parametrize(("game_name", "preset", "seating"), [
+    ("chkobba", "scopone", "2v2"), ("chkobba", "cirulla", "3"), ("touti", None, "2v2"),
+])
+def test_open_steps_show_every_hand_as_each_seat_holds_it(
+    game_name: str, preset: str | None, seating: str
+) -> None:
+    """Each step of a replay (the table with every hand face up) against the seats' own
+    views at the same move; a round's end comes before the next deal."""
+    g, rules, seats, teams, _, moves = played(game_name, preset, seating, 11, 400)
+    names = [f"p{s}" for s in range(seats)]
+    steps = open_steps(g, rules, seats, teams, 11, moves, names)
+    table = g.serve(rules, seats, teams, 11)
+    it = iter(steps)
+    step = next(it)
+    assert step["note"] == "deal"
+    for ply, text in enumerate(moves):
+        # Before the move, every hand is the one its seat sees.
+        assert [set(h) for h in step["hands"]] == [
+            set(table.view(s, names)["hand"]) for s in range(seats)
+        ]
+        done = table.rounds
+        table.play(table.turn, text)
+        step = next(it)
+        assert step["ply"] == ply
+        if table.rounds > done:
+            assert step["note"] == "end"
+            if not table.is_over:
+                step = next(it)
+                assert step["note"] == "deal" and step["ply"] is None
+        else:
+            assert step["note"] == "play"
+    assert next(it, None) is None
+    assert table.rounds >= 1, "the moves should finish a round at least"
 
 
 @pytest.mark.parametrize("game_name", GAME_NAMES)

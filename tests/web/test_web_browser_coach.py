@@ -132,7 +132,10 @@ def test_coach_in_the_browser(server: ServerProcess, tmp_path: Path) -> None:
         for _ in range(3):
             d.find_element(By.ID, "next").click()
         assert d.find_element(By.ID, "coach-move").text.strip()
-        assert visible(d, "#hands .seat")
+        # Each position on the game screen's table, every hand face up at its seat.
+        seats = visible(d, "#ring #seats .seat")
+        assert len(seats) == record["seats"]
+        assert all(s.find_elements(By.CSS_SELECTOR, ".open [data-card]") for s in seats)
         d.save_screenshot(str(ARTIFACTS / "web-coach-file.png"))
     finally:
         d.quit()

@@ -254,6 +254,14 @@ def test_cirulla_shows_the_declared_hands_face_up(server: ServerProcess, browser
             "  e.dataset.declared,"
             "  [...e.querySelectorAll('.card')].map((c) => c.dataset.card)])"
         )
+        if found:
+            # A seat showing a declared hand stays on the table, the top one too.
+            top, bottom, boxes = d.execute_script(
+                "const r = document.getElementById('ring').getBoundingClientRect();"
+                "return [r.top, r.bottom, [...document.querySelectorAll('#seats .seat')]"
+                "  .map((e) => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom])]"
+            )
+            assert all(top - 1 <= a and b <= bottom + 1 for a, b in boxes), (top, bottom, boxes)
         return {(seat, name, frozenset(cards)) for seat, name, cards in found}
 
     for _attempt in range(3):

@@ -17,12 +17,15 @@ import pytest
 from starlette.testclient import TestClient
 from wsutil import expect_error, hello, make_client, recv_until
 
-from chkobba.cards import CARDS, cards_of
+from chkobba.cards import CARDS, Card, cards_of
 from chkobba.game import Phase
 from chkobba.games import Table, game, replay
 from chkobba.rules import PRESETS
+from chkobba.touti.deal import Deal
+from chkobba.touti.moves import parse_move as parse_touti
 from chkobba.touti.record import ToutiRecord
 from chkobba.touti.record import replay as replay_touti
+from chkobba.touti.rules import ToutiRules
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([A2-7QJK][shdc])(?![A-Za-z0-9])")
 NO_ANNOUNCEMENT = "nocanto"
@@ -259,11 +262,45 @@ def test_card_pattern_finds_cards() -> None:
     assert str(CARDS[0]) in cards_in([str(CARDS[0])])
 
 
-def test_a_finished_touti_game_gives_its_record(sqlite_client: TestClient) -> None:
+def held(mask: int) -> set[str]:
+    """A hand's cards by name."""
+    return {str(c) for c in cards_of(mask)}
+
+
+def check_touti_steps(frames: list[dict[str, Any]], rec: ToutiRecord) -> None:
+    """The replay's steps against the record played again deal by deal: every hand at
+    every step, the trick on the table, the contract, and each deal's end."""
+    rules = ToutiRules.from_options(rec.options)
+    steps = iter(frames)
+    for number, dr in enumerate(rec.deals, 1):
+        deal = Deal(dr.dealer, [int(Card.parse(c)) for c in dr.deck], rules)
+        f = next(steps)
+        assert f["note"] == "deal" and f["deal"] == number and f["dealer"] == dr.dealer
+        assert [set(h) for h in f["hands"]] == [held(h) for h in deal.hands]
+        for text in dr.moves:
+            seat = deal.turn
+            deal.apply(parse_touti(text))
+            f = next(steps)
+            assert f["note"] == ("end" if deal.is_over else "play")
+            assert [set(h) for h in f["hands"]] == [held(h) for h in deal.hands]
+            assert [p["card"] for p in f["trick"]] == [str(CARDS[c]) for c in deal.current]
+            assert f["bid"] == deal.bid and f["declarer"] == deal.declarer
+            if text != NO_ANNOUNCEMENT:
+                assert f["events"][0]["seat"] == seat
+        kinds = {e["kind"] for e in f["events"]}
+        assert "result" in kinds or "no_contract" in kinds
+        if deal.score is not None:
+            assert f["tricks"] == [sum(1 for t in deal.tricks if t.winner % 2 == k) for k in (0, 1)]
+    assert next(steps, None) is None
+
+
+def test_a_finished_touti_game_gives_its_record_and_replay(sqlite_client: TestClient) -> None:
     c = sqlite_client
     r = create(c, game="touti", mode="room", target=600, computers=[None, *["random"] * 3])
     hub = c.app.state.hub  # type: ignore[attr-defined]
     assert c.get(f"/api/games/{r['game']}/record").status_code == 409
+    # Every hand is shown in a replay: none before the end.
+    assert c.get(f"/api/games/{r['game']}/replay").json()["error"] == "not_finished"
     with c.websocket_connect("/ws") as ws:
         state = hello(ws, r["game"], r["token"])
         while not state["over"]:
@@ -273,5 +310,8 @@ def test_a_finished_touti_game_gives_its_record(sqlite_client: TestClient) -> No
     text = c.get(f"/api/games/{r['game']}/record").text
     rep = replay_touti(ToutiRecord.loads(text))  # every move checked again
     assert rep.winner == state["winner"] and rep.totals == state["totals"]
-    assert c.get(f"/api/games/{r['game']}/replay").json()["error"] == "no_replay"
+    steps = c.get(f"/api/games/{r['game']}/replay").json()
+    assert steps["kind"] == "touti" and steps["deck"] == "spanish"
+    assert steps["totals"] == state["totals"] and steps["winner"] == state["winner"]
+    check_touti_steps(steps["frames"], ToutiRecord.loads(text))
     assert r["game"] not in hub.rooms or hub.rooms[r["game"]].status == "finished"

@@ -12,6 +12,7 @@ from chkobba.games.base import (
     catalogue,
     describe,
     game,
+    open_steps,
     play_out,
     replay,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "catalogue",
     "describe",
     "game",
+    "open_steps",
     "play_out",
     "replay",
 ]

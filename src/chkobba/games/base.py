@@ -231,6 +231,13 @@ class Table(Protocol):
         ``full`` adds what clients keep once told (the last finished round)."""
         ...
 
+    def open_view(self, names: Sequence[str], ended: bool = False) -> dict[str, Any]:
+        """What everybody sees now with every hand face up (``hands``), as JSON, and the
+        events the last move added (``events``): for the replay of a finished game only.
+        With ``ended``, the round the last move finished, as it ended, instead of the one
+        dealt after it."""
+        ...
+
 
 class Game(Protocol, Generic[R]):
     """A game every surface can play: its players, rules, tables and matches."""
@@ -379,6 +386,31 @@ def replay(g: Game[R], rules: R, seats: int, teams: bool, seed: int, moves: Sequ
         except MoveRefused as e:
             raise MoveRefused(e.code, f"move {ply} ({text!r}): {e}") from None
     return table
+
+
+def open_steps(
+    g: Game[R], rules: R, seats: int, teams: bool, seed: int, moves: Sequence[str],
+    names: Sequence[str],
+) -> list[dict[str, Any]]:
+    """Every step of a finished match, every hand face up (:meth:`Table.open_view`): the
+    first deal, then the table after each move; a move that ends a round gives the round
+    as it ended (``note`` ``end``), then the next deal (``deal``). Each move is checked
+    again on the way (:func:`replay`'s :class:`MoveRefused`)."""
+    table = g.serve(rules, seats, teams, seed)
+    steps = [{**table.open_view(names), "note": "deal", "ply": None}]
+    for ply, text in enumerate(moves):
+        done = table.rounds
+        try:
+            table.play(table.turn, text)
+        except MoveRefused as e:
+            raise MoveRefused(e.code, f"move {ply} ({text!r}): {e}") from None
+        if table.rounds > done:
+            steps.append({**table.open_view(names, ended=True), "note": "end", "ply": ply})
+            if not table.is_over:
+                steps.append({**table.open_view(names), "note": "deal", "ply": None})
+        else:
+            steps.append({**table.open_view(names), "note": "play", "ply": ply})
+    return steps
 
 
 def table_of(seating: str) -> tuple[int, bool]:

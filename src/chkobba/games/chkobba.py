@@ -23,7 +23,7 @@ from chkobba.game import IllegalMove, Phase, Round, Turn, check_seating
 from chkobba.games.base import Decks, MatchTable, MoveRefused, Player
 from chkobba.match import Match
 from chkobba.moves import Cut, Move, NotationError, parse_move
-from chkobba.observe import Observation, observe
+from chkobba.observe import Observation, observe, observe_round
 from chkobba.record import GameRecord, round_record
 from chkobba.rules import CHKOBBA, PRESETS, RULES_VERSION, RuleSet, preset
 from chkobba.scoring import POINT_KEYS, SWEEP_WORDS, RoundScore
@@ -332,6 +332,22 @@ class ChkobbaTable(MatchTable):
         out["rounds"] = rounds
         if full:
             out["previous"] = previous
+        return out
+
+    def open_view(self, names: Sequence[str], ended: bool = False) -> dict[str, Any]:
+        """The spectator's view with every hand face up (``hands``) and the last move
+        (``events``); with ``ended``, the round the last move finished, as it ended (its
+        breakdown in ``end``), instead of the one dealt after it."""
+        m = self.match
+        r = m.finished[-1] if ended else m.round
+        number = len(m.finished) + (0 if ended else 1)
+        out = observation_json(observe_round(r, -1, tuple(m.totals), number, m.rules.target))
+        out["hands"] = [card_list(h) for h in r.hands]
+        out["events"] = [turn_json(r.history[-1])] if r.history else []
+        out["over"] = m.is_over
+        out["winner"] = m.winner
+        if ended:
+            out["end"] = finished_round_json(r)
         return out
 
 

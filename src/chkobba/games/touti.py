@@ -38,7 +38,7 @@ from chkobba.touti.moves import (
     parse_move,
 )
 from chkobba.touti.narrate import describe_move, describe_trick, score_lines
-from chkobba.touti.observe import observe
+from chkobba.touti.observe import ToutiObservation, observe, observe_deal
 from chkobba.touti.record import DealRecord, ToutiRecord
 from chkobba.touti.rules import DEFAULT, TARGETS, ToutiRules
 
@@ -157,6 +157,14 @@ def deal_json(deal: Deal) -> dict[str, Any]:
     }
 
 
+def _in_order(hand: int, trump: int | None) -> list[int]:
+    """A hand's cards as a seat holds them: trumps first, then by suit, strongest first."""
+    return sorted(
+        (c for c in range(40) if hand >> c & 1),
+        key=lambda c: (c // 10 != trump, c // 10, -STRENGTH[c]),
+    )
+
+
 class ToutiTable(MatchTable):
     """A :class:`~chkobba.touti.match.ToutiMatch` behind the game interface.
 
@@ -173,6 +181,8 @@ class ToutiTable(MatchTable):
         self.match = match
         self.decks = decks
         self.log: list[Event] | None = [] if story else None
+        self.added: list[Event] = []
+        """The events the last move added to the story."""
 
     def observe(self, seat: int) -> Any:
         """The seat's :class:`~chkobba.touti.observe.ToutiObservation`."""
@@ -197,12 +207,15 @@ class ToutiTable(MatchTable):
         if self.log is None:
             return
         seat, move = deal.history[-1]
+        added = []
         if move is not Call.NO_CANTO:
-            self.log.append(move_event(seat, move))
+            added.append(move_event(seat, move))
         if len(deal.tricks) > tricks_before:
-            self.log.append(trick_event(deal))
+            added.append(trick_event(deal))
         if deal.is_over:
-            self.log.extend(score_events(deal))
+            added.extend(score_events(deal))
+        self.added = added
+        self.log.extend(added)
         del self.log[:-LOG_LINES]
 
     def round_points(self, k: int) -> tuple[int, ...]:
@@ -293,16 +306,36 @@ class ToutiTable(MatchTable):
         """The seat's view (docs/protocol.md, Touti's ``state``): its hand and legal moves
         (none for a spectator), the bidding, the trick, the announcements, the totals and
         the story, told with ``names``."""
-        m = self.match
-        obs = observe(m, seat)
-        hand = sorted(
-            (c for c in range(40) if obs.hand >> c & 1),
-            key=lambda c: (c // 10 != obs.trump, c // 10, -STRENGTH[c]),
-        )
-        last = obs.tricks[-1] if obs.tricks else None
         told = list(names)
         return {
-            "you": seat,
+            **self._view(observe(self.match, seat), told),
+            "log": [{**facts, "text": text(told)} for facts, text in self.log or []],
+        }
+
+    def open_view(self, names: Sequence[str], ended: bool = False) -> dict[str, Any]:
+        """The spectator's view with the four hands face up (``hands``) and the events of
+        the last move (``events``); with ``ended``, the deal the last move finished, its
+        last trick still on the table, instead of the next one."""
+        m = self.match
+        if ended:
+            deal = m.finished[-1]
+            obs = observe_deal(deal, -1, (m.totals[0], m.totals[1]), len(m.finished))
+        else:
+            deal = m.deal
+            obs = observe(m, -1)
+        told = list(names)
+        return {
+            **self._view(obs, told),
+            "hands": [[str(CARDS[c]) for c in _in_order(h, obs.trump)] for h in deal.hands],
+            "events": [{**facts, "text": text(told)} for facts, text in self.added],
+        }
+
+    def _view(self, obs: ToutiObservation, told: list[str]) -> dict[str, Any]:
+        m = self.match
+        hand = _in_order(obs.hand, obs.trump)
+        last = obs.tricks[-1] if obs.tricks else None
+        return {
+            "you": obs.seat,
             "names": told,
             "deal": obs.deal_number,
             "round": obs.deal_number,
@@ -345,7 +378,6 @@ class ToutiTable(MatchTable):
             "over": m.is_over,
             "winner": m.winner,
             "rounds": [deal_json(d) for d in m.finished],
-            "log": [{**facts, "text": text(told)} for facts, text in self.log or []],
         }
 
 

@@ -51,7 +51,7 @@ from chkobba.web.protocol import (
     parse_client_message,
     point_names,
 )
-from chkobba.web.replay import game_record, replay_frames
+from chkobba.web.replay import game_record, replay_frames, table_steps
 from chkobba.web.rules_page import UnknownRules, index_json, rules_json
 from chkobba.web.work import Limits, Work
 
@@ -366,7 +366,8 @@ def create_app(
         if isinstance(stored, Response):
             return stored
         if room_from_stored(stored).match is None:
-            return error(409, "no_replay", "step-by-step replays are for the Chkobba family")
+            # Every other game steps through the game interface.
+            return JSONResponse(table_steps(stored))
         return JSONResponse(replay_frames(stored))
 
     async def rules_index(request: Request) -> Response:

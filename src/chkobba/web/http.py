@@ -35,7 +35,6 @@ HTTP_ERROR_CODES: Final = {
     "unknown_rules": "no rules page has that name (GET /api/rules lists them)",
     "unknown_card": "no card image has that deck and name (/cards/{deck}/{card}.svg)",
     "not_finished": "the game is not over yet",
-    "no_replay": "the step-by-step replay is for the Chkobba family (the record is for all)",
     "not_coached": "the coach does not know this game (it coaches the Chkobba family)",
     "coaching_off": "the room's creator chose to play this game between people without the coach",
     "too_large": "the body, or the work asked for, is larger than the limit (413)",

@@ -2,7 +2,9 @@
 
 Both are rebuilt from the stored seed and moves through the engine, which
 checks every move again on the way. Only finished games are shown this way:
-the frames show every hand, and the record every deck.
+the frames show every hand, and the record every deck. The Chkobba family's
+frames (:func:`replay_frames`) are also those of the analysis page; every other
+game's steps come from the game interface (:func:`table_steps`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 
 from chkobba.cards import CARDS
 from chkobba.game import Phase, Round
+from chkobba.games import game, open_steps
 from chkobba.games.chkobba import point_names
 from chkobba.match import Match
 from chkobba.moves import parse_move
@@ -54,12 +57,21 @@ def _frame(
         "piles": [p.bit_count() for p in r.piles],
         "chkobba": list(r.chkobba),
         "stock": r.stock,
+        "hand_sizes": [h.bit_count() for h in r.hands],
         "totals": list(totals),
         "move": turn,
         "cut_card": str(CARDS[r.cut_card])
         if r.phase is Phase.CUT and r.cut_card is not None
         else None,
     }
+    if r.declarations:
+        # Cirulla's declared hands, face up as at the table (and the cards still held).
+        out["declarations"] = [
+            {"seat": d.seat, "name": d.name, "points": d.points, "cards": card_list(d.cards),
+             "wild": d.wild}
+            for d in r.declarations
+        ]
+        out["shown"] = [card_list(r.shown(s)) for s in range(r.seats)]
     if r.is_over:
         out["end"] = finished_round_json(r)
     return out
@@ -87,6 +99,8 @@ def replay_frames(g: StoredGame) -> dict[str, Any]:
             frames.append(_frame(match.round, number, match.totals, None, "deal"))
     return {
         "game": g.id,
+        "kind": "chkobba",
+        "deck": game("chkobba").deck(match.rules),
         "seats": g.seats,
         "teams": g.teams,
         "side_of": side_of(g.seats, g.teams),
@@ -97,4 +111,30 @@ def replay_frames(g: StoredGame) -> dict[str, Any]:
         "totals": list(match.totals),
         "winner": match.winner,
         "frames": frames,
+    }
+
+
+def table_steps(g: StoredGame) -> dict[str, Any]:
+    """Every step of a finished game of any game, through the game interface
+    (:func:`chkobba.games.open_steps`): each step the table with every hand face up."""
+    played = game(g.game)
+    rules = played.make_rules(g.rules, g.options, g.rules_version)
+    names = seat_names(g)
+    steps = open_steps(played, rules, g.seats, g.teams, g.seed, g.moves, names)
+    last = steps[-1]
+    return {
+        "game": g.id,
+        "kind": played.name,
+        "seats": g.seats,
+        "teams": g.teams,
+        "side_of": side_of(g.seats, g.teams),
+        "names": names,
+        "target": last["target"],
+        "rules": played.rules_json(rules)[0],
+        "deck": played.deck(rules),
+        "points": played.point_names(rules),
+        "totals": last["totals"],
+        "winner": g.winner,
+        "ending": g.ending,
+        "frames": steps,
     }

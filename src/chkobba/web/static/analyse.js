@@ -1,8 +1,11 @@
 // Any game record (docs/records.md: from `chkobba play`, a download, a duel) analysed by the
 // expert, move by move: pick the file, the seat and the precision; step through the
-// game with every hand shown and the expert's view of each play of that seat.
+// game on the table of the game screen, every hand face up (replay-table.js), and the
+// expert's view of each play of that seat.
 import { t, onLangChange } from "./i18n.js";
-import { apiError, breakdownTable, cardsRow, describeMove, el, endNotes, setupHeader, sideName } from "./common.js";
+import { apiError, breakdownTable, el, endNotes, setupHeader } from "./common.js";
+import { pacer } from "./motion.js";
+import { drawStep, players, stepMotion, stepSnapshot } from "./replay-table.js";
 import { ct } from "./coach-i18n.js";
 import {
   analyseByRound, decisionView, pickers, plyOfStep, progressView, resultView, stepOfPly,
@@ -16,31 +19,23 @@ let names = [];
 let data = null;
 let byPly = new Map();
 let i = 0;
-
-function players() {
-  return data.names.map((name, seat) => ({ seat, name, computer: null, taken: true }));
-}
+// Positions are drawn one after the other, each step forward's motion finished first.
+const queue = pacer();
 
 function show(n) {
-  i = Math.max(0, Math.min(n, data.frames.length - 1));
+  const to = Math.max(0, Math.min(n, data.frames.length - 1));
+  return queue(() => draw(to));
+}
+
+function draw(to) {
+  const snap = to === i + 1 ? stepSnapshot() : null;
+  i = to;
   const f = data.frames[i];
   $("slider").value = i;
   $("step").textContent = `${i + 1} / ${data.frames.length}`;
+  const p = players(data);
+  drawStep(data, f);
   document.body.dataset.step = i;
-  const p = players();
-  $("scores").replaceChildren(
-    ...f.totals.map((v, s) => el("span", { class: "score" }, `${sideName(p, data.side_of, s)}: `, el("b", { text: v }), ` / ${data.target}`,
-      el("span", { class: "info", text: ` · ${t("pile")} ${f.piles[s]} ` }), el("span", { class: "marks", text: "★".repeat(f.chkobba[s]) }))),
-    el("span", { class: "meta" }, el("span", { text: `${t("round")} ${f.round}` }), el("span", { text: `${t("stock")} ${f.stock}` })),
-  );
-  $("what").textContent = f.move ? describeMove(f.move, p, data.points) : t("deal", { n: f.round });
-  $("table").querySelector(".cards").replaceWith(cardsRow(f.cut_card ? [] : f.table));
-  $("hands").replaceChildren(
-    ...f.hands.map((hand, seat) =>
-      el("div", { class: `seat ${f.turn === seat && f.note !== "end" ? "turn" : ""}` },
-        el("div", { class: "name", text: `${data.names[seat]}${f.dealer === seat ? ` · ${t("dealer")}` : ""}` }),
-        cardsRow(seat === (f.dealer + 1) % data.seats && f.cut_card ? [f.cut_card] : hand, { small: true }))),
-  );
   const end = $("end");
   end.classList.toggle("hidden", !f.end);
   if (f.end) {
@@ -53,6 +48,7 @@ function show(n) {
   const ply = plyOfStep(data.frames, i);
   const d = ply === null ? null : byPly.get(ply);
   $("coach-move").replaceChildren(...(d ? decisionView(d, data.names) : [el("p", { class: "note", text: ply === null ? "" : ct("not_analysed") })]));
+  return snap ? stepMotion(data, f, snap) : undefined;
 }
 
 function drawAnalysis() {
@@ -62,7 +58,7 @@ function drawAnalysis() {
     ...resultView(data.analysis, (ply) => show(stepOfPly(data.frames, ply))),
     el("div", { id: "coach-move" }),
   );
-  show(i);
+  queue(() => draw(i));
 }
 
 async function run() {
@@ -143,6 +139,12 @@ function main() {
   $("next").addEventListener("click", () => show(i + 1));
   $("last").addEventListener("click", () => show(data.frames.length - 1));
   $("slider").addEventListener("input", () => show(Number($("slider").value)));
+  document.addEventListener("keydown", (e) => {
+    if (!data || e.target instanceof HTMLInputElement) return; // the slider steps itself
+    const rtl = document.documentElement.dir === "rtl";
+    if (e.key === "ArrowRight") show(i + (rtl ? -1 : 1));
+    if (e.key === "ArrowLeft") show(i + (rtl ? 1 : -1));
+  });
   document.body.dataset.ready = "1";
 }
 

@@ -61,6 +61,14 @@ async function run() {
 }
 
 function build() {
+  if (rep.kind === "touti") {
+    // The expert plays the Chkobba family only: say so rather than offer what cannot run.
+    $("coach-analysis").replaceChildren(
+      el("h2", { text: ct("analysis") }),
+      el("p", { class: "note", id: "coach-not-touti", text: ct("no_touti") }),
+    );
+    return;
+  }
   const seat = $("coach-seat")?.value ?? "0";
   const samples = $("coach-samples")?.value ?? "4000";
   $("coach-analysis").replaceChildren(
@@ -81,7 +89,7 @@ async function main() {
   build();
   onLangChange(build);
   new MutationObserver(showStep).observe(document.body, { attributes: true, attributeFilter: ["data-step"] });
-  if (location.hash === "#analysis") run();
+  if (location.hash === "#analysis" && rep.kind !== "touti") run();
 }
 
 main();

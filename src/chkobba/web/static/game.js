@@ -1,11 +1,12 @@
 // The game screen: one WebSocket to the server, which sends only what this seat may see.
 import { t, onLangChange, levelName } from "./i18n.js";
 import {
-  api, breakdownTable, cardEl, cardsRow, describeMove, el, endNotes, pretty,
+  api, breakdownTable, cardEl, describeMove, el, endNotes, pretty,
   saveToken, savedToken, seatName, seatState, settingsWords, setupHeader, sideName,
 } from "./common.js";
 import { setGameDeck } from "./cards.js";
 import { chkobbaMove, hasLast, pacer, replayLast, snapshot } from "./motion.js";
+import { declaredBoxes, drawTableCards, drawWild, placeSeats, scoresBySeat, seatScore as scoreAtSeat } from "./table.js";
 
 const game = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 let token = savedToken(game);
@@ -226,9 +227,7 @@ function renderScores() {
 
 function renderSeats() {
   const n = players().length;
-  const bottom = seat < 0 ? 0 : seat;
-  $("ring").dataset.seats = n;
-  $("seats").replaceChildren(...[...Array(n).keys()].map((k) => seatBox((bottom + k) % n, k, n)));
+  placeSeats($("ring"), n, seat < 0 ? 0 : seat, seatBox);
   $("hand-zone").classList.toggle("hidden", seat < 0);
   $("rules-link").href = `/rules/${encodeURIComponent(room.rules ?? "chkobba")}`;
   renderWild();
@@ -242,35 +241,24 @@ function renderMyDeclared() {
     box = el("div", { id: "my-declared" });
     $("hand-zone").querySelector("h3").after(box);
   }
-  box.replaceChildren(...(seat < 0 ? [] : declaredBoxes(seat)));
-}
-
-/** Where the seat ``k`` places after the one at the bottom sits around an oval table of
- * ``n``: play goes counter-clockwise, so the next seat is on the right and, 2 against 2,
- * the partner opposite. Percentages of the ring's inner box. */
-function seatPlace(k, n) {
-  const angle = Math.PI / 2 - (2 * Math.PI * k) / n;
-  return { x: 50 + 50 * Math.cos(angle), y: 50 + 50 * Math.sin(angle) };
+  box.replaceChildren(...(seat < 0 ? [] : declaredBoxes(state, seat)));
 }
 
 /** One seat at the table: its name, whether it is the dealer or a partner, its hidden
  * cards (the person's own are in the hand below), and any hand it declared, face up. */
-function seatBox(s, k, n) {
+function seatBox(s) {
   const p = players()[s];
   const mine = s === seat;
   const backs = el("div", { class: "cards backs" });
   if (!mine) for (let i = 0; i < (state.hand_sizes[s] ?? 0); i++) backs.append(cardEl(null, { small: true }));
   // Nobody has a turn until every seat is taken.
   const turn = room.status === "playing" && state.turn === s && !state.over;
-  const { x, y } = seatPlace(k, n);
   // "turn" outlines the seat to wait for; the person's own turn is told by the status.
   const box = el("div", { class: `seat ${turn && !mine ? "turn" : ""} ${mine ? "me" : ""}`, "data-seat": s },
     el("div", { class: "name" }, el("span", { class: `dot ${online(p) ? "on" : ""}` }),
       el("span", { class: "who", text: mine ? `${seatName(players(), s)} (${t("you")})` : seatName(players(), s) })),
     el("div", { class: "info", text: seatInfo(s) }),
-    ...seatScore(s), backs, ...(mine ? [] : declaredBoxes(s)));
-  box.style.left = `${x}%`;
-  box.style.top = `${y}%`;
+    ...seatScore(s), backs, ...(mine ? [] : declaredBoxes(state, s)));
   return box;
 }
 
@@ -280,37 +268,15 @@ function seatScore(s) {
   const side = sideOf()[s];
   $("scores").classList.toggle("by-seat", bySeat());
   if (!bySeat()) return [];
-  return [el("div", { class: "seat-score", "data-side": side },
-    el("b", { text: state.totals[side] }), ` / ${state.target} · ${t("pile")} ${state.piles[side]} `,
-    el("span", { class: "marks", text: "★".repeat(state.chkobba[side] ?? 0) }))];
+  return [scoreAtSeat(state, side)];
 }
 
 function bySeat() {
-  return !room.teams && state.totals.length > 2;
+  return scoresBySeat(room.teams, state);
 }
 
-/** The hands ``s`` declared this round (Cirulla), face up as they were shown; the cards
- * played since are dimmed. */
-function declaredBoxes(s) {
-  const held = new Set(state.shown?.[s] ?? []);
-  return (state.declarations ?? []).filter((d) => d.seat === s).map((d) => {
-    const row = cardsRow(d.cards, { small: true });
-    for (const c of row.children) c.classList.toggle("gone", !held.has(c.dataset.card));
-    return el("div", { class: "declared", "data-declared": d.name, title: d.cards.map(pretty).join(" ") },
-      el("span", { class: "what", text: `${d.name} +${d.points}` }), row);
-  });
-}
-
-/** The value the wild 7♠ keeps this round, once a declaration made it wild. */
 function renderWild() {
-  const wild = (state.declarations ?? []).find((d) => d.wild)?.wild;
-  let note = $("wild");
-  if (!wild) { note?.remove(); return; }
-  if (!note) {
-    note = el("span", { id: "wild", class: "wild" });
-    $("table").querySelector("h3").after(note);
-  }
-  note.textContent = `7♠ = ${wild}`;
+  drawWild($("table"), state);
 }
 
 function seatInfo(s) {
@@ -327,8 +293,7 @@ function optionsFor(card) {
 }
 
 function renderTable() {
-  const row = cardsRow(state.table);
-  $("table").querySelector(".cards").replaceWith(row);
+  drawTableCards($("table"), state.table);
 }
 
 function highlight(cards) {

@@ -140,9 +140,8 @@ async function lists() {
     finished.replaceChildren(
       ...f.games.map((g) =>
         el("li", {}, el("span", { class: "grow", text: g.names.map((n, i) => seatName(g.names.map((name, seat) => ({ seat, name: g.computer[seat] ? null : name, computer: g.computer[seat] })), i)).join(" · ") }),
-          el("span", { text: (g.totals || []).join("–") }), (g.game_name === TOUTI
-            ? el("a", { href: `/api/games/${g.game}/record`, text: t("download") })
-            : el("a", { href: `/replay/${g.game}`, class: "replay-link", text: t("replay") })))),
+          el("span", { text: (g.totals || []).join("–") }),
+          el("a", { href: `/replay/${g.game}`, class: "replay-link", text: t("replay") }))),
     );
     if (!p.games.length) playing.replaceChildren(el("li", { text: t("none_yet") }));
     if (!f.games.length) finished.replaceChildren(el("li", { text: t("none_yet") }));

@@ -1,67 +1,100 @@
-// Step through a finished game: every hand shown, each round's breakdown at its end.
+// Step through a finished game on the table of its game screen, every hand face up: the
+// Chkobba family on the oval table (replay-table.js), Touti on its own (touti-table.js).
+// Stepping forward one step moves the cards as the game screens do (motion.js); the
+// arrows of the keyboard step too. Each round's breakdown is shown at its end.
 import { t, onLangChange } from "./i18n.js";
-import { api, breakdownTable, cardsRow, describeMove, el, endNotes, setupHeader, sideName } from "./common.js";
+import { api, breakdownTable, el, endNotes, setupHeader } from "./common.js";
+import { setGameDeck } from "./cards.js";
+import { pacer, snapshot, toutiMove } from "./motion.js";
+import { drawStep, players, stepMotion, stepSnapshot } from "./replay-table.js";
+import { drawToutiCenter, drawToutiSeats, fillToutiTable, story, thisDeal } from "./touti-table.js";
+import { applyToutiWords, tt } from "./touti-i18n.js";
 
 const game = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 const $ = (id) => document.getElementById(id);
 let data = null;
 let info = null;
 let i = 0;
-let timer = null;
+let playing = false;
+// Steps are drawn one after the other, each move's motion finished before the next.
+const queue = pacer();
 
-function players() {
-  return data.names.map((name, seat) => ({ seat, name, computer: null, taken: true }));
+const touti = () => data.kind === "touti";
+
+/** Draw step ``n``; one step forward is animated. */
+function show(n) {
+  const to = Math.max(0, Math.min(n, data.frames.length - 1));
+  return queue(() => draw(to));
 }
 
-function show(n) {
-  i = Math.max(0, Math.min(n, data.frames.length - 1));
+function draw(to) {
+  const forward = to === i + 1;
+  const snap = forward ? (touti() ? snapshot([document.querySelector(".touti-table")]) : stepSnapshot()) : null;
+  const prev = data.frames[i];
+  i = to;
   const f = data.frames[i];
   $("slider").value = i;
   $("step").textContent = t("step", { i: i + 1, n: data.frames.length });
-  document.body.dataset.step = i;
-  const p = players();
-  $("scores").replaceChildren(
-    ...f.totals.map((v, s) => el("span", { class: "score" }, `${sideName(p, data.side_of, s)}: `, el("b", { text: v }), ` / ${data.target}`,
-      el("span", { class: "info", text: ` · ${t("pile")} ${f.piles[s]} ` }), el("span", { class: "marks", text: "★".repeat(f.chkobba[s]) }))),
-    el("span", { class: "meta" }, el("span", { text: `${t("round")} ${f.round}` }), el("span", { text: `${t("stock")} ${f.stock}` })),
-  );
-  let what = "";
-  if (f.note === "deal") what = t("deal", { n: f.round });
-  else if (f.move) what = describeMove(f.move, p, data.points);
-  if (f.note === "void") what += ` — ${t("void_deal")}`;
-  $("what").textContent = what;
-  $("table").querySelector(".cards").replaceWith(cardsRow(f.cut_card ? [] : f.table));
-  $("hands").replaceChildren(
-    ...f.hands.map((hand, seat) =>
-      el("div", { class: `seat ${f.turn === seat && f.note !== "end" ? "turn" : ""}` },
-        el("div", { class: "name", text: `${data.names[seat]}${f.dealer === seat ? ` · ${t("dealer")}` : ""}` }),
-        cardsRow(seat === (f.dealer + 1) % data.seats && f.cut_card ? [f.cut_card] : hand, { small: true }))),
-  );
-  const end = $("end");
-  if (f.end) {
-    end.classList.remove("hidden");
-    end.replaceChildren(
-      el("h2", { text: t("round_over", { n: f.round }) }),
-      ...endNotes(f.end, p, data.side_of).map((s) => el("p", { class: "note", text: s })),
-      breakdownTable(f.end, p, data.side_of, info?.points, data.points),
-    );
-  } else {
-    end.classList.add("hidden");
+  if (touti()) drawTouti(f);
+  else {
+    drawStep(data, f);
+    drawEnd(f);
   }
+  document.body.dataset.step = i;
+  if (!snap) return undefined;
+  if (touti()) return toutiMove({ prev, view: { ...f, log: f.events }, snap });
+  return stepMotion(data, f, snap);
 }
 
-function toggle() {
-  if (timer) {
-    clearInterval(timer);
-    timer = null;
+/** The breakdown of a round of the Chkobba family, under the table at its end. */
+function drawEnd(f) {
+  const end = $("end");
+  end.classList.toggle("hidden", !f.end);
+  if (!f.end) return;
+  const p = players(data);
+  end.replaceChildren(
+    el("h2", { text: t("round_over", { n: f.round }) }),
+    ...endNotes(f.end, p, data.side_of).map((s) => el("p", { class: "note", text: s })),
+    breakdownTable(f.end, p, data.side_of, info?.points, data.points),
+  );
+}
+
+/** The story of the game up to step ``n``: every event its moves added. */
+function storyTo(n) {
+  return data.frames.slice(0, n + 1).flatMap((f) => f.events);
+}
+
+function drawTouti(f) {
+  const names = data.names;
+  const team = (k) => tt("team", { a: names[k], b: names[k + 2] });
+  $("t-score").textContent = tt("score", {
+    a: team(0), ta: f.totals[0], b: team(1), tb: f.totals[1], target: data.target, deal: f.deal,
+  });
+  const log = storyTo(i);
+  drawToutiSeats(f, names, { me: 0, hands: f.hands });
+  drawToutiCenter(f, names, team, f.note === "end" ? [] : thisDeal(log));
+  const said = f.note === "deal"
+    ? tt("bidding_deals", { name: names[f.dealer] })
+    : f.events.map((e) => story(e, names, team, -1)).join(" · ");
+  const last = i === data.frames.length - 1 && data.winner !== null && data.winner !== undefined;
+  $("t-what").textContent = last ? `${said} · ${tt("win", { team: team(data.winner) })}` : said;
+  $("t-log").replaceChildren(...log.slice(-8).map((e) => el("li", { text: story(e, names, team, -1), "data-kind": e.kind })));
+  $("end").classList.add("hidden");
+}
+
+async function toggle() {
+  if (playing) {
+    playing = false;
     $("play").textContent = t("autoplay");
     return;
   }
+  playing = true;
   $("play").textContent = t("pause");
-  timer = setInterval(() => {
-    if (i >= data.frames.length - 1) toggle();
-    else show(i + 1);
-  }, 700);
+  while (playing && i < data.frames.length - 1) {
+    await show(i + 1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  if (playing) toggle();
 }
 
 async function main() {
@@ -70,10 +103,20 @@ async function main() {
   try {
     [data, info] = await Promise.all([api(`/api/games/${game}/replay`), api("/api/info")]);
   } catch (e) {
-    $("error").replaceChildren(el("span", { text: `${e.message} ` }), el("a", { href: `/g/${game}`, text: t("watch") }));
+    // Not over yet (or no such game): the link to follow it, on its own game's page.
+    const summary = await api(`/api/games/${game}`).catch(() => null);
+    const page = summary?.game_name === "touti" ? "/touti" : "/g";
+    $("error").replaceChildren(el("span", { text: `${e.message} ` }), el("a", { href: `${page}/${game}`, text: t("watch") }));
     return;
   }
+  if (data.deck) setGameDeck(data.deck);
   $("replay").classList.remove("hidden");
+  $("board").classList.toggle("hidden", touti());
+  $("touti-board").classList.toggle("hidden", !touti());
+  if (touti()) {
+    fillToutiTable(document.querySelector(".touti-table"));
+    applyToutiWords();
+  }
   $("slider").max = data.frames.length - 1;
   $("download-link").href = `/api/games/${game}/record`;
   $("first").addEventListener("click", () => show(0));
@@ -83,11 +126,16 @@ async function main() {
   $("play").addEventListener("click", toggle);
   $("slider").addEventListener("input", () => show(Number($("slider").value)));
   document.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement && e.target.type === "range") return; // the slider steps itself
     const rtl = document.documentElement.dir === "rtl";
     if (e.key === "ArrowRight") show(i + (rtl ? -1 : 1));
     if (e.key === "ArrowLeft") show(i + (rtl ? 1 : -1));
   });
-  onLangChange(() => show(i));
+  onLangChange(() => {
+    if (touti()) applyToutiWords();
+    queue(() => draw(i));
+  });
+  document.body.dataset.kind = data.kind ?? "chkobba";
   document.body.dataset.ready = "1";
   show(0);
 }

@@ -7,14 +7,8 @@ import { hasLast, pacer, replayLast, snapshot, toutiMove } from "./motion.js";
 import { mountSoundToggle } from "./sound.js";
 import { mountLangPicker, onLangChange } from "./i18n.js";
 import { applyToutiWords, tt } from "./touti-i18n.js";
+import { drawToutiCenter, drawToutiSeats, fillToutiTable, story, suit, thisDeal } from "./touti-table.js";
 
-// Names and signed numbers are isolated, so that a Latin name or "+20" reads right inside
-// Arabic text (cards are isolated by pretty()).
-const isolate = (s) => `\u2068${s}\u2069`;
-const signed = (n) => `\u2066${n >= 0 ? "+" : ""}${n}\u2069`;
-const CALLS = new Set(["pass", "alla", "macharich", "redeal", "claim"]);
-
-const suit = (s) => tt(`suit_${s}`);
 const DEFAULT_NAMES = new Set(["You", "Vous", "أنت"]);
 let last = null; // the view shown, drawn again when the language changes
 const $ = (id) => document.getElementById(id);
@@ -69,23 +63,8 @@ function render(v) {
     })
     : v.bid ? tt("bidding_bid", { name: names[v.high_bidder], bid: v.bid })
     : tt("bidding_deals", { name: names[v.dealer] });
-  const shown = v.trick.length ? v.trick : v.last_trick ? v.last_trick.cards : [];
-  for (const seatEl of document.querySelectorAll(".touti-seat")) {
-    // The places are the person's: itself at the bottom, then right, partner, left.
-    const seat = (me + Number(seatEl.dataset.seat)) % 4;
-    seatEl.dataset.at = seat;
-    const doing = seatState(room, seat);
-    seatEl.querySelector(".who").textContent = `${names[seat]} (${v.hand_sizes[seat]})${doing ? ` · ${doing}` : ""}`;
-    seatEl.classList.toggle("turn", v.turn === seat && v.winner === null);
-    const slot = seatEl.querySelector(".slot");
-    slot.replaceChildren();
-    const played = shown.find((p) => p.seat === seat);
-    if (played) {
-      const c = cardEl(played.card);
-      if (!v.trick.length && v.last_trick && v.last_trick.winner === seat) c.classList.add("hl");
-      slot.append(c);
-    }
-  }
+  // The places are the person's: itself at the bottom, then right, partner, left.
+  drawToutiSeats(v, names, { me, doing: (seat) => seatState(room, seat) });
   const mine = v.turn === v.you && !over && !automatic;
   const legal = new Set(mine ? v.legal : []);
   $("t-hand").replaceChildren(...v.hand.map((code) => {
@@ -115,9 +94,10 @@ function render(v) {
   $("t-log").replaceChildren(...v.log.map((e) => el("li", { text: story(e, names, team, v.you), "data-kind": e.kind })));
   $("t-log").scrollTop = $("t-log").scrollHeight;
   $("t-end").hidden = !over;
+  $("t-replay").href = `/replay/${gameId}`;
   $("t-resign").hidden = over || v.you < 0 || !$("t-resign-ask").hidden;
   if (over) $("t-resign-ask").hidden = true;
-  renderTable(v, names, team);
+  drawToutiCenter(v, names, team, thisDeal(v.log));
   renderWaiting(v);
   if (room?.settings) $("t-settings").textContent = settingsWords(room);
 }
@@ -152,77 +132,6 @@ async function takeSeat() {
   } catch (e) {
     $("g-error").textContent = e.message;
   }
-}
-
-const SUIT_SYMBOL = { s: "♠", h: "♥", d: "♦", c: "♣" };
-
-/** The table as people sit at it: in the middle the contract, the trumps, and each
- * team's tricks and card points so far; at each seat what it said this deal (its bid or
- * pass while bidding, its announcements in play) and the dealer. */
-function renderTable(v, names, team) {
-  const center = $("t-center");
-  const teams = [0, 1].map((t) => el("div", { class: "team", "data-team": t, text: tt("table_team", {
-    team: team(t), tricks: v.tricks?.[t] ?? 0, points: v.card_points?.[t] ?? 0,
-  }) }));
-  const contract = v.trump
-    ? [el("div", { class: `trump suit-${v.trump}`, title: suit(v.trump), text: SUIT_SYMBOL[v.trump] }),
-      el("div", { class: "contract", text: tt("table_contract", { name: isolate(names[v.declarer]), bid: v.bid }) })]
-    : v.bid ? [el("div", { class: "contract", text: tt("table_contract", { name: isolate(names[v.high_bidder]), bid: v.bid }) })]
-    : [];
-  center.replaceChildren(...contract, ...(v.phase === "play" || v.trump ? teams : []));
-  // This deal's events: those after the last deal's result.
-  const ends = v.log.map((e, i) => (e.kind === "result" || e.kind === "no_contract" ? i : -1));
-  const deal = v.log.slice(Math.max(...ends) + 1);
-  for (const seatEl of document.querySelectorAll(".touti-seat")) {
-    const seat = Number(seatEl.dataset.at);
-    let said = seatEl.querySelector(".said");
-    if (!said) {
-      said = el("div", { class: "said" });
-      seatEl.querySelector(".who").after(said);
-    }
-    const words = [];
-    if (v.dealer === seat) words.push(tt("dealer"));
-    const spoken = deal.filter((e) => e.seat === seat && (e.kind === "bid" || CALLS.has(e.kind))).pop();
-    if (spoken && !v.trump) words.push(spoken.kind === "bid" ? String(spoken.amount) : spoken.kind === "pass" ? tt("pass") : spoken.kind);
-    for (const a of v.announcements ?? []) {
-      if (a.seat === seat) words.push(tt("said_canto", { suit: SUIT_SYMBOL[a.suit], points: a.suit === v.trump ? 40 : 20 }));
-    }
-    said.textContent = words.join(" · ");
-  }
-}
-
-/** One event of the game's story, in the page's language (the server's words are English). */
-function story(e, names, team, you = 0) {
-  const who = (seat) => isolate(names[seat]);
-  // The person's own moves read in the second person: "You bid 90".
-  const move = (key, vars = {}) => tt(e.seat === you ? `log_${key}_you` : `log_${key}`, { name: who(e.seat), ...vars });
-  if (e.kind === "bid") return move("bid", { amount: e.amount });
-  if (e.kind === "trump") return move("trump", { suit: suit(e.suit) });
-  if (e.kind === "play") return move("play", { card: pretty(e.card) });
-  if (e.kind === "canto") return move("canto", { suit: suit(e.suit) });
-  if (CALLS.has(e.kind)) return move(e.kind);
-  if (e.kind === "trick") {
-    const cards = e.cards.map((c) => tt("log_trick_card", { card: pretty(c.card), name: who(c.seat) })).join(" ");
-    return tt("log_trick", { n: e.number, cards, name: who(e.winner) });
-  }
-  if (e.kind === "no_contract") return tt("log_no_contract");
-  if (e.kind === "contract") {
-    return e.trump
-      ? tt("log_contract", { name: who(e.declarer), bid: e.bid, suit: suit(e.trump) })
-      : tt("log_contract_no_trump", { name: who(e.declarer), bid: e.bid });
-  }
-  if (e.kind === "team") {
-    return tt("log_team", { team: isolate(team(e.team)), points: e.card_points })
-      + (e.last_trick ? tt("log_last_trick") : "")
-      + (e.cantos ? tt("log_cantos", { n: e.cantos }) : "");
-  }
-  if (e.kind === "result") {
-    return tt(e.made ? "log_made" : "log_failed", {
-      total: e.total, bid: e.bid,
-      a: isolate(team(0)), pa: signed(e.points[0]), b: isolate(team(1)), pb: signed(e.points[1]),
-    });
-  }
-  return e.text;
 }
 
 async function downloadRecord(ev) {
@@ -319,6 +228,7 @@ function show(msg) {
   return undefined;
 }
 
+fillToutiTable(document.querySelector(".touti-table"));
 mountLangPicker($("lang"));
 // Touti is played with the Spanish deck (docs/rules.md §4); the player may choose another.
 setGameDeck("spanish");
