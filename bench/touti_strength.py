@@ -22,15 +22,16 @@ import time
 
 from chkobba.duel.harness import run_duel
 from chkobba.touti.agents import register
-from chkobba.touti.search import DEFAULT_SAMPLES, SearchAgent
+from chkobba.touti.search import SearchAgent
 
 DUELS = [("search", "technique"), ("technique", "random")]
 
 
-def search_player(samples: int) -> str:
-    """The name of the search with ``samples`` sampled deals, registered if it is not the
-    default (worker processes inherit it where they are forked, as on Linux)."""
-    if samples == DEFAULT_SAMPLES:
+def search_player(samples: int | None) -> str:
+    """The name of the search with ``samples`` sampled deals (None: the registered
+    ``search``, with its default), registered if it is not the default (worker
+    processes inherit it where they are forked, as on Linux)."""
+    if samples is None:
         return "search"
     name = f"search-{samples}"
     register(name)(lambda seed: SearchAgent(seed, samples))
@@ -43,14 +44,16 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, default=400, help="duplicate pairs per duel")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: all)")
-    ap.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
-                    help="the search's sampled deals")  # fmt: skip
+    ap.add_argument("--samples", type=int, default=None,
+                    help="the search's sampled deals (default: the registered search's, "
+                         "1792 compiled, 24 in pure Python)")  # fmt: skip
     ap.add_argument("--versus", type=int, default=None, metavar="N",
                     help="play only the search against the search with N samples")  # fmt: skip
     args = ap.parse_args()
     search = search_player(args.samples)
     duels = DUELS if args.versus is None else [(search, search_player(args.versus))]
-    print(f"{args.pairs} duplicate pairs per duel, seed {args.seed}, search samples {args.samples}")
+    samples = SearchAgent(0, args.samples).samples
+    print(f"{args.pairs} duplicate pairs per duel, seed {args.seed}, search samples {samples}")
     print("margin = A's team's match points minus B's per deal, 95% interval")
     for a, b in duels:
         start = time.perf_counter()
