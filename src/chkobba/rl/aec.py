@@ -356,8 +356,9 @@ def _forward(name: str) -> property:
     return property(get, doc=f"``{name}`` of the unwrapped environment.")
 
 
-class ClassicWrapper(  # type: ignore[misc]  # PettingZoo is untyped
-    wrappers.OrderEnforcingWrapper, wrappers.TerminateIllegalWrapper
+class ClassicWrapper(
+    wrappers.OrderEnforcingWrapper,  # type: ignore[misc]  # PettingZoo is untyped
+    wrappers.TerminateIllegalWrapper,  # type: ignore[misc]
 ):
     """PettingZoo's classic wrappers, ``TerminateIllegalWrapper`` inside
     ``OrderEnforcingWrapper``, as one layer over :class:`raw_env`.
@@ -447,7 +448,7 @@ def _action_id(agent: str, action: object) -> int:
     if action is None:
         raise IllegalAction(f"{agent} is to move and must give an action, not None")
     try:
-        a = int(action)  # type: ignore[call-overload]
+        a: int = int(action)  # type: ignore[call-overload]
         ok = a == action and 0 <= a < NUM_ACTIONS
     except (TypeError, ValueError):
         ok = False
