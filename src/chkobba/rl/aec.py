@@ -35,7 +35,7 @@ from chkobba.game import Round
 from chkobba.match import Match
 from chkobba.moves import Move, Play
 from chkobba.observe import Observation, observe_round
-from chkobba.rl.encoder import Moves, encode_round, kernel_plays, legal_moves
+from chkobba.rl.encoder import Moves, encode_round, moves_of, plays_kernel
 from chkobba.rl.spaces import (
     MAX_SEATS,
     NUM_ACTIONS,
@@ -130,7 +130,9 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
         self.state_space = spaces.Box(0.0, STATE_HIGH, (STATE_SIZE,), np.float32)
-        self._kernel_plays = kernel_plays(self.rules)
+        self._kernel = plays_kernel(self.rules)
+        # The default vector is written straight into the seat's buffer.
+        self._plain = self.obs_spec.planes and not self.obs_spec.history
         self._rng = random.Random()
         self.match = Match(self.rules, seats, teams, seed=0)
         self.choice: Choice | None = None
@@ -206,14 +208,14 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
         choice = None
         if self._ended is None and seat == r.turn:
             if self._moves is None:
-                self._moves = legal_moves(r, self._kernel_plays)
+                self._moves = moves_of(r, self._kernel)
             moves = self._moves
             choice = self.choice
-        spec = self.obs_spec
-        if spec.planes and not spec.history:
+        if self._plain:
             encode_round(r, seat, m.totals, m.rules.target, moves, choice, self._vecs[seat],
                          self._masks[seat])
             return
+        spec = self.obs_spec
         vec = np.empty(OBS_SIZE, dtype=np.float32)
         encode_round(r, seat, m.totals, m.rules.target, moves, choice, vec, self._masks[seat])
         hist = encode_history(r.history, seat, r.seats, spec.entries) if spec.history else None
@@ -245,7 +247,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
             raise IllegalAction(f"{agent} is to move and must give an action, not None")
         moves = self._moves
         if moves is None:
-            moves = self._moves = legal_moves(self.match.round, self._kernel_plays)
+            moves = self._moves = moves_of(self.match.round, self._kernel)
         step = decide(moves, self.choice, action)  # type: ignore[arg-type]
         self._fresh = [False] * self.seats
         # The agent's reward so far was seen by last() before it acted (PettingZoo's rule).
