@@ -13,8 +13,8 @@ caches are shared); the load average is printed with the figures. The goals
 
     python bench/rl_env.py [--seconds 3] [--runs 5]
 
-``leduc_holdem_v4`` needs ``rlcard`` (``pip install rlcard``); a missing game is
-reported and skipped.
+PettingZoo's classic games need ``pygame``, and ``leduc_holdem_v4`` ``rlcard`` too
+(``pip install pygame rlcard``); a game that cannot load is reported and skipped.
 """
 
 from __future__ import annotations

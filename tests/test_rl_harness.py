@@ -5,6 +5,7 @@ the observation options."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,7 +17,9 @@ pytest.importorskip("pettingzoo")
 import gymnasium
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
+from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+from pettingzoo.utils.env_logger import EnvLogger
 
 from chkobba.cards import cards_of
 from chkobba.match import Match
@@ -104,6 +107,103 @@ def test_env_ends_the_episode_on_a_masked_action_and_raw_env_raises() -> None:
     strict.reset(seed=3)
     with pytest.raises(IllegalAction):
         strict.step(illegal)
+
+
+def _pettingzoo_stack(rules: str, seats: int, teams: bool, episode: Any) -> Any:
+    """env() as PettingZoo's own classes would build it: two wrappers over raw_env."""
+    return wrappers.OrderEnforcingWrapper(
+        wrappers.TerminateIllegalWrapper(raw_env(rules, seats, teams, episode), -1.0)
+    )
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    st.sampled_from([("chkobba", 2, False, "round"), ("scopa", 4, True, "round"),
+                     ("escoba", 3, False, "round"), ("chkobba", 2, False, "match")]),
+    st.integers(0, 2**32 - 1),
+)
+def test_env_behaves_as_pettingzoos_two_wrappers(
+    table: tuple[str, int, bool, str], seed: int
+) -> None:
+    """env()'s single layer does what PettingZoo's OrderEnforcingWrapper over its
+    TerminateIllegalWrapper do, call for call: the same observations, rewards, ends,
+    warnings and agents, along episodes with masked actions, NumPy integer actions, the
+    done agents' None steps and steps after the end."""
+    rules, seats, teams, episode = table
+    ours = env(rules, seats, teams, episode)  # type: ignore[arg-type]  # a Literal
+    theirs = _pettingzoo_stack(rules, seats, teams, episode)
+    assert isinstance(ours, wrappers.OrderEnforcingWrapper)
+    assert isinstance(ours, wrappers.TerminateIllegalWrapper)
+    assert isinstance(ours.unwrapped, raw_env) and ours.env is ours.unwrapped
+    rng = random.Random(seed)
+    for episode_seed in (seed, None):
+        EnvLogger.flush()
+        ours.reset(seed=episode_seed)
+        ours_log = list(EnvLogger.mqueue)
+        EnvLogger.flush()
+        theirs.reset(seed=episode_seed)
+        assert list(EnvLogger.mqueue) == ours_log
+        for _ in range(400 if episode == "round" else 2000):
+            done = not ours.agents
+            action: object = None  # once every agent is done: a step that only warns
+            if not done:
+                got, want = ours.last(), theirs.last()
+                assert got[1:] == want[1:]
+                assert np.array_equal(got[0]["observation"], want[0]["observation"])
+                assert np.array_equal(got[0]["action_mask"], want[0]["action_mask"])
+                mask = got[0]["action_mask"]
+                if got[2] or got[3]:
+                    action = None
+                elif rng.random() < 0.02:
+                    action = int(rng.choice(np.flatnonzero(mask == 0)))  # masked: ends it
+                else:
+                    action = rng.choice(np.flatnonzero(mask))  # a NumPy integer
+                    if rng.random() < 0.5:
+                        action = int(action)  # type: ignore[call-overload]
+            for e in (ours, theirs):
+                EnvLogger.flush()
+                e.step(action)
+                if e is ours:
+                    ours_log = list(EnvLogger.mqueue)
+            assert list(EnvLogger.mqueue) == ours_log
+            for name in ("agents", "agent_selection", "rewards", "_cumulative_rewards",
+                         "terminations", "truncations", "infos"):
+                assert getattr(ours, name) == getattr(theirs, name), name
+            if done:
+                break
+        else:
+            raise AssertionError("the episode did not end")
+    EnvLogger.flush()
+
+
+def test_env_checks_the_order_of_calls() -> None:
+    """Before reset(), env() refuses what OrderEnforcingWrapper refuses; agent_iter wants
+    a step between two agents; a step once every agent is done only warns."""
+    e = env()
+    for name in ("agent_selection", "agents", "rewards", "terminations", "truncations",
+                 "infos", "num_agents"):
+        with pytest.raises(AttributeError, match="reset"):
+            getattr(e, name)
+    for call in (lambda: e.step(0), lambda: e.observe("player_0"), lambda: e.last(),
+                 lambda: e.agent_iter()):
+        with pytest.raises(AssertionError, match="reset"):
+            call()
+    e.reset(seed=5)
+    assert e.num_agents == 2 and e.possible_agents == ["player_0", "player_1"]
+    it = iter(e.agent_iter())
+    assert next(it) == e.agent_selection
+    with pytest.raises(AssertionError, match="step"):
+        next(it)
+    e.reset(seed=5)
+    rng = random.Random(5)
+    for _agent in e.agent_iter():
+        obs, _r, term, trunc, _i = e.last()
+        e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert not e.agents
+    EnvLogger.flush()
+    e.step(None)
+    assert any("after all agents" in m for m in EnvLogger.mqueue)
+    EnvLogger.flush()
 
 
 def test_gym_terminates_on_a_masked_action_unless_strict() -> None:

@@ -35,7 +35,7 @@ from chkobba.game import Round
 from chkobba.match import Match
 from chkobba.moves import Move, Play
 from chkobba.observe import Observation, observe_round
-from chkobba.rl.encoder import Moves, encode_round, kernel_plays, legal_moves
+from chkobba.rl.encoder import Moves, encode_round, moves_of, plays_kernel
 from chkobba.rl.spaces import (
     MAX_SEATS,
     NUM_ACTIONS,
@@ -130,7 +130,9 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
         self.state_space = spaces.Box(0.0, STATE_HIGH, (STATE_SIZE,), np.float32)
-        self._kernel_plays = kernel_plays(self.rules)
+        self._kernel = plays_kernel(self.rules)
+        # The default vector is written straight into the seat's buffer.
+        self._plain = self.obs_spec.planes and not self.obs_spec.history
         self._rng = random.Random()
         self.match = Match(self.rules, seats, teams, seed=0)
         self.choice: Choice | None = None
@@ -191,6 +193,13 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
             return {"observation": vec.copy(), "action_mask": np.zeros(NUM_ACTIONS, np.int8)}
         return {"observation": vec.copy(), "action_mask": self._masks[seat].copy()}
 
+    def _mask_of(self, seat: int) -> npt.NDArray[np.int8]:
+        """``seat``'s action mask now: the environment's own buffer, never handed out."""
+        if not self._fresh[seat]:
+            self._encode(seat)
+            self._fresh[seat] = True
+        return self._masks[seat]
+
     def _encode(self, seat: int) -> None:
         """Write ``seat``'s vector and mask into its buffers."""
         m = self.match
@@ -199,14 +208,14 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
         choice = None
         if self._ended is None and seat == r.turn:
             if self._moves is None:
-                self._moves = legal_moves(r, self._kernel_plays)
+                self._moves = moves_of(r, self._kernel)
             moves = self._moves
             choice = self.choice
-        spec = self.obs_spec
-        if spec.planes and not spec.history:
+        if self._plain:
             encode_round(r, seat, m.totals, m.rules.target, moves, choice, self._vecs[seat],
                          self._masks[seat])
             return
+        spec = self.obs_spec
         vec = np.empty(OBS_SIZE, dtype=np.float32)
         encode_round(r, seat, m.totals, m.rules.target, moves, choice, vec, self._masks[seat])
         hist = encode_history(r.history, seat, r.seats, spec.entries) if spec.history else None
@@ -238,7 +247,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
             raise IllegalAction(f"{agent} is to move and must give an action, not None")
         moves = self._moves
         if moves is None:
-            moves = self._moves = legal_moves(self.match.round, self._kernel_plays)
+            moves = self._moves = moves_of(self.match.round, self._kernel)
         step = decide(moves, self.choice, action)  # type: ignore[arg-type]
         self._fresh = [False] * self.seats
         # The agent's reward so far was seen by last() before it acted (PettingZoo's rule).
@@ -338,64 +347,86 @@ _BEFORE_RESET: Final = frozenset(
 )
 
 
-def _forward(name: str, check_reset: bool) -> property:
+def _forward(name: str) -> property:
     def get(self: Any) -> Any:
-        if check_reset and name in _BEFORE_RESET and not self._has_reset:
+        if not self._has_reset and name in _BEFORE_RESET:
             raise AttributeError(f"{name} cannot be accessed before reset")
-        # Straight from the environment inside all the wrappers: the wrappers never
-        # hold these themselves (TerminateIllegalWrapper writes them there too).
+        # Straight from the unwrapped environment: the wrapper never holds these
+        # itself (the illegal-action rule writes them there too).
         return getattr(self._raw, name)
 
     return property(get, doc=f"``{name}`` of the unwrapped environment.")
 
 
-class TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
-    """PettingZoo's ``TerminateIllegalWrapper``: a masked action ends the episode, with
-    the illegal reward to the agent that chose it and 0 to the others.
+class ClassicWrapper(
+    wrappers.OrderEnforcingWrapper,  # type: ignore[misc]  # PettingZoo is untyped
+    wrappers.TerminateIllegalWrapper,  # type: ignore[misc]
+):
+    """PettingZoo's classic wrappers, ``TerminateIllegalWrapper`` inside
+    ``OrderEnforcingWrapper``, as one layer over :class:`raw_env`.
 
-    Its rule, written against the unwrapped environment (PettingZoo's reaches it
-    through several attribute look-ups a step); and anything that is no action id at
+    A masked action ends the episode, with the illegal reward to the agent that chose
+    it and 0 to the others; the order of calls is checked (reset before anything else,
+    a warning for a step once every agent is done). Anything that is no action id at
     all (out of range, not an integer, or None from an agent to move) raises
     :class:`IllegalAction` with a one-line reason, where PettingZoo would index the
-    mask with it.
+    mask with it. It is an instance of both PettingZoo classes and behaves as the two
+    stacked, but each call goes straight to the unwrapped environment: two layers
+    were about a quarter of a step in attribute look-ups and forwarding calls
+    (``docs/rl.md``, Speed).
     """
 
     def __init__(self, env: raw_env, illegal_reward: float) -> None:
         """Wrap ``env``; a masked action ends the episode with ``illegal_reward``."""
-        super().__init__(env, illegal_reward)
-        self._raw = env.unwrapped
-        self._prev_obs: ObsDict | None = None
+        # Neither parent's __init__: each would call the other's with its own arguments.
+        wrappers.BaseWrapper.__init__(self, env)
+        self._raw = env
+        self._has_reset = False
+        self._has_updated = False
+        self._illegal_value = illegal_reward
+        self._terminated = False
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new episode (see :meth:`raw_env.reset`)."""
+        self._has_reset = True
+        self._has_updated = True
+        self._terminated = False
+        self._raw.reset(seed=seed, options=options)
 
     def observe(self, agent: str) -> ObsDict:
-        """The observation, kept when it is the agent to move's (its mask judges the
-        next action)."""
-        raw = self._raw
-        obs: ObsDict = raw.observe(agent)
-        if agent == raw.agent_selection:
-            self._prev_obs = obs
+        """``agent``'s observation (see :meth:`raw_env.observe`)."""
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        obs: ObsDict = self._raw.observe(agent)
         return obs
+
+    def last(self, observe: bool = True) -> tuple[ObsDict | None, float, bool, bool, Any]:
+        """The agent to move's observation, reward, termination, truncation and info."""
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        raw = self._raw
+        agent = raw.agent_selection
+        obs = raw.observe(agent) if observe else None
+        return (obs, raw._cumulative_rewards[agent], raw.terminations[agent],
+                raw.truncations[agent], raw.infos[agent])
 
     def step(self, action: int | None) -> None:
         """Apply ``action``, or end the episode if the mask forbids it."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
         raw = self._raw
+        self._has_updated = True
+        if not raw.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
         agent = raw.agent_selection
         if raw.terminations[agent] or raw.truncations[agent]:
-            self._prev_obs = None
             raw._was_dead_step(action)
             return
-        if action is None:
-            raise IllegalAction(f"{agent} is to move and must give an action, not None")
-        try:
-            ok = int(action) == action and 0 <= int(action) < NUM_ACTIONS
-        except (TypeError, ValueError):
-            ok = False
-        if not ok:
-            raise IllegalAction(
-                f"{action!r} is not an action id: the ids are 0 to {NUM_ACTIONS - 1}"
-            )
-        mask = (self._prev_obs or raw.observe(agent))["action_mask"]
-        self._prev_obs = None
-        if mask[int(action)]:
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+            action = _action_id(agent, action)
+        # The mask of the agent's own observation, read from the environment's buffer.
+        if raw._mask_of(raw._seat_of[agent])[action]:
             raw.step(action)
             return
         EnvLogger.warn_on_illegal_move()
@@ -408,41 +439,51 @@ class TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
         raw._deads_step_first()
         self._terminated = True
 
-
-class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
-    """PettingZoo's ``OrderEnforcingWrapper`` (reset before anything else), with
-    ``last`` and ``step`` reading the unwrapped environment directly."""
-
-    def __init__(self, env: AECEnv[str, ObsDict, int]) -> None:
-        """Wrap ``env``."""
-        super().__init__(env)
-        self._raw = env.unwrapped
-
-    def last(self, observe: bool = True) -> tuple[ObsDict | None, float, bool, bool, Any]:
-        """The agent to move's observation, reward, termination, truncation and info."""
+    def agent_iter(self, max_iter: int = 2**63) -> _AgentIterable:
+        """The agent to move, until every agent is done (``step`` in between)."""
         if not self._has_reset:
-            EnvLogger.error_observe_before_reset()
-        raw = self._raw
-        agent = raw.agent_selection
-        obs = self.env.observe(agent) if observe else None
-        return (obs, raw._cumulative_rewards[agent], raw.terminations[agent],
-                raw.truncations[agent], raw.infos[agent])
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
 
-    def step(self, action: int | None) -> None:
-        """Step, once reset, while agents are left (PettingZoo's checks)."""
-        if not self._has_reset:
-            EnvLogger.error_step_before_reset()
-        elif not self._raw.agents:
-            self._has_updated = True
-            EnvLogger.warn_step_after_terminated_truncated()
-        else:
-            self._has_updated = True
-            self.env.step(action)
+
+def _action_id(agent: str, action: object) -> int:
+    """``action`` as an action id (a NumPy integer, say), or :class:`IllegalAction`."""
+    if action is None:
+        raise IllegalAction(f"{agent} is to move and must give an action, not None")
+    try:
+        a: int = int(action)  # type: ignore[call-overload]
+        ok = a == action and 0 <= a < NUM_ACTIONS
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise IllegalAction(f"{action!r} is not an action id: the ids are 0 to {NUM_ACTIONS - 1}")
+    return a
+
+
+class _AgentIterable(wrappers.order_enforcing.AECOrderEnforcingIterable):  # type: ignore[misc]
+    """PettingZoo's iterable of the agents to move, iterated by :class:`_AgentIterator`."""
+
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(wrappers.order_enforcing.AECOrderEnforcingIterator):  # type: ignore[misc]
+    """PettingZoo's iterator of the agents to move, reading the unwrapped environment."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        raw = wrapper._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        agent: str = raw.agent_selection
+        return agent
 
 
 for _name in _FORWARDED:
-    setattr(TerminateIllegal, _name, _forward(_name, check_reset=False))
-    setattr(OrderEnforcing, _name, _forward(_name, check_reset=True))
+    setattr(ClassicWrapper, _name, _forward(_name))
 
 
 def env(
@@ -460,7 +501,5 @@ def env(
     something that is no action id raises :class:`IllegalAction`, and the order of calls
     is checked (reset before step). :class:`raw_env` is the strict one.
     """
-    e: AECEnv[str, ObsDict, int] = raw_env(
-        rules, seats, teams, episode, render_mode, planes, history
-    )
-    return OrderEnforcing(TerminateIllegal(e, illegal_reward=illegal_reward))
+    e = raw_env(rules, seats, teams, episode, render_mode, planes, history)
+    return ClassicWrapper(e, illegal_reward=illegal_reward)

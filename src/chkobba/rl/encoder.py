@@ -35,6 +35,8 @@ except ImportError:  # not built: no compiler where the package was installed
 KERNEL: Final = fast.AVAILABLE and hasattr(_fastcore, "encode_v1")
 """Whether the compiled block writes the vectors (else the pure reference does)."""
 
+_PLAY: Final = Phase.PLAY
+_CUT: Final = Phase.CUT
 _SEATING: Final = {(2, False): 0, (3, False): 1, (4, False): 2, (4, True): 3}
 
 PlayPair = tuple[int, int]
@@ -72,6 +74,20 @@ def legal_moves(r: Round, use_kernel: bool) -> Moves:
     return r.legal_moves()
 
 
+def plays_kernel(rules: RuleSet) -> _fastcore.Rules | None:
+    """The kernel's rule struct that lists the plays of ``rules`` (for
+    :func:`moves_of`), or None where the engine must list them."""
+    return _kernel_rules(rules) if kernel_plays(rules) else None
+
+
+def moves_of(r: Round, kernel: _fastcore.Rules | None) -> Moves:
+    """:func:`legal_moves` with the rule struct looked up once (:func:`plays_kernel` of
+    ``r.rules``): an environment asks at every step."""
+    if kernel is not None and r.phase is _PLAY:
+        return _fastcore.legal_plays(kernel, r.hands[r.turn], r.table, r.wild)
+    return r.legal_moves()
+
+
 def encode_round(
     r: Round,
     seat: int,
@@ -97,7 +113,7 @@ def encode_round(
         return
     phase = r.phase
     cut_card = -1
-    if phase is Phase.CUT and seat == r.cutter and r.cut_card is not None:
+    if phase is _CUT and seat == r.cutter and r.cut_card is not None:
         cut_card = r.cut_card
     shown = shown_all = 0
     if r.declarations:
@@ -129,7 +145,7 @@ def encode_round(
         _SEATING[seats, r.sides != seats],
         r.side_of,
         r.dealer,
-        0 if phase is Phase.CUT else 1 if phase is Phase.PLAY else 2,
+        0 if phase is _CUT else 1 if phase is _PLAY else 2,
         r.hands,
         r.table,
         r.leftover,
@@ -142,7 +158,7 @@ def encode_round(
         last,
         () if cut_to_move else moves,  # type: ignore[arg-type]
         cut_to_move,
-        len(r.deck) - r.stock_pos if phase is not Phase.CUT else len(r.deck),
+        len(r.deck) - r.stock_pos if phase is not _CUT else len(r.deck),
         r.chkobba,
         -1 if lc is None else lc,
         totals,

@@ -147,6 +147,9 @@ def action_mask(
     return mask
 
 
+_new_tuple: Final = tuple.__new__
+
+
 def decide(moves: Sequence[Move], choice: Choice | None, action: int) -> Move | Choice:
     """The move an action makes, or the choice it opens or narrows.
 
@@ -174,7 +177,8 @@ def decide(moves: Sequence[Move], choice: Choice | None, action: int) -> Move | 
     if not options:
         raise IllegalAction(f"{action_name(action)} is illegal: that card is not in the hand")
     if len(options) == 1:
-        return Play(card, options[0])
+        # tuple.__new__ skips the NamedTuple's Python-level __new__ (a step's hot path).
+        return _new_tuple(Play, (card, options[0]))
     return Choice(card, 0, tuple(sorted(options)))
 
 
