@@ -14,7 +14,7 @@ caches are shared); the load average is printed with the figures. The goals
     python bench/rl_env.py [--seconds 3] [--runs 5]
 
 PettingZoo's classic games need ``pygame``, and ``leduc_holdem_v4`` ``rlcard`` too
-(``pip install pygame rlcard``); a game that cannot load is reported and skipped.
+(``pip install -e '.[bench]'``); a game that cannot load is reported and skipped.
 """
 
 from __future__ import annotations
