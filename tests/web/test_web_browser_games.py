@@ -316,7 +316,8 @@ def test_a_deal_of_touti_from_the_lobby(server: ServerProcess, browser: Any) -> 
             # points so far, as the engine counts them.
             teams = d.find_elements(By.CSS_SELECTOR, "#t-center .team")
             for t, box in enumerate(teams):
-                assert f"{state['tricks'][t]} tricks" in box.text
+                n = state["tricks"][t]
+                assert f" {n} {'trick' if n == 1 else 'tricks'} ·" in box.text
                 assert f"{state['card_points'][t]} card points" in box.text
             assert len(teams) == 2
             assert str(state["bid"]) in d.find_element(By.CSS_SELECTOR, "#t-center .contract").text

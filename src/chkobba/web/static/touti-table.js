@@ -60,9 +60,13 @@ export function drawToutiSeats(v, names, { me = 0, doing = () => "", hands = nul
  * announcements in play) and the dealer. ``deal``: this deal's events. */
 export function drawToutiCenter(v, names, team, deal) {
   const center = document.getElementById("t-center");
-  const teams = [0, 1].map((t) => el("div", { class: "team", "data-team": t, text: tt("table_team", {
-    team: team(t), tricks: v.tricks?.[t] ?? 0, points: v.card_points?.[t] ?? 0,
-  }) }));
+  const teams = [0, 1].map((t) => {
+    const tricks = v.tricks?.[t] ?? 0;
+    // One trick takes the singular ("1 trick", "1 levée").
+    return el("div", { class: "team", "data-team": t, text: tt(tricks === 1 ? "table_team_one" : "table_team", {
+      team: team(t), tricks, points: v.card_points?.[t] ?? 0,
+    }) });
+  });
   const contract = v.trump
     ? [el("div", { class: `trump suit-${v.trump}`, title: suit(v.trump), text: SUIT_SYMBOL[v.trump] }),
       el("div", { class: "contract", text: tt("table_contract", { name: isolate(names[v.declarer]), bid: v.bid }) })]
