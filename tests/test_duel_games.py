@@ -374,6 +374,53 @@ def test_the_bench_writes_a_markdown_table_to_a_new_file(
     assert written.read_text().count("| scop") == 3
 
 
+def test_the_bench_plays_the_tables_asked_and_each_row_says_its_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--tables`` plays each table a preset allows (6 only in the Scopa family, Scopone
+    only 2 against 2), and each Markdown row's command gives the row's margin again."""
+    bench = _bench()
+    path = tmp_path / "ladder.md"
+    bench.main(["--presets", "chkobba,scopa,scopone", "--tables", "3,4,6", "--duels",
+                "greedy:random", "--pairs", "2", "--seed", "5", "--jobs", "1",
+                "--markdown", str(path)])  # fmt: skip
+    out = capsys.readouterr().out
+    assert "chkobba: not played at 6 players each for themselves" in out
+    assert "scopa, 6 players each for themselves:" in out
+    assert "scopone: not played at 3 players each for themselves" in out
+    rows = [r.split(" | ") for r in path.read_text().splitlines() if r.startswith("| ")][1:]
+    assert [r[:3] for r in rows] == [
+        ["| chkobba", "3 players", "greedy vs random"],
+        ["| chkobba", "4 players each for themselves", "greedy vs random"],
+        ["| scopa", "3 players", "greedy vs random"],
+        ["| scopa", "4 players each for themselves", "greedy vs random"],
+        ["| scopa", "6 players", "greedy vs random"],
+    ]
+    commands = [r[-1].strip(" |`") for r in rows]
+    assert commands[1] == ("chkobba duel greedy random --rules chkobba --players 4 --no-teams "
+                           "--pairs 2 --seed 5 --jobs 1")  # fmt: skip
+    assert all(r[5] in ("yes", "no", "not shown") for r in rows)
+    assert all(" → " in r[8] for r in rows)
+    for row, command in zip(rows, commands, strict=True):
+        words = command.split()
+        assert words[:2] == ["chkobba", "duel"]
+        result = CliRunner().invoke(main, [*words[1:], "--json"])
+        assert result.exit_code == 0, result.output
+        margin = json.loads(result.output)["margin"]["mean"]
+        assert f"{margin:+.2f}" == row[3]
+
+
+@pytest.mark.parametrize("text", ["5", "2,2v3", ","])
+def test_the_bench_refuses_a_table_the_rules_do_not_name(
+    text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        _bench().main(["--presets", "scopa", "--tables", text, "--pairs", "1"])
+    err = capsys.readouterr().err
+    assert "--tables" in err and ("a table is one of 2, 3, 4, 2v2, 6" in err
+                                  or "at least one table" in err)  # fmt: skip
+
+
 # -- the expert on every preset -------------------------------------------------------
 
 
