@@ -868,3 +868,30 @@ def test_chkobba_pure_forces_the_fallback() -> None:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     assert out.stdout.split() == ["False", "True"]
+
+
+@needs_kernel
+def test_the_kernel_counts_the_pair_threat_as_the_reference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Scopa with two players: the threat of a pair of table cards (policy.pair_threat)
+    plays the same rounds in both paths, and does change some of them."""
+    rules = PRESETS["scopa"]
+    rng = random.Random(23)
+    rounds = [mid_round(rng, 2, False, rules, rng.randint(0, 24)) for _ in range(150)]
+    states = [fast.state_of(r) for r in rounds]
+    with_pairs = [fast.rollout(s, i, True) for i, s in enumerate(states)]
+    assert with_pairs == [fast.py_rollout(s, i, True) for i, s in enumerate(states)]
+    full = policy.weights
+
+    def no_pairs(r: RuleSet) -> policy.Weights:
+        return full(r)._replace(pairs=False)
+
+    monkeypatch.setattr(policy, "weights", no_pairs)
+    fast.kernel_rules.cache_clear()
+    try:
+        without = [fast.rollout(s, i, True) for i, s in enumerate(states)]
+        assert without == [fast.py_rollout(s, i, True) for i, s in enumerate(states)]
+    finally:
+        fast.kernel_rules.cache_clear()
+    assert sum(a != b for a, b in zip(with_pairs, without, strict=True)) >= 10

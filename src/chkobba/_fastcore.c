@@ -255,6 +255,7 @@ typedef struct {
     int64_t sweep;
     double caution;
     int ace_no_sweep;
+    int pairs; /* the threat counts pairs of table cards at a table of two (Weights.pairs) */
 } Rules;
 
 /* ---- captures (chkobba.captures) ------------------------------------------ */
@@ -823,6 +824,7 @@ typedef struct {
     mask_t table;
     int last_play, side, last;
     int threat; /* whether the next player is an opponent */
+    int pairs;  /* whether the threat counts pairs of table cards (policy.pair_threat) */
     double chances[11];
 } PolicyContext;
 
@@ -846,6 +848,8 @@ static void policy_context(const Game *g, PolicyContext *ctx) {
     ctx->side = g->side_of[seat];
     ctx->last = g->last;
     ctx->threat = g->side_of[nxt] != g->side_of[seat];
+    /* policy.Weights.pairs, at a table of two (policy.context) */
+    ctx->pairs = g->R->pairs && g->seats == 2;
     if (ctx->threat) {
         int hand;
         if (g->in_hands > 1)
@@ -854,6 +858,24 @@ static void policy_context(const Game *g, PolicyContext *ctx) {
             hand = g->stock_pos < g->stock_len ? g->R->hand_size : 0;
         chances_of(ctx, unseen, hand);
     }
+}
+
+/* policy.pair_threat: the most the next player is expected to take from `left` by
+   adding two of its cards (a sum a table card matches takes that card alone). */
+static double pair_threat(mask_t left, const double *chances, const Rules *R) {
+    int fewest = R->fewest || R->priority;
+    double best = 0.0;
+    for (mask_t m = left; m; m &= m - 1) {
+        int a = lowest(m);
+        for (mask_t rest = m & (m - 1); rest; rest &= rest - 1) {
+            int b = lowest(rest);
+            int v = VALUE[a] + VALUE[b];
+            if (v > 10 || (fewest && (left & RANK_MASK[v - 1]))) continue;
+            double t = chances[v] * (double)(R->worth[a] + R->worth[b]);
+            if (t > best) best = t;
+        }
+    }
+    return best;
 }
 
 /* policy.threat: what the next player is expected to take from `left` with one
@@ -894,6 +916,10 @@ static double threat_of(mask_t left, const PolicyContext *ctx) {
             double t = chances[R->total - v] * (double)R->worth[c];
             if (t > best) best = t;
         }
+    }
+    if (ctx->pairs) {
+        double t = pair_threat(left, chances, R);
+        if (t > best) best = t;
     }
     return best;
 }
@@ -1177,6 +1203,7 @@ static double decision_log_likelihood(const Decision *d, mask_t hand, const Rule
     ctx.side = d->side;
     ctx.last = d->last;
     ctx.threat = d->next_hand >= 0;
+    ctx.pairs = 0; /* inference.decision_context: the single-card threat */
     if (ctx.threat) chances_of(&ctx, ALL_CARDS & ~(hand | d->public_cards), d->next_hand);
     int64_t best = 0;
     for (int i = 0; i < ml->n; i++) {
@@ -1559,12 +1586,13 @@ static int get_int64s(PyObject *o, int n, int64_t *out, const char *what) {
 #define N_OPTIONS (19 + N_POINT_RULES)
 
 PyDoc_STRVAR(rules_doc,
-             "Rules(options, worth, lay, sweep, caution, ace_no_sweep)\n--\n\n"
+             "Rules(options, worth, lay, sweep, caution, ace_no_sweep, pairs=False)\n--\n\n"
              "A rule set as the kernel plays it: options holds the RuleSet's options in "
              "chkobba.fast.kernel_options order; worth and lay each card's worth and lay cost "
              "for the playout policy, sweep a scoring sweep's worth (millionths of a point), "
              "caution how much the next player's threat counts, ace_no_sweep whether an "
-             "ace's sweep scores nothing. Build it with chkobba.fast.kernel_rules.");
+             "ace's sweep scores nothing, pairs whether the threat counts pairs of table "
+             "cards at a table of two. Build it with chkobba.fast.kernel_rules.");
 
 /* An option out of its range: a one-line error naming it. */
 static int option_range(int64_t v, int64_t lo, int64_t hi, const char *what) {
@@ -1580,10 +1608,11 @@ static PyObject *rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     PyObject *options_o, *worth_o, *lay_o;
     long long sweep;
     double caution;
-    int ace_no_sweep;
-    static char *kwlist[] = {"options", "worth", "lay", "sweep", "caution", "ace_no_sweep", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOLdp:Rules", kwlist, &options_o, &worth_o,
-                                     &lay_o, &sweep, &caution, &ace_no_sweep))
+    int ace_no_sweep, pairs = 0;
+    static char *kwlist[] = {"options", "worth", "lay",  "sweep",
+                             "caution", "ace_no_sweep", "pairs", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOLdp|p:Rules", kwlist, &options_o, &worth_o,
+                                     &lay_o, &sweep, &caution, &ace_no_sweep, &pairs))
         return NULL;
     int64_t o[N_OPTIONS];
     if (get_int64s(options_o, N_OPTIONS, o, "options") < 0) return NULL;
@@ -1648,6 +1677,7 @@ static PyObject *rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     R->sweep = (int64_t)sweep;
     R->caution = caution;
     R->ace_no_sweep = ace_no_sweep;
+    R->pairs = pairs;
     return (PyObject *)self;
 }
 

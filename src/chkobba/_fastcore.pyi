@@ -13,6 +13,7 @@ class Rules:
         sweep: int,
         caution: float,
         ace_no_sweep: bool,
+        pairs: bool = False,
     ) -> None: ...
 
 def legal_plays(rules: Rules, hand: int, table: int, wild: int, /) -> list[tuple[int, int]]: ...

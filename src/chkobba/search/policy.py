@@ -116,6 +116,12 @@ class Weights(NamedTuple):
     invert: bool
     """Whether the lowest total wins: every score is turned round."""
     caution: float
+    pairs: bool
+    """Whether the threat counts a capture of two table cards by their sum where two
+    players play with hands of three (:func:`pair_threat`)."""
+    fewest: bool
+    """Whether a card that matches a table card takes it alone (the fewest cards, or the
+    match's priority): no pair of that sum is then taken."""
 
 
 def _rule_worth(rule: str) -> list[int]:
@@ -185,6 +191,8 @@ def weights(rules: RuleSet) -> Weights:
         ace_no_sweep=rules.ace_takes_all and not rules.ace_sweep_scores,
         invert=rules.lowest_wins,
         caution=CAUTION,
+        pairs=rules.capture_sum and rules.max_capture_cards == 2 and rules.hand_size <= 3,
+        fewest=rules.fewest_cards or rules.matching_priority,
     )
 
 
@@ -227,6 +235,9 @@ class Context(NamedTuple):
     """Index v: the chance the next player holds a card of value v; None for a partner."""
     weights: Weights
     """The rule set's values (:func:`weights`)."""
+    pairs: bool = False
+    """Whether the threat counts the pairs of table cards (:func:`pair_threat`): under
+    rules that cap a capture at two cards (:attr:`Weights.pairs`), at a table of two."""
 
 
 def chances_of(unseen: int, hand: int) -> tuple[float, ...]:
@@ -253,13 +264,15 @@ def context(r: Round) -> Context:
         deal = r.rules.hand_size if stock_left else 0
         hand = r.hands[nxt].bit_count() if r.in_hands > 1 else deal
         chances = chances_of(unseen, hand)
+    w = weights(r.rules)
     return Context(
         table=r.table,
         last_play=r.in_hands == 1 and r.stock_pos == len(r.deck),
         side=r.side_of[seat],
         last_capturer=r.last_capturer,
         chances=chances,
-        weights=weights(r.rules),
+        weights=w,
+        pairs=w.pairs and r.seats == 2,
     )
 
 
@@ -290,12 +303,13 @@ def _score(card: int, capture: int, ctx: Context) -> int:
     chances = ctx.chances
     if chances is None:
         return score
-    return score - math.floor(w.caution * threat(left, chances, w) + 0.5)
+    return score - math.floor(w.caution * threat(left, chances, w, ctx.pairs) + 0.5)
 
 
-def threat(left: int, chances: tuple[float, ...], w: Weights) -> float:
+def threat(left: int, chances: tuple[float, ...], w: Weights, pairs: bool = False) -> float:
     """What the next player is expected to take from ``left`` with one card: the larger of
-    a sweep's worth and one card's, each times the chance they hold a card that does it."""
+    a sweep's worth and one card's (with ``pairs``, or two cards' by their sum:
+    :func:`pair_threat`), each times the chance they hold a card that does it."""
     total = table_total(left)
     n = left.bit_count()
     whole = worth(left, w)
@@ -330,6 +344,38 @@ def threat(left: int, chances: tuple[float, ...], w: Weights) -> float:
                 best = t
         if w.total and 1 <= w.total - v <= 10:
             t = chances[w.total - v] * w.card[c]
+            if t > best:
+                best = t
+    if pairs:
+        t = pair_threat(left, chances, w)
+        if t > best:
+            best = t
+    return best
+
+
+def pair_threat(left: int, chances: tuple[float, ...], w: Weights) -> float:
+    """The most the next player is expected to take from ``left`` by adding two of its cards:
+    for each pair of sum ``v`` up to 10, the chance they hold a ``v`` times the pair's worth.
+
+    Where a capture takes at most two cards (Scopa) most captures are of one card or two,
+    and a lay next to a card it adds up with gives that pair away; a sum that a table card
+    matches takes that card alone (:attr:`Weights.fewest`) and gives no pair.
+    """
+    best = 0.0
+    m = left
+    while m:
+        low = m & -m
+        m ^= low
+        a = low.bit_length() - 1
+        rest = m
+        while rest:
+            low2 = rest & -rest
+            rest ^= low2
+            b = low2.bit_length() - 1
+            v = VALUE_OF[a] + VALUE_OF[b]
+            if v > 10 or (w.fewest and left & _RANKS[v - 1]):
+                continue
+            t = chances[v] * (w.card[a] + w.card[b])
             if t > best:
                 best = t
     return best
