@@ -40,9 +40,9 @@ from chkobba.search import policy
 
 _WEIGHTS = policy.weights
 
-POLICY_SETTINGS = ("caution", "hold", "sweep", "worth", "pairs")
+POLICY_SETTINGS = ("caution", "hold", "sweep", "worth", "pairs", "epsilon")
 SETTINGS = ("samples", "endgame", "temperature", *POLICY_SETTINGS)
-"""The settings a variant may change; the others are the registered expert's. The last five
+"""The settings a variant may change; the others are the registered expert's. The last six
 change the playout policy's values for the duel's rule set (:func:`policy_values`)."""
 
 
@@ -87,7 +87,8 @@ def policy_values(rules: RuleSet, settings: dict[str, float]) -> None:
     values changed by ``settings``: ``caution`` (the next player's threat), ``hold`` (the
     share of a laid card's worth), ``sweep`` and ``worth`` (factors on the sweep's and every
     card's worth), ``pairs`` (1 or 0: whether the threat counts pairs of table cards at a
-    table of two). No such setting: the policy's own values."""
+    table of two), ``epsilon`` (a playout's chance of a play drawn among all at a table of
+    two). No such setting: the policy's own values."""
     fast.kernel_rules.cache_clear()
     changes = {k: v for k, v in settings.items() if k in POLICY_SETTINGS}
     if not changes:
@@ -103,6 +104,7 @@ def policy_values(rules: RuleSet, settings: dict[str, float]) -> None:
         sweep=round(base.sweep * changes.get("sweep", 1.0)),
         caution=changes.get("caution", base.caution),
         pairs=bool(changes.get("pairs", base.pairs)),
+        epsilon=changes.get("epsilon", base.epsilon),
     )
 
     def weights(r: RuleSet) -> policy.Weights:

@@ -895,3 +895,44 @@ def test_the_kernel_counts_the_pair_threat_as_the_reference(
     finally:
         fast.kernel_rules.cache_clear()
     assert sum(a != b for a, b in zip(with_pairs, without, strict=True)) >= 10
+
+
+@needs_kernel
+def test_epsilon_playouts_agree_with_the_reference_in_distribution(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A playout's play drawn among all the legal plays with a chance (Weights.epsilon):
+    the kernel and the reference draw different numbers but play the same distribution,
+    one unlike the policy's own."""
+    rules = PRESETS["scopa"]
+    state = fast.state_of(mid_round(random.Random(29), 2, False, rules, 2))
+    n = 300
+    greedy = [fast.rollout(state, s, False) for s in range(n)]
+    full = policy.weights
+
+    def noisy(r: RuleSet) -> policy.Weights:
+        return full(r)._replace(epsilon=0.5)
+
+    monkeypatch.setattr(policy, "weights", noisy)
+    fast.kernel_rules.cache_clear()
+    try:
+        k = [fast.rollout(state, s, False) for s in range(n)]
+        p = [fast.py_rollout(state, s, False) for s in range(n)]
+        # The deterministic playout takes no random play.
+        assert fast.rollout(state, 1, True) == fast.py_rollout(state, 1, True)
+    finally:
+        fast.kernel_rules.cache_clear()
+    for side in range(2):
+        _assert_same_mean([x[side] for x in k], [x[side] for x in p])
+    spread = [x[0] - x[1] for x in k]
+    assert len(set(spread)) > len({x[0] - x[1] for x in greedy})
+
+
+@needs_kernel
+def test_the_kernel_refuses_an_epsilon_out_of_range() -> None:
+    from chkobba import _fastcore
+
+    w = policy.weights(PRESETS["scopa"])
+    options = fast.kernel_options(PRESETS["scopa"])
+    with pytest.raises(ValueError, match="epsilon"):
+        _fastcore.Rules(options, w.card, w.lay, w.sweep, w.caution, w.ace_no_sweep, False, 1.5)

@@ -143,6 +143,9 @@ static inline uint64_t rng_next(Rng *r) {
     return result;
 }
 
+/* Uniform in [0, 1), from the top 53 bits. */
+static inline double rng_unit(Rng *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-53; }
+
 /* Uniform in [0, n) without bias (Lemire's multiply-and-reject). */
 static inline uint32_t rng_below(Rng *r, uint32_t n) {
     uint64_t m = (rng_next(r) >> 32) * (uint64_t)n;
@@ -256,6 +259,7 @@ typedef struct {
     double caution;
     int ace_no_sweep;
     int pairs; /* the threat counts pairs of table cards at a table of two (Weights.pairs) */
+    double epsilon; /* a playout's chance of a play drawn among all, at two (Weights.epsilon) */
 } Rules;
 
 /* ---- captures (chkobba.captures) ------------------------------------------ */
@@ -958,6 +962,8 @@ static inline int64_t play_score(int card, mask_t capture, const PolicyContext *
 static int policy_pick(const Game *g, MoveList *ml, Rng *rng, int first_best) {
     int n = ml->n;
     if (n == 1) return 0;
+    if (!first_best && g->R->epsilon > 0.0 && g->seats == 2 && rng_unit(rng) < g->R->epsilon)
+        return (int)rng_below(rng, (uint32_t)n);
     PolicyContext ctx;
     policy_context(g, &ctx);
     int64_t best = 0;
@@ -1586,13 +1592,15 @@ static int get_int64s(PyObject *o, int n, int64_t *out, const char *what) {
 #define N_OPTIONS (19 + N_POINT_RULES)
 
 PyDoc_STRVAR(rules_doc,
-             "Rules(options, worth, lay, sweep, caution, ace_no_sweep, pairs=False)\n--\n\n"
+             "Rules(options, worth, lay, sweep, caution, ace_no_sweep, pairs=False, "
+             "epsilon=0.0)\n--\n\n"
              "A rule set as the kernel plays it: options holds the RuleSet's options in "
              "chkobba.fast.kernel_options order; worth and lay each card's worth and lay cost "
              "for the playout policy, sweep a scoring sweep's worth (millionths of a point), "
              "caution how much the next player's threat counts, ace_no_sweep whether an "
              "ace's sweep scores nothing, pairs whether the threat counts pairs of table "
-             "cards at a table of two. Build it with chkobba.fast.kernel_rules.");
+             "cards at a table of two, epsilon a playout's chance of a play drawn among all at a "
+             "table of two. Build it with chkobba.fast.kernel_rules.");
 
 /* An option out of its range: a one-line error naming it. */
 static int option_range(int64_t v, int64_t lo, int64_t hi, const char *what) {
@@ -1609,10 +1617,11 @@ static PyObject *rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     long long sweep;
     double caution;
     int ace_no_sweep, pairs = 0;
-    static char *kwlist[] = {"options", "worth", "lay",  "sweep",
-                             "caution", "ace_no_sweep", "pairs", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOLdp|p:Rules", kwlist, &options_o, &worth_o,
-                                     &lay_o, &sweep, &caution, &ace_no_sweep, &pairs))
+    double epsilon = 0.0;
+    static char *kwlist[] = {"options", "worth",        "lay",   "sweep",   "caution",
+                             "ace_no_sweep", "pairs", "epsilon", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOLdp|pd:Rules", kwlist, &options_o, &worth_o,
+                                     &lay_o, &sweep, &caution, &ace_no_sweep, &pairs, &epsilon))
         return NULL;
     int64_t o[N_OPTIONS];
     if (get_int64s(options_o, N_OPTIONS, o, "options") < 0) return NULL;
@@ -1633,6 +1642,10 @@ static PyObject *rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     if (o[6] == 1 || o[11] == 1) {
         PyErr_SetString(PyExc_ValueError,
                         "rules: max_capture_cards and capture_total must be 0 or at least 2");
+        return NULL;
+    }
+    if (!(epsilon >= 0.0 && epsilon <= 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "rules: epsilon must be a chance from 0 to 1");
         return NULL;
     }
     if (!(caution >= 0.0) || isinf(caution)) {
@@ -1678,6 +1691,7 @@ static PyObject *rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     R->caution = caution;
     R->ace_no_sweep = ace_no_sweep;
     R->pairs = pairs;
+    R->epsilon = epsilon;
     return (PyObject *)self;
 }
 

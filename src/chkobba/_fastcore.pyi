@@ -14,6 +14,7 @@ class Rules:
         caution: float,
         ace_no_sweep: bool,
         pairs: bool = False,
+        epsilon: float = 0.0,
     ) -> None: ...
 
 def legal_plays(rules: Rules, hand: int, table: int, wild: int, /) -> list[tuple[int, int]]: ...

@@ -122,6 +122,9 @@ class Weights(NamedTuple):
     fewest: bool
     """Whether a card that matches a table card takes it alone (the fewest cards, or the
     match's priority): no pair of that sum is then taken."""
+    epsilon: float = 0.0
+    """At a table of two, the chance that a playout's play is drawn among all the legal
+    plays rather than the best-scored ones (:func:`policy_move`; 0: never)."""
 
 
 def _rule_worth(rule: str) -> list[int]:
@@ -404,6 +407,9 @@ def policy_move(r: Round, rng: random.Random) -> Move:
     if r.phase is Phase.CUT:
         # At the cut: keep a 7, table anything else.
         return Cut.KEEP if r.cut_card is not None and VALUE_OF[r.cut_card] == 7 else Cut.TABLE
+    eps = weights(r.rules).epsilon
+    if eps and r.seats == 2 and rng.random() < eps:
+        return rng.choice(r.legal_plays())
     best = best_plays(r)
     return best[0] if len(best) == 1 else rng.choice(best)
 
