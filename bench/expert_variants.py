@@ -103,6 +103,7 @@ def policy_values(rules: RuleSet, settings: dict[str, float]) -> None:
         lay=tuple(int(hold * x + 0.5) for x in card),
         sweep=round(base.sweep * changes.get("sweep", 1.0)),
         caution=changes.get("caution", base.caution),
+        caution_two=changes.get("caution", base.caution_two),
         pairs=bool(changes.get("pairs", base.pairs)),
         epsilon=changes.get("epsilon", base.epsilon),
     )

@@ -874,27 +874,27 @@ def test_chkobba_pure_forces_the_fallback() -> None:
 def test_the_kernel_counts_the_pair_threat_as_the_reference(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Scopa with two players: the threat of a pair of table cards (policy.pair_threat)
-    plays the same rounds in both paths, and does change some of them."""
+    """Scopa with two players: the threat of a pair of table cards (policy.pair_threat,
+    off by default) plays the same rounds in both paths, and does change some of them."""
     rules = PRESETS["scopa"]
     rng = random.Random(23)
     rounds = [mid_round(rng, 2, False, rules, rng.randint(0, 24)) for _ in range(150)]
     states = [fast.state_of(r) for r in rounds]
-    with_pairs = [fast.rollout(s, i, True) for i, s in enumerate(states)]
-    assert with_pairs == [fast.py_rollout(s, i, True) for i, s in enumerate(states)]
+    without = [fast.rollout(s, i, True) for i, s in enumerate(states)]
+    assert without == [fast.py_rollout(s, i, True) for i, s in enumerate(states)]
     full = policy.weights
 
-    def no_pairs(r: RuleSet) -> policy.Weights:
-        return full(r)._replace(pairs=False)
+    def with_pairs(r: RuleSet) -> policy.Weights:
+        return full(r)._replace(pairs=True)
 
-    monkeypatch.setattr(policy, "weights", no_pairs)
+    monkeypatch.setattr(policy, "weights", with_pairs)
     fast.kernel_rules.cache_clear()
     try:
-        without = [fast.rollout(s, i, True) for i, s in enumerate(states)]
-        assert without == [fast.py_rollout(s, i, True) for i, s in enumerate(states)]
+        paired = [fast.rollout(s, i, True) for i, s in enumerate(states)]
+        assert paired == [fast.py_rollout(s, i, True) for i, s in enumerate(states)]
     finally:
         fast.kernel_rules.cache_clear()
-    assert sum(a != b for a, b in zip(with_pairs, without, strict=True)) >= 10
+    assert sum(a != b for a, b in zip(paired, without, strict=True)) >= 10
 
 
 @needs_kernel
@@ -936,3 +936,32 @@ def test_the_kernel_refuses_an_epsilon_out_of_range() -> None:
     options = fast.kernel_options(PRESETS["scopa"])
     with pytest.raises(ValueError, match="epsilon"):
         _fastcore.Rules(options, w.card, w.lay, w.sweep, w.caution, w.ace_no_sweep, False, 1.5)
+
+
+@needs_kernel
+def test_the_kernel_weighs_the_threat_at_two_as_the_reference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Scopa with two players: the caution for two (policy.TWO_CAUTION) plays the same
+    rounds in both paths, and other rounds than the caution of every table."""
+    rules = PRESETS["scopa"]
+    assert policy.weights(rules).caution_two != policy.weights(rules).caution
+    rng = random.Random(31)
+    rounds = [mid_round(rng, 2, False, rules, rng.randint(0, 24)) for _ in range(150)]
+    states = [fast.state_of(r) for r in rounds]
+    at_two = [fast.rollout(s, i, True) for i, s in enumerate(states)]
+    assert at_two == [fast.py_rollout(s, i, True) for i, s in enumerate(states)]
+    full = policy.weights
+
+    def same(r: RuleSet) -> policy.Weights:
+        w = full(r)
+        return w._replace(caution_two=w.caution)
+
+    monkeypatch.setattr(policy, "weights", same)
+    fast.kernel_rules.cache_clear()
+    try:
+        flat = [fast.rollout(s, i, True) for i, s in enumerate(states)]
+        assert flat == [fast.py_rollout(s, i, True) for i, s in enumerate(states)]
+    finally:
+        fast.kernel_rules.cache_clear()
+    assert sum(a != b for a, b in zip(at_two, flat, strict=True)) >= 5

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -234,22 +235,44 @@ def test_a_matching_card_takes_itself_not_the_pair() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "seats", "teams", "pairs"),
+    ("name", "seats", "teams", "caution"),
     [
-        ("scopa", 2, False, True),
-        ("escoba", 2, False, True),
-        ("scopa", 3, False, False),
-        ("scopa", 4, True, False),
-        ("chkobba", 2, False, False),
-        ("cirulla", 2, False, False),
-        ("scopone", 4, True, False),
+        ("scopa", 2, False, policy.TWO_CAUTION),
+        ("escoba", 2, False, policy.TWO_CAUTION),
+        ("scopa", 3, False, policy.CAUTION),
+        ("scopa", 4, True, policy.CAUTION),
+        ("chkobba", 2, False, policy.CAUTION),
+        ("cirulla", 2, False, policy.CAUTION),
+        ("scopone", 4, True, policy.CAUTION),
     ],
 )
-def test_the_pair_threat_plays_at_two_players_with_captures_of_two(
-    name: str, seats: int, teams: bool, pairs: bool
+def test_the_two_player_caution_plays_in_scopa_with_two_players(
+    name: str, seats: int, teams: bool, caution: float
 ) -> None:
-    """Measured only there (bench/expert_variants.py): Scopa's 2-player table."""
+    """Measured only there (bench/expert_variants.py): Scopa's captures, a table of two."""
     m = Match(PRESETS[name], seats, teams, seed=3)
     while m.round.phase.value == "cut":
         m.apply(m.legal_moves()[0])
-    assert policy.context(m.round).pairs is pairs
+    ctx = policy.context(m.round)
+    w = ctx.weights
+    assert (w.caution_two if ctx.two else w.caution) == caution
+    assert ctx.two is (seats == 2)
+    assert not w.pairs and w.epsilon == 0.0  # measured no stronger: off
+
+
+def test_the_two_player_caution_weighs_the_threat() -> None:
+    """The same Scopa play scored at a table of two and elsewhere: only the threat differs."""
+    r = Round(PRESETS["scopa"], 2, False, 1, list(range(40)))
+    r.hands[r.turn] = parse_cards("5c+Kh+2s")
+    r.table = parse_cards("3d+Qs")
+    ctx = policy.context(r)
+    assert ctx.two and ctx.chances is not None
+    lay = int(Card.parse("2s"))  # 2 + 3 = 5: a pair left, and a 2 to match
+    w = ctx.weights
+    threat = policy.threat(r.table | 1 << lay, ctx.chances, w)
+    assert threat > 0
+    at_two = policy.play_score(lay, 0, ctx)
+    elsewhere = policy.play_score(lay, 0, ctx._replace(two=False))
+    assert at_two - elsewhere == (
+        math.floor(w.caution * threat + 0.5) - math.floor(w.caution_two * threat + 0.5)
+    ) < 0

@@ -257,6 +257,7 @@ typedef struct {
     int64_t lay[NCARDS];
     int64_t sweep;
     double caution;
+    double caution_two; /* caution at a table of two (Weights.caution_two) */
     int ace_no_sweep;
     int pairs; /* the threat counts pairs of table cards at a table of two (Weights.pairs) */
     double epsilon; /* a playout's chance of a play drawn among all, at two (Weights.epsilon) */
@@ -828,7 +829,7 @@ typedef struct {
     mask_t table;
     int last_play, side, last;
     int threat; /* whether the next player is an opponent */
-    int pairs;  /* whether the threat counts pairs of table cards (policy.pair_threat) */
+    int two;    /* a table of two: the values for two apply (policy.Context.two) */
     double chances[11];
 } PolicyContext;
 
@@ -852,8 +853,7 @@ static void policy_context(const Game *g, PolicyContext *ctx) {
     ctx->side = g->side_of[seat];
     ctx->last = g->last;
     ctx->threat = g->side_of[nxt] != g->side_of[seat];
-    /* policy.Weights.pairs, at a table of two (policy.context) */
-    ctx->pairs = g->R->pairs && g->seats == 2;
+    ctx->two = g->seats == 2;
     if (ctx->threat) {
         int hand;
         if (g->in_hands > 1)
@@ -921,7 +921,7 @@ static double threat_of(mask_t left, const PolicyContext *ctx) {
             if (t > best) best = t;
         }
     }
-    if (ctx->pairs) {
+    if (ctx->two && R->pairs) {
         double t = pair_threat(left, chances, R);
         if (t > best) best = t;
     }
@@ -948,7 +948,8 @@ static inline int64_t raw_score(int card, mask_t capture, const PolicyContext *c
         }
     }
     if (!ctx->threat) return score;
-    return score - (int64_t)floor(R->caution * threat_of(left, ctx) + 0.5);
+    double caution = ctx->two ? R->caution_two : R->caution;
+    return score - (int64_t)floor(caution * threat_of(left, ctx) + 0.5);
 }
 
 /* policy.play_score: turned round where the lowest total wins. */
@@ -1209,7 +1210,7 @@ static double decision_log_likelihood(const Decision *d, mask_t hand, const Rule
     ctx.side = d->side;
     ctx.last = d->last;
     ctx.threat = d->next_hand >= 0;
-    ctx.pairs = 0; /* inference.decision_context: the single-card threat */
+    ctx.two = 0; /* inference.decision_context: the values of every table */
     if (ctx.threat) chances_of(&ctx, ALL_CARDS & ~(hand | d->public_cards), d->next_hand);
     int64_t best = 0;
     for (int i = 0; i < ml->n; i++) {
@@ -1593,14 +1594,15 @@ static int get_int64s(PyObject *o, int n, int64_t *out, const char *what) {
 
 PyDoc_STRVAR(rules_doc,
              "Rules(options, worth, lay, sweep, caution, ace_no_sweep, pairs=False, "
-             "epsilon=0.0)\n--\n\n"
+             "epsilon=0.0, caution_two=caution)\n--\n\n"
              "A rule set as the kernel plays it: options holds the RuleSet's options in "
              "chkobba.fast.kernel_options order; worth and lay each card's worth and lay cost "
              "for the playout policy, sweep a scoring sweep's worth (millionths of a point), "
              "caution how much the next player's threat counts, ace_no_sweep whether an "
              "ace's sweep scores nothing, pairs whether the threat counts pairs of table "
              "cards at a table of two, epsilon a playout's chance of a play drawn among all at a "
-             "table of two. Build it with chkobba.fast.kernel_rules.");
+             "table of two, caution_two the caution at a table of two. Build it with "
+             "chkobba.fast.kernel_rules.");
 
 /* An option out of its range: a one-line error naming it. */
 static int option_range(int64_t v, int64_t lo, int64_t hi, const char *what) {
@@ -1617,11 +1619,12 @@ static PyObject *rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     long long sweep;
     double caution;
     int ace_no_sweep, pairs = 0;
-    double epsilon = 0.0;
-    static char *kwlist[] = {"options", "worth",        "lay",   "sweep",   "caution",
-                             "ace_no_sweep", "pairs", "epsilon", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOLdp|pd:Rules", kwlist, &options_o, &worth_o,
-                                     &lay_o, &sweep, &caution, &ace_no_sweep, &pairs, &epsilon))
+    double epsilon = 0.0, caution_two = -1.0;
+    static char *kwlist[] = {"options",      "worth", "lay",     "sweep",       "caution",
+                             "ace_no_sweep", "pairs", "epsilon", "caution_two", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOLdp|pdd:Rules", kwlist, &options_o,
+                                     &worth_o, &lay_o, &sweep, &caution, &ace_no_sweep, &pairs,
+                                     &epsilon, &caution_two))
         return NULL;
     int64_t o[N_OPTIONS];
     if (get_int64s(options_o, N_OPTIONS, o, "options") < 0) return NULL;
@@ -1648,7 +1651,8 @@ static PyObject *rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "rules: epsilon must be a chance from 0 to 1");
         return NULL;
     }
-    if (!(caution >= 0.0) || isinf(caution)) {
+    if (caution_two < 0.0) caution_two = caution; /* not given: the same at every table */
+    if (!(caution >= 0.0) || isinf(caution) || !(caution_two >= 0.0) || isinf(caution_two)) {
         PyErr_SetString(PyExc_ValueError, "rules: caution must be a non-negative number");
         return NULL;
     }
@@ -1689,6 +1693,7 @@ static PyObject *rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         }
     R->sweep = (int64_t)sweep;
     R->caution = caution;
+    R->caution_two = caution_two;
     R->ace_no_sweep = ace_no_sweep;
     R->pairs = pairs;
     R->epsilon = epsilon;

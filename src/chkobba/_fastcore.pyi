@@ -15,6 +15,7 @@ class Rules:
         ace_no_sweep: bool,
         pairs: bool = False,
         epsilon: float = 0.0,
+        caution_two: float = -1.0,
     ) -> None: ...
 
 def legal_plays(rules: Rules, hand: int, table: int, wild: int, /) -> list[tuple[int, int]]: ...

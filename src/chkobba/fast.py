@@ -207,6 +207,7 @@ def kernel_rules(rules: RuleSet) -> _fastcore.Rules:
         w.ace_no_sweep,
         w.pairs,
         w.epsilon,
+        w.caution_two,
     )
 
 
