@@ -14,7 +14,8 @@ legal play is scored, in millionths of a round point, as
     all) times what the sweep is worth, and the chance they hold a card that
     takes one table card (by match or by total) times that card's worth; the
     chance of holding a value is counted from the unseen cards. A partner is no
-    threat.
+    threat. At a table of two with Scopa's captures the caution is
+    :data:`TWO_CAUTION` (:func:`scopa_two`).
 
 What a card is worth follows the rule set's points (:func:`weights`): Chkobba's
 kārṭa, dīnārī, barmīla and sabʿa l-ḥayya give :data:`CARD`, :data:`DIAMOND`,
@@ -22,6 +23,10 @@ kārṭa, dīnārī, barmīla and sabʿa l-ḥayya give :data:`CARD`, :data:`DIA
 own cheap per-card shares (the primiera's 7s, 6s, aces and 5s, the re bello, the
 napola's low coins, Frac's aces and faces…). Where the lowest total wins (Scopa a
 perdere) every score is turned round.
+
+Two variants measured no stronger and are off (:class:`Weights`: ``pairs``, the threat
+of a pair of table cards, and ``epsilon``, a play drawn among all); the measurement
+script ``bench/expert_variants.py`` turns them on.
 
 Scores are integers (the weights are whole millionths; the threat is rounded
 once), so the compiled kernel (:mod:`chkobba.fast`) reproduces them exactly.
@@ -211,9 +216,12 @@ def scopa_two(rules: RuleSet) -> bool:
 
     Measured in Scopa with two players (bench/expert_variants.py, the expert against
     heuristic on the same 300 duplicate pairs, seed 1): the next player's threat counted
-    at 1.5 rather than 1 gave +0.07 [-0.07, +0.20] points a deal; a sweep worth 1.5 points
-    +0.01 [-0.11, +0.13]; the threat of a pair of table cards (:attr:`Weights.pairs`)
-    -0.04 [-0.14, +0.07].
+    at 1.5 rather than 1 gave +0.07 [-0.07, +0.20] points a deal (at 2: -0.01 [-0.14,
+    +0.13]); a sweep worth 1.5 points +0.01 [-0.11, +0.13]; the threat of a pair of table
+    cards (:attr:`Weights.pairs`) -0.04 [-0.14, +0.07]; one playout play in ten drawn
+    among all (:attr:`Weights.epsilon`) +0.02 [-0.09, +0.14]. All within the noise; with
+    the caution for two the expert beats heuristic by +0.39 [+0.31, +0.47] over 1,000
+    pairs (docs/variants.md, "The expert on every preset, measured").
     """
     return rules.capture_sum and rules.max_capture_cards == 2 and rules.hand_size <= 3
 
