@@ -18,10 +18,12 @@ The duels run in this process, one pair at a time (the variants are registered h
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import time
 from collections.abc import Sequence
 
+from chkobba import fast
 from chkobba.agents.base import register
 from chkobba.agents.expert import (
     EXPERT_ENDGAME_SAMPLES,
@@ -33,10 +35,15 @@ from chkobba.agents.expert import (
 from chkobba.duel.harness import DuelResult, duel_spec, play_all
 from chkobba.duel.stats import mean_estimate
 from chkobba.games.base import table_of
-from chkobba.rules import PRESETS
+from chkobba.rules import PRESETS, RuleSet
+from chkobba.search import policy
 
-SETTINGS = ("samples", "endgame", "temperature")
-"""The settings a variant may change; the others are the registered expert's."""
+_WEIGHTS = policy.weights
+
+POLICY_SETTINGS = ("caution", "hold", "sweep", "worth", "pairs", "epsilon")
+SETTINGS = ("samples", "endgame", "temperature", *POLICY_SETTINGS)
+"""The settings a variant may change; the others are the registered expert's. The last six
+change the playout policy's values for the duel's rule set (:func:`policy_values`)."""
 
 
 def parse_variant(text: str) -> tuple[str, dict[str, float]]:
@@ -75,6 +82,38 @@ def register_variant(name: str, settings: dict[str, float]) -> None:
         )
 
 
+def policy_values(rules: RuleSet, settings: dict[str, float]) -> None:
+    """Play this process's playouts (kernel and pure) under ``rules`` with the policy's
+    values changed by ``settings``: ``caution`` (the next player's threat), ``hold`` (the
+    share of a laid card's worth), ``sweep`` and ``worth`` (factors on the sweep's and every
+    card's worth), ``pairs`` (1 or 0: whether the threat counts pairs of table cards at a
+    table of two), ``epsilon`` (a playout's chance of a play drawn among all at a table of
+    two). No such setting: the policy's own values."""
+    fast.kernel_rules.cache_clear()
+    changes = {k: v for k, v in settings.items() if k in POLICY_SETTINGS}
+    if not changes:
+        policy.weights = _WEIGHTS
+        return
+    base = _WEIGHTS(rules)
+    card = [round(x * changes.get("worth", 1.0)) for x in base.card]
+    hold = changes.get("hold", policy.HOLD)
+    changed = base._replace(
+        card=tuple(card),
+        suits=tuple(policy._suit_table(card[s * 10 : s * 10 + 10]) for s in range(4)),
+        lay=tuple(int(hold * x + 0.5) for x in card),
+        sweep=round(base.sweep * changes.get("sweep", 1.0)),
+        caution=changes.get("caution", base.caution),
+        caution_two=changes.get("caution", base.caution_two),
+        pairs=bool(changes.get("pairs", base.pairs)),
+        epsilon=changes.get("epsilon", base.epsilon),
+    )
+
+    def weights(r: RuleSet) -> policy.Weights:
+        return changed if r == rules else _WEIGHTS(r)
+
+    policy.weights = weights  # type: ignore[assignment]
+
+
 def load() -> str:
     """The load averages, as ``uptime`` shows them."""
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -89,7 +128,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--pairs", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--variant", type=parse_variant, action="append", required=True)
+    ap.add_argument(
+        "--margins",
+        help="write each variant's pair margins to this new JSON file (to pair runs made "
+        "in other processes on the same seed)",
+    )
     args = ap.parse_args(argv)
+    if args.margins and os.path.exists(args.margins):
+        ap.error(f"{args.margins} exists: give a new path")
+    saved: dict[str, list[float]] = {}
     seats, teams = table_of(args.players)
     rules = PRESETS[args.rules]
     print(f"{args.rules}, table {args.players}, {args.pairs} pairs, seed {args.seed}, "
@@ -97,6 +144,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     first: tuple[str, list[float]] | None = None
     for name, settings in args.variant:
         register_variant(name, settings)
+        policy_values(rules, settings)
         before = load()
         start = time.perf_counter()
         spec = duel_spec(name, args.against, args.seed, seats, rules=rules, teams=teams)
@@ -106,6 +154,10 @@ def main(argv: Sequence[str] | None = None) -> None:
               f"load {before} -> {load()})", flush=True)
         # The pairs' own margins (A minus B): the same sign for every variant.
         margins = [p.margin for p in outcomes]
+        saved[name] = margins
+        if args.margins:
+            with open(args.margins, "w", encoding="utf-8") as f:
+                json.dump(saved, f)
         if first is None:
             first = (name, margins)
             continue

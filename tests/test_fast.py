@@ -868,3 +868,100 @@ def test_chkobba_pure_forces_the_fallback() -> None:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     assert out.stdout.split() == ["False", "True"]
+
+
+@needs_kernel
+def test_the_kernel_counts_the_pair_threat_as_the_reference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Scopa with two players: the threat of a pair of table cards (policy.pair_threat,
+    off by default) plays the same rounds in both paths, and does change some of them."""
+    rules = PRESETS["scopa"]
+    rng = random.Random(23)
+    rounds = [mid_round(rng, 2, False, rules, rng.randint(0, 24)) for _ in range(150)]
+    states = [fast.state_of(r) for r in rounds]
+    without = [fast.rollout(s, i, True) for i, s in enumerate(states)]
+    assert without == [fast.py_rollout(s, i, True) for i, s in enumerate(states)]
+    full = policy.weights
+
+    def with_pairs(r: RuleSet) -> policy.Weights:
+        return full(r)._replace(pairs=True)
+
+    monkeypatch.setattr(policy, "weights", with_pairs)
+    fast.kernel_rules.cache_clear()
+    try:
+        paired = [fast.rollout(s, i, True) for i, s in enumerate(states)]
+        assert paired == [fast.py_rollout(s, i, True) for i, s in enumerate(states)]
+    finally:
+        fast.kernel_rules.cache_clear()
+    assert sum(a != b for a, b in zip(paired, without, strict=True)) >= 10
+
+
+@needs_kernel
+def test_epsilon_playouts_agree_with_the_reference_in_distribution(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A playout's play drawn among all the legal plays with a chance (Weights.epsilon):
+    the kernel and the reference draw different numbers but play the same distribution,
+    one unlike the policy's own."""
+    rules = PRESETS["scopa"]
+    state = fast.state_of(mid_round(random.Random(29), 2, False, rules, 2))
+    n = 300
+    greedy = [fast.rollout(state, s, False) for s in range(n)]
+    full = policy.weights
+
+    def noisy(r: RuleSet) -> policy.Weights:
+        return full(r)._replace(epsilon=0.5)
+
+    monkeypatch.setattr(policy, "weights", noisy)
+    fast.kernel_rules.cache_clear()
+    try:
+        k = [fast.rollout(state, s, False) for s in range(n)]
+        p = [fast.py_rollout(state, s, False) for s in range(n)]
+        # The deterministic playout takes no random play.
+        assert fast.rollout(state, 1, True) == fast.py_rollout(state, 1, True)
+    finally:
+        fast.kernel_rules.cache_clear()
+    for side in range(2):
+        _assert_same_mean([x[side] for x in k], [x[side] for x in p])
+    spread = [x[0] - x[1] for x in k]
+    assert len(set(spread)) > len({x[0] - x[1] for x in greedy})
+
+
+@needs_kernel
+def test_the_kernel_refuses_an_epsilon_out_of_range() -> None:
+    from chkobba import _fastcore
+
+    w = policy.weights(PRESETS["scopa"])
+    options = fast.kernel_options(PRESETS["scopa"])
+    with pytest.raises(ValueError, match="epsilon"):
+        _fastcore.Rules(options, w.card, w.lay, w.sweep, w.caution, w.ace_no_sweep, False, 1.5)
+
+
+@needs_kernel
+def test_the_kernel_weighs_the_threat_at_two_as_the_reference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Scopa with two players: the caution for two (policy.TWO_CAUTION) plays the same
+    rounds in both paths, and other rounds than the caution of every table."""
+    rules = PRESETS["scopa"]
+    assert policy.weights(rules).caution_two != policy.weights(rules).caution
+    rng = random.Random(31)
+    rounds = [mid_round(rng, 2, False, rules, rng.randint(0, 24)) for _ in range(150)]
+    states = [fast.state_of(r) for r in rounds]
+    at_two = [fast.rollout(s, i, True) for i, s in enumerate(states)]
+    assert at_two == [fast.py_rollout(s, i, True) for i, s in enumerate(states)]
+    full = policy.weights
+
+    def same(r: RuleSet) -> policy.Weights:
+        w = full(r)
+        return w._replace(caution_two=w.caution)
+
+    monkeypatch.setattr(policy, "weights", same)
+    fast.kernel_rules.cache_clear()
+    try:
+        flat = [fast.rollout(s, i, True) for i, s in enumerate(states)]
+        assert flat == [fast.py_rollout(s, i, True) for i, s in enumerate(states)]
+    finally:
+        fast.kernel_rules.cache_clear()
+    assert sum(a != b for a, b in zip(at_two, flat, strict=True)) >= 5

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -18,6 +19,7 @@ from chkobba.match import Match
 from chkobba.moves import Play
 from chkobba.observe import observe, observe_round
 from chkobba.rules import CHKOBBA, PRESETS
+from chkobba.search import policy
 from chkobba.search.determinize import determinize
 from chkobba.search.endgame import solvable, solve
 from chkobba.search.policy import policy_move, rollout
@@ -203,3 +205,74 @@ def test_the_registered_expert_solves_its_endgame_splits(
         m.apply(m.legal_moves()[0])
     make_agent("expert", 1).choose(observe(m, m.turn))
     assert asked == [(1 if seats == 2 else EXPERT_ENDGAME_SAMPLES, 12)]
+
+
+def _chances(**by_value: float) -> tuple[float, ...]:
+    """policy.chances_of's shape: index v the chance the next player holds a v."""
+    return tuple(by_value.get(f"v{v}", 0.0) for v in range(11))
+
+
+def test_scopa_threat_counts_a_pair_the_next_player_adds_up() -> None:
+    """3 + 4 left on a Scopa table give a 7 both cards (a capture of two, by their sum)."""
+    w = policy.weights(PRESETS["scopa"])
+    left = parse_cards("3s+4h+Kc")  # 17 in all: no card sweeps it
+    chances = _chances(v7=0.5, v10=0.5)
+    alone = policy.threat(left, chances, w)
+    assert alone == 0.5 * w.card[int(Card.parse("Kc"))]
+    with_pairs = policy.threat(left, chances, w, pairs=True)
+    three, four = int(Card.parse("3s")), int(Card.parse("4h"))
+    assert with_pairs == 0.5 * (w.card[three] + w.card[four]) > alone
+
+
+def test_a_matching_card_takes_itself_not_the_pair() -> None:
+    """Scopa's fewest cards: with a 5 on the table a 5 takes it alone, never 2 + 3."""
+    w = policy.weights(PRESETS["scopa"])
+    assert policy.pair_threat(parse_cards("2s+3h+5c"), _chances(v5=1.0), w) == 0.0
+    two, five = int(Card.parse("2s")), int(Card.parse("5c"))
+    assert policy.pair_threat(parse_cards("2s+3h+5c"), _chances(v7=1.0), w) == (
+        w.card[two] + w.card[five]
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "seats", "teams", "caution"),
+    [
+        ("scopa", 2, False, policy.TWO_CAUTION),
+        ("escoba", 2, False, policy.TWO_CAUTION),
+        ("scopa", 3, False, policy.CAUTION),
+        ("scopa", 4, True, policy.CAUTION),
+        ("chkobba", 2, False, policy.CAUTION),
+        ("cirulla", 2, False, policy.CAUTION),
+        ("scopone", 4, True, policy.CAUTION),
+    ],
+)
+def test_the_two_player_caution_plays_in_scopa_with_two_players(
+    name: str, seats: int, teams: bool, caution: float
+) -> None:
+    """Measured only there (bench/expert_variants.py): Scopa's captures, a table of two."""
+    m = Match(PRESETS[name], seats, teams, seed=3)
+    while m.round.phase.value == "cut":
+        m.apply(m.legal_moves()[0])
+    ctx = policy.context(m.round)
+    w = ctx.weights
+    assert (w.caution_two if ctx.two else w.caution) == caution
+    assert ctx.two is (seats == 2)
+    assert not w.pairs and w.epsilon == 0.0  # measured no stronger: off
+
+
+def test_the_two_player_caution_weighs_the_threat() -> None:
+    """The same Scopa play scored at a table of two and elsewhere: only the threat differs."""
+    r = Round(PRESETS["scopa"], 2, False, 1, list(range(40)))
+    r.hands[r.turn] = parse_cards("5c+Kh+2s")
+    r.table = parse_cards("3d+Qs")
+    ctx = policy.context(r)
+    assert ctx.two and ctx.chances is not None
+    lay = int(Card.parse("2s"))  # 2 + 3 = 5: a pair left, and a 2 to match
+    w = ctx.weights
+    threat = policy.threat(r.table | 1 << lay, ctx.chances, w)
+    assert threat > 0
+    at_two = policy.play_score(lay, 0, ctx)
+    elsewhere = policy.play_score(lay, 0, ctx._replace(two=False))
+    assert at_two - elsewhere == (
+        math.floor(w.caution * threat + 0.5) - math.floor(w.caution_two * threat + 0.5)
+    ) < 0

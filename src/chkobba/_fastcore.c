@@ -143,6 +143,9 @@ static inline uint64_t rng_next(Rng *r) {
     return result;
 }
 
+/* Uniform in [0, 1), from the top 53 bits. */
+static inline double rng_unit(Rng *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-53; }
+
 /* Uniform in [0, n) without bias (Lemire's multiply-and-reject). */
 static inline uint32_t rng_below(Rng *r, uint32_t n) {
     uint64_t m = (rng_next(r) >> 32) * (uint64_t)n;
@@ -254,7 +257,10 @@ typedef struct {
     int64_t lay[NCARDS];
     int64_t sweep;
     double caution;
+    double caution_two; /* caution at a table of two (Weights.caution_two) */
     int ace_no_sweep;
+    int pairs; /* the threat counts pairs of table cards at a table of two (Weights.pairs) */
+    double epsilon; /* a playout's chance of a play drawn among all, at two (Weights.epsilon) */
 } Rules;
 
 /* ---- captures (chkobba.captures) ------------------------------------------ */
@@ -823,6 +829,7 @@ typedef struct {
     mask_t table;
     int last_play, side, last;
     int threat; /* whether the next player is an opponent */
+    int two;    /* a table of two: the values for two apply (policy.Context.two) */
     double chances[11];
 } PolicyContext;
 
@@ -846,6 +853,7 @@ static void policy_context(const Game *g, PolicyContext *ctx) {
     ctx->side = g->side_of[seat];
     ctx->last = g->last;
     ctx->threat = g->side_of[nxt] != g->side_of[seat];
+    ctx->two = g->seats == 2;
     if (ctx->threat) {
         int hand;
         if (g->in_hands > 1)
@@ -854,6 +862,24 @@ static void policy_context(const Game *g, PolicyContext *ctx) {
             hand = g->stock_pos < g->stock_len ? g->R->hand_size : 0;
         chances_of(ctx, unseen, hand);
     }
+}
+
+/* policy.pair_threat: the most the next player is expected to take from `left` by
+   adding two of its cards (a sum a table card matches takes that card alone). */
+static double pair_threat(mask_t left, const double *chances, const Rules *R) {
+    int fewest = R->fewest || R->priority;
+    double best = 0.0;
+    for (mask_t m = left; m; m &= m - 1) {
+        int a = lowest(m);
+        for (mask_t rest = m & (m - 1); rest; rest &= rest - 1) {
+            int b = lowest(rest);
+            int v = VALUE[a] + VALUE[b];
+            if (v > 10 || (fewest && (left & RANK_MASK[v - 1]))) continue;
+            double t = chances[v] * (double)(R->worth[a] + R->worth[b]);
+            if (t > best) best = t;
+        }
+    }
+    return best;
 }
 
 /* policy.threat: what the next player is expected to take from `left` with one
@@ -895,6 +921,10 @@ static double threat_of(mask_t left, const PolicyContext *ctx) {
             if (t > best) best = t;
         }
     }
+    if (ctx->two && R->pairs) {
+        double t = pair_threat(left, chances, R);
+        if (t > best) best = t;
+    }
     return best;
 }
 
@@ -918,7 +948,8 @@ static inline int64_t raw_score(int card, mask_t capture, const PolicyContext *c
         }
     }
     if (!ctx->threat) return score;
-    return score - (int64_t)floor(R->caution * threat_of(left, ctx) + 0.5);
+    double caution = ctx->two ? R->caution_two : R->caution;
+    return score - (int64_t)floor(caution * threat_of(left, ctx) + 0.5);
 }
 
 /* policy.play_score: turned round where the lowest total wins. */
@@ -932,6 +963,8 @@ static inline int64_t play_score(int card, mask_t capture, const PolicyContext *
 static int policy_pick(const Game *g, MoveList *ml, Rng *rng, int first_best) {
     int n = ml->n;
     if (n == 1) return 0;
+    if (!first_best && g->R->epsilon > 0.0 && g->seats == 2 && rng_unit(rng) < g->R->epsilon)
+        return (int)rng_below(rng, (uint32_t)n);
     PolicyContext ctx;
     policy_context(g, &ctx);
     int64_t best = 0;
@@ -1177,6 +1210,7 @@ static double decision_log_likelihood(const Decision *d, mask_t hand, const Rule
     ctx.side = d->side;
     ctx.last = d->last;
     ctx.threat = d->next_hand >= 0;
+    ctx.two = 0; /* inference.decision_context: the values of every table */
     if (ctx.threat) chances_of(&ctx, ALL_CARDS & ~(hand | d->public_cards), d->next_hand);
     int64_t best = 0;
     for (int i = 0; i < ml->n; i++) {
@@ -1559,12 +1593,16 @@ static int get_int64s(PyObject *o, int n, int64_t *out, const char *what) {
 #define N_OPTIONS (19 + N_POINT_RULES)
 
 PyDoc_STRVAR(rules_doc,
-             "Rules(options, worth, lay, sweep, caution, ace_no_sweep)\n--\n\n"
+             "Rules(options, worth, lay, sweep, caution, ace_no_sweep, pairs=False, "
+             "epsilon=0.0, caution_two=caution)\n--\n\n"
              "A rule set as the kernel plays it: options holds the RuleSet's options in "
              "chkobba.fast.kernel_options order; worth and lay each card's worth and lay cost "
              "for the playout policy, sweep a scoring sweep's worth (millionths of a point), "
              "caution how much the next player's threat counts, ace_no_sweep whether an "
-             "ace's sweep scores nothing. Build it with chkobba.fast.kernel_rules.");
+             "ace's sweep scores nothing, pairs whether the threat counts pairs of table "
+             "cards at a table of two, epsilon a playout's chance of a play drawn among all at a "
+             "table of two, caution_two the caution at a table of two. Build it with "
+             "chkobba.fast.kernel_rules.");
 
 /* An option out of its range: a one-line error naming it. */
 static int option_range(int64_t v, int64_t lo, int64_t hi, const char *what) {
@@ -1580,10 +1618,13 @@ static PyObject *rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     PyObject *options_o, *worth_o, *lay_o;
     long long sweep;
     double caution;
-    int ace_no_sweep;
-    static char *kwlist[] = {"options", "worth", "lay", "sweep", "caution", "ace_no_sweep", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOLdp:Rules", kwlist, &options_o, &worth_o,
-                                     &lay_o, &sweep, &caution, &ace_no_sweep))
+    int ace_no_sweep, pairs = 0;
+    double epsilon = 0.0, caution_two = -1.0;
+    static char *kwlist[] = {"options",      "worth", "lay",     "sweep",       "caution",
+                             "ace_no_sweep", "pairs", "epsilon", "caution_two", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOLdp|pdd:Rules", kwlist, &options_o,
+                                     &worth_o, &lay_o, &sweep, &caution, &ace_no_sweep, &pairs,
+                                     &epsilon, &caution_two))
         return NULL;
     int64_t o[N_OPTIONS];
     if (get_int64s(options_o, N_OPTIONS, o, "options") < 0) return NULL;
@@ -1606,7 +1647,12 @@ static PyObject *rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
                         "rules: max_capture_cards and capture_total must be 0 or at least 2");
         return NULL;
     }
-    if (!(caution >= 0.0) || isinf(caution)) {
+    if (!(epsilon >= 0.0 && epsilon <= 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "rules: epsilon must be a chance from 0 to 1");
+        return NULL;
+    }
+    if (caution_two < 0.0) caution_two = caution; /* not given: the same at every table */
+    if (!(caution >= 0.0) || isinf(caution) || !(caution_two >= 0.0) || isinf(caution_two)) {
         PyErr_SetString(PyExc_ValueError, "rules: caution must be a non-negative number");
         return NULL;
     }
@@ -1647,7 +1693,10 @@ static PyObject *rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         }
     R->sweep = (int64_t)sweep;
     R->caution = caution;
+    R->caution_two = caution_two;
     R->ace_no_sweep = ace_no_sweep;
+    R->pairs = pairs;
+    R->epsilon = epsilon;
     return (PyObject *)self;
 }
 

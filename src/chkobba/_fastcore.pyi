@@ -13,6 +13,9 @@ class Rules:
         sweep: int,
         caution: float,
         ace_no_sweep: bool,
+        pairs: bool = False,
+        epsilon: float = 0.0,
+        caution_two: float = -1.0,
     ) -> None: ...
 
 def legal_plays(rules: Rules, hand: int, table: int, wild: int, /) -> list[tuple[int, int]]: ...

@@ -199,7 +199,15 @@ def kernel_rules(rules: RuleSet) -> _fastcore.Rules:
         raise ValueError(f"the kernel does not play the rules {rules.name!r} with these options")
     w = policy.weights(rules)
     return _fastcore.Rules(
-        kernel_options(rules), w.card, w.lay, w.sweep, w.caution, w.ace_no_sweep
+        kernel_options(rules),
+        w.card,
+        w.lay,
+        w.sweep,
+        w.caution,
+        w.ace_no_sweep,
+        w.pairs,
+        w.epsilon,
+        w.caution_two,
     )
 
 

@@ -14,7 +14,8 @@ legal play is scored, in millionths of a round point, as
     all) times what the sweep is worth, and the chance they hold a card that
     takes one table card (by match or by total) times that card's worth; the
     chance of holding a value is counted from the unseen cards. A partner is no
-    threat.
+    threat. At a table of two with Scopa's captures the caution is
+    :data:`TWO_CAUTION` (:func:`scopa_two`).
 
 What a card is worth follows the rule set's points (:func:`weights`): Chkobba's
 kārṭa, dīnārī, barmīla and sabʿa l-ḥayya give :data:`CARD`, :data:`DIAMOND`,
@@ -22,6 +23,10 @@ kārṭa, dīnārī, barmīla and sabʿa l-ḥayya give :data:`CARD`, :data:`DIA
 own cheap per-card shares (the primiera's 7s, 6s, aces and 5s, the re bello, the
 napola's low coins, Frac's aces and faces…). Where the lowest total wins (Scopa a
 perdere) every score is turned round.
+
+Two variants measured no stronger and are off (:class:`Weights`: ``pairs``, the threat
+of a pair of table cards, and ``epsilon``, a play drawn among all); the measurement
+script ``bench/expert_variants.py`` turns them on.
 
 Scores are integers (the weights are whole millionths; the threat is rounded
 once), so the compiled kernel (:mod:`chkobba.fast`) reproduces them exactly.
@@ -63,6 +68,9 @@ HOLD: Final = 0.3
 """Share of a laid card's worth that is given up by laying it."""
 CAUTION: Final = 1.0
 """How much the next player's threat counts against a play."""
+TWO_CAUTION: Final = 1.5
+""":data:`CAUTION` in Scopa's captures (of one card or two) with two players and hands of
+three (:attr:`Weights.caution_two`): see :func:`scopa_two`."""
 
 PRIMIERA: Final = {7: SEVEN, 6: 150_000, 1: 100_000, 5: 50_000}
 """The primiera's share by card value: its 7s (21), 6s (18), aces (16) and 5s (15) decide it."""
@@ -116,6 +124,17 @@ class Weights(NamedTuple):
     invert: bool
     """Whether the lowest total wins: every score is turned round."""
     caution: float
+    caution_two: float
+    """:attr:`caution` at a table of two (:data:`TWO_CAUTION` where :func:`scopa_two`)."""
+    pairs: bool
+    """Whether the threat counts a capture of two table cards by their sum at a table of two
+    (:func:`pair_threat`). Off: measured no stronger in Scopa (see :func:`scopa_two`)."""
+    fewest: bool
+    """Whether a card that matches a table card takes it alone (the fewest cards, or the
+    match's priority): no pair of that sum is then taken."""
+    epsilon: float = 0.0
+    """At a table of two, the chance that a playout's play is drawn among all the legal
+    plays rather than the best-scored ones (:func:`policy_move`; 0: never)."""
 
 
 def _rule_worth(rule: str) -> list[int]:
@@ -185,7 +204,26 @@ def weights(rules: RuleSet) -> Weights:
         ace_no_sweep=rules.ace_takes_all and not rules.ace_sweep_scores,
         invert=rules.lowest_wins,
         caution=CAUTION,
+        caution_two=TWO_CAUTION if scopa_two(rules) else CAUTION,
+        pairs=False,
+        fewest=rules.fewest_cards or rules.matching_priority,
     )
+
+
+def scopa_two(rules: RuleSet) -> bool:
+    """Whether ``rules`` capture as Scopa does (one card or two, by their sum) with hands of
+    three, where the values for two players differ (:data:`TWO_CAUTION`).
+
+    Measured in Scopa with two players (bench/expert_variants.py, the expert against
+    heuristic on the same 300 duplicate pairs, seed 1): the next player's threat counted
+    at 1.5 rather than 1 gave +0.07 [-0.07, +0.20] points a deal (at 2: -0.01 [-0.14,
+    +0.13]); a sweep worth 1.5 points +0.01 [-0.11, +0.13]; the threat of a pair of table
+    cards (:attr:`Weights.pairs`) -0.04 [-0.14, +0.07]; one playout play in ten drawn
+    among all (:attr:`Weights.epsilon`) +0.02 [-0.09, +0.14]. All within the noise; with
+    the caution for two the expert beats heuristic by +0.39 [+0.31, +0.47] over 1,000
+    pairs (docs/variants.md, "The expert on every preset, measured").
+    """
+    return rules.capture_sum and rules.max_capture_cards == 2 and rules.hand_size <= 3
 
 
 def worth(mask: int, w: Weights) -> int:
@@ -227,6 +265,10 @@ class Context(NamedTuple):
     """Index v: the chance the next player holds a card of value v; None for a partner."""
     weights: Weights
     """The rule set's values (:func:`weights`)."""
+    two: bool = False
+    """Whether two players sit at the table: the values for two apply
+    (:attr:`Weights.caution_two`, :attr:`Weights.pairs`). Inference's view of a past play
+    (:func:`chkobba.search.inference.decision_context`) keeps the values of every table."""
 
 
 def chances_of(unseen: int, hand: int) -> tuple[float, ...]:
@@ -253,13 +295,15 @@ def context(r: Round) -> Context:
         deal = r.rules.hand_size if stock_left else 0
         hand = r.hands[nxt].bit_count() if r.in_hands > 1 else deal
         chances = chances_of(unseen, hand)
+    w = weights(r.rules)
     return Context(
         table=r.table,
         last_play=r.in_hands == 1 and r.stock_pos == len(r.deck),
         side=r.side_of[seat],
         last_capturer=r.last_capturer,
         chances=chances,
-        weights=weights(r.rules),
+        weights=w,
+        two=r.seats == 2,
     )
 
 
@@ -290,12 +334,14 @@ def _score(card: int, capture: int, ctx: Context) -> int:
     chances = ctx.chances
     if chances is None:
         return score
-    return score - math.floor(w.caution * threat(left, chances, w) + 0.5)
+    caution = w.caution_two if ctx.two else w.caution
+    return score - math.floor(caution * threat(left, chances, w, w.pairs and ctx.two) + 0.5)
 
 
-def threat(left: int, chances: tuple[float, ...], w: Weights) -> float:
+def threat(left: int, chances: tuple[float, ...], w: Weights, pairs: bool = False) -> float:
     """What the next player is expected to take from ``left`` with one card: the larger of
-    a sweep's worth and one card's, each times the chance they hold a card that does it."""
+    a sweep's worth and one card's (with ``pairs``, or two cards' by their sum:
+    :func:`pair_threat`), each times the chance they hold a card that does it."""
     total = table_total(left)
     n = left.bit_count()
     whole = worth(left, w)
@@ -332,6 +378,38 @@ def threat(left: int, chances: tuple[float, ...], w: Weights) -> float:
             t = chances[w.total - v] * w.card[c]
             if t > best:
                 best = t
+    if pairs:
+        t = pair_threat(left, chances, w)
+        if t > best:
+            best = t
+    return best
+
+
+def pair_threat(left: int, chances: tuple[float, ...], w: Weights) -> float:
+    """The most the next player is expected to take from ``left`` by adding two of its cards:
+    for each pair of sum ``v`` up to 10, the chance they hold a ``v`` times the pair's worth.
+
+    Where a capture takes at most two cards (Scopa) most captures are of one card or two,
+    and a lay next to a card it adds up with gives that pair away; a sum that a table card
+    matches takes that card alone (:attr:`Weights.fewest`) and gives no pair.
+    """
+    best = 0.0
+    m = left
+    while m:
+        low = m & -m
+        m ^= low
+        a = low.bit_length() - 1
+        rest = m
+        while rest:
+            low2 = rest & -rest
+            rest ^= low2
+            b = low2.bit_length() - 1
+            v = VALUE_OF[a] + VALUE_OF[b]
+            if v > 10 or (w.fewest and left & _RANKS[v - 1]):
+                continue
+            t = chances[v] * (w.card[a] + w.card[b])
+            if t > best:
+                best = t
     return best
 
 
@@ -358,6 +436,9 @@ def policy_move(r: Round, rng: random.Random) -> Move:
     if r.phase is Phase.CUT:
         # At the cut: keep a 7, table anything else.
         return Cut.KEEP if r.cut_card is not None and VALUE_OF[r.cut_card] == 7 else Cut.TABLE
+    eps = weights(r.rules).epsilon
+    if eps and r.seats == 2 and rng.random() < eps:
+        return rng.choice(r.legal_plays())
     best = best_plays(r)
     return best[0] if len(best) == 1 else rng.choice(best)
 
