@@ -2652,13 +2652,8 @@ PyMODINIT_FUNC PyInit__fastcore(void) {
 
 /* CPython's random.Random (Modules/_randommodule.c): MT19937 and the arithmetic of
    seed(int), getrandbits, randrange and shuffle built on it. */
-#define PYMT_N 624
-#define PYMT_M 397
+#include "pymt.h"
 
-typedef struct {
-    uint32_t mt[PYMT_N];
-    int index;
-} PyMT;
 
 static void pymt_init_genrand(PyMT *r, uint32_t s) {
     uint32_t *mt = r->mt;
@@ -2705,31 +2700,6 @@ static void pymt_seed(PyMT *r, uint64_t seed) {
     mt[0] = 0x80000000U;
 }
 
-static uint32_t pymt_next(PyMT *r) {
-    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
-    uint32_t *mt = r->mt;
-    uint32_t y;
-    if (r->index >= PYMT_N) {
-        int kk;
-        for (kk = 0; kk < PYMT_N - PYMT_M; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + PYMT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        for (; kk < PYMT_N - 1; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + (PYMT_M - PYMT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        y = (mt[PYMT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-        mt[PYMT_N - 1] = mt[PYMT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
-        r->index = 0;
-    }
-    y = mt[r->index++];
-    y ^= (y >> 11);
-    y ^= (y << 7) & 0x9d2c5680U;
-    y ^= (y << 15) & 0xefc60000U;
-    y ^= (y >> 18);
-    return y;
-}
 
 /* random.getrandbits(64): the low word first. */
 static uint64_t pymt_bits64(PyMT *r) {
@@ -2737,15 +2707,6 @@ static uint64_t pymt_bits64(PyMT *r) {
     return lo | (uint64_t)pymt_next(r) << 32;
 }
 
-/* random.randrange(n) for 1 <= n < 2**32: getrandbits(n.bit_length()) until below n. */
-static int pymt_below(PyMT *r, int n) {
-    int k = 0;
-    while ((n >> k) > 0) k++;
-    uint32_t v;
-    do v = pymt_next(r) >> (32 - k);
-    while (v >= (uint32_t)n);
-    return (int)v;
-}
 
 /* random.shuffle */
 static void pymt_shuffle(PyMT *r, int8_t *a, int n) {

@@ -23,88 +23,22 @@ typedef uint64_t mask_t;
 #define ALL_CARDS ((((mask_t)1) << NCARDS) - 1)
 #define TRIES 40 /* search._TRIES: strict draws before the exclusions are dropped */
 
-static inline int popcount(mask_t m) {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_popcountll(m);
-#else
-    int n = 0;
-    while (m) {
-        m &= m - 1;
-        n++;
-    }
-    return n;
-#endif
-}
-
-static inline int lowest(mask_t m) {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(m);
-#else
-    int i = 0;
-    while (!(m & 1)) {
-        m >>= 1;
-        i++;
-    }
-    return i;
-#endif
-}
+#include "bits.h"
 
 /* ---- CPython's random.Random ------------------------------------------------ */
 
-#define MT_N 624
-#define MT_M 397
-
-typedef struct {
-    uint32_t mt[MT_N];
-    int index;
-} MT;
-
-static uint32_t mt_next(MT *r) {
-    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
-    uint32_t *mt = r->mt;
-    uint32_t y;
-    if (r->index >= MT_N) {
-        int kk;
-        for (kk = 0; kk < MT_N - MT_M; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        for (; kk < MT_N - 1; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
-        r->index = 0;
-    }
-    y = mt[r->index++];
-    y ^= (y >> 11);
-    y ^= (y << 7) & 0x9d2c5680U;
-    y ^= (y << 15) & 0xefc60000U;
-    y ^= (y >> 18);
-    return y;
-}
+#include "../pymt.h"
 
 /* random.random(): 53 bits from two words. */
-static double mt_random(MT *r) {
-    uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6;
+static double mt_random(PyMT *r) {
+    uint32_t a = pymt_next(r) >> 5, b = pymt_next(r) >> 6;
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
 }
 
-/* random._randbelow(n), 1 <= n < 2**31: getrandbits(n.bit_length()) until below n. */
-static int mt_below(MT *r, int n) {
-    int k = 0;
-    while ((n >> k) > 0) k++;
-    uint32_t v;
-    do v = mt_next(r) >> (32 - k);
-    while (v >= (uint32_t)n);
-    return (int)v;
-}
-
 /* random.shuffle */
-static void mt_shuffle(MT *r, int *a, int n) {
+static void mt_shuffle(PyMT *r, int *a, int n) {
     for (int i = n - 1; i > 0; i--) {
-        int j = mt_below(r, i + 1);
+        int j = pymt_below(r, i + 1);
         int t = a[i];
         a[i] = a[j];
         a[j] = t;
@@ -124,7 +58,7 @@ typedef struct {
 } Sampler;
 
 /* One draw: 1 and the hands in out, or 0 when every attempt failed. */
-static int draw(const Sampler *sp, MT *r, mask_t *out) {
+static int draw(const Sampler *sp, PyMT *r, mask_t *out) {
     for (int attempt = 0; attempt < 2 * TRIES; attempt++) {
         int strict = attempt < TRIES;
         int room[SEATS];
@@ -197,20 +131,20 @@ static int get_masks(PyObject *o, mask_t *out, const char *what) {
 }
 
 /* random.Random.getstate()[1]: 624 words and the index. */
-static int get_mt(PyObject *o, MT *r) {
+static int get_mt(PyObject *o, PyMT *r) {
     PyObject *seq = PySequence_Fast(o, "the generator's state must be a tuple");
     if (!seq) return -1;
     int rc = -1;
-    if (PySequence_Fast_GET_SIZE(seq) != MT_N + 1) {
+    if (PySequence_Fast_GET_SIZE(seq) != PYMT_N + 1) {
         PyErr_SetString(PyExc_ValueError, "the generator's state must hold 625 ints");
         goto done;
     }
-    for (int i = 0; i <= MT_N; i++) {
+    for (int i = 0; i <= PYMT_N; i++) {
         unsigned long v = PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(seq, i));
         if (v == (unsigned long)-1 && PyErr_Occurred()) goto done;
-        if (i < MT_N)
+        if (i < PYMT_N)
             r->mt[i] = (uint32_t)v;
-        else if (v > MT_N) {
+        else if (v > PYMT_N) {
             PyErr_SetString(PyExc_ValueError, "the generator's index must be 0 to 624");
             goto done;
         } else
@@ -222,11 +156,11 @@ done:
     return rc;
 }
 
-static PyObject *mt_state(const MT *r) {
-    PyObject *t = PyTuple_New(MT_N + 1);
+static PyObject *mt_state(const PyMT *r) {
+    PyObject *t = PyTuple_New(PYMT_N + 1);
     if (!t) return NULL;
-    for (int i = 0; i <= MT_N; i++) {
-        PyObject *v = PyLong_FromUnsignedLong(i < MT_N ? r->mt[i] : (unsigned long)r->index);
+    for (int i = 0; i <= PYMT_N; i++) {
+        PyObject *v = PyLong_FromUnsignedLong(i < PYMT_N ? r->mt[i] : (unsigned long)r->index);
         if (!v) {
             Py_DECREF(t);
             return NULL;
@@ -257,7 +191,7 @@ static PyObject *py_draw(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "n must not be negative");
         return NULL;
     }
-    MT r;
+    PyMT r;
     Sampler sp;
     mask_t pool, excluded[SEATS];
     if (get_mt(state_o, &r) < 0 || get_masks(hands_o, sp.hands, "hands") < 0 ||

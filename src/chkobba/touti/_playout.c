@@ -62,31 +62,7 @@ static void init_tables(void) {
     }
 }
 
-static inline int popcount(mask_t m) {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_popcountll(m);
-#else
-    int n = 0;
-    while (m) {
-        m &= m - 1;
-        n++;
-    }
-    return n;
-#endif
-}
-
-static inline int lowest(mask_t m) {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(m);
-#else
-    int i = 0;
-    while (!(m & 1)) {
-        m >>= 1;
-        i++;
-    }
-    return i;
-#endif
-}
+#include "bits.h"
 
 static int mask_points(mask_t m) {
     int total = 0;
