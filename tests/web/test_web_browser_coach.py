@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 from test_web_browser import ARTIFACTS, body, make_browser, needs_chromium, served, visible, wait
-from websockets.sync.client import connect
-from wsutil import ServerProcess
+from wsutil import ServerProcess, play_out
 
 pytestmark = needs_chromium
 
@@ -36,23 +35,6 @@ def new_game(base: str) -> tuple[str, str]:
     g = post(base, "/api/games", {"mode": "computer", "level": "random", "target": 11})
     return g["game"], g["token"]
 
-
-def play_out(base: str, game: str, token: str) -> None:
-    """Seat 0 plays its first legal move until the match is over."""
-    with connect(base.replace("http", "ws") + "/ws") as ws:
-        ws.send(json.dumps({"type": "hello", "game": game, "token": token}))
-        while True:
-            msg = json.loads(ws.recv(timeout=60))
-            if msg["type"] == "error":
-                # A move answered a stale state: look again.
-                ws.send(json.dumps({"type": "hello", "game": game, "token": token}))
-                continue
-            if msg["type"] != "state":
-                continue
-            if msg["over"]:
-                return
-            if msg["legal"]:
-                ws.send(json.dumps({"type": "play", "move": msg["legal"][0], "ply": msg["ply"]}))
 
 
 def test_coach_in_the_browser(server: ServerProcess, tmp_path: Path) -> None:

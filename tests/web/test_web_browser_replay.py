@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from test_web_browser import ARTIFACTS, body, make_browser, needs_chromium, served, wait
-from wsutil import ServerProcess
+from wsutil import ServerProcess, play_out
 
 from chkobba.cards import Card, cards_of
 from chkobba.game import Round
@@ -44,25 +44,6 @@ def fetch(base: str, path: str) -> str:
     with urllib.request.urlopen(base + path, timeout=60) as r:
         return str(r.read().decode())
 
-
-def play_out(base: str, game: str, token: str) -> None:
-    """Seat 0 plays its first legal move until the match is over (the computers the rest)."""
-    from websockets.sync.client import connect
-
-    with connect(base.replace("http", "ws") + "/ws") as ws:
-        ws.send(json.dumps({"type": "hello", "game": game, "token": token}))
-        while True:
-            msg = json.loads(ws.recv(timeout=60))
-            if msg["type"] == "error":
-                # A move answered a stale state: look again.
-                ws.send(json.dumps({"type": "hello", "game": game, "token": token}))
-                continue
-            if msg["type"] != "state":
-                continue
-            if msg["over"]:
-                return
-            if msg["turn"] == msg.get("you", 0) and msg["legal"] and msg["legal"] != ["nocanto"]:
-                ws.send(json.dumps({"type": "play", "move": msg["legal"][0], "ply": msg["ply"]}))
 
 
 def cards_at(d: Any, css: str) -> set[str]:

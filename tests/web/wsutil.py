@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pwd
 import shutil
@@ -214,3 +215,24 @@ class ServerProcess:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def play_out(base: str, game: str, token: str) -> None:
+    """Seat 0 plays its first legal move, over a real WebSocket to a served app at
+    ``base``, until the match is over (the computers play the rest)."""
+    from websockets.sync.client import connect
+
+    with connect(base.replace("http", "ws") + "/ws") as ws:
+        ws.send(json.dumps({"type": "hello", "game": game, "token": token}))
+        while True:
+            msg = json.loads(ws.recv(timeout=60))
+            if msg["type"] == "error":
+                # A move answered a stale state: look again.
+                ws.send(json.dumps({"type": "hello", "game": game, "token": token}))
+                continue
+            if msg["type"] != "state":
+                continue
+            if msg["over"]:
+                return
+            if msg["turn"] == msg.get("you", 0) and msg["legal"] and msg["legal"] != ["nocanto"]:
+                ws.send(json.dumps({"type": "play", "move": msg["legal"][0], "ply": msg["ply"]}))
