@@ -19,7 +19,7 @@ setup(
         Extension(
             "chkobba._fastcore",
             sources=["src/chkobba/_fastcore.c"],
-            depends=["src/chkobba/pymt.h"],
+            depends=["src/chkobba/pymt.h", "src/chkobba/bits.h"],
             optional=True,
             extra_compile_args=["-ffp-contract=off"] if UNIX else [],
             libraries=["m"] if UNIX else [],
@@ -28,13 +28,13 @@ setup(
         Extension(
             "chkobba.touti._playout",
             sources=["src/chkobba/touti/_playout.c"],
-            depends=["src/chkobba/touti/bits.h"],
+            depends=["src/chkobba/bits.h"],
             optional=True,
         ),
         Extension(
             "chkobba.touti._deals",
             sources=["src/chkobba/touti/_deals.c"],
-            depends=["src/chkobba/pymt.h", "src/chkobba/touti/bits.h"],
+            depends=["src/chkobba/pymt.h", "src/chkobba/bits.h"],
             optional=True,
         ),
     ]

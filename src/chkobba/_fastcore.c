@@ -28,10 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(_MSC_VER)
-#include <intrin.h>
-#endif
-
 #if defined(__GNUC__) || defined(__clang__)
 #define MAYBE_UNUSED __attribute__((unused))
 #else
@@ -55,34 +51,7 @@ typedef uint64_t mask_t;
 
 /* ---- bits ---------------------------------------------------------------- */
 
-static inline int popcount(mask_t m) {
-#if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || defined(__aarch64__))
-    return __builtin_popcountll(m);
-#else
-    /* Without a popcount instruction the builtin is a library call: this is faster. */
-    m = m - ((m >> 1) & 0x5555555555555555ULL);
-    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
-    m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((m * 0x0101010101010101ULL) >> 56);
-#endif
-}
-
-static inline int lowest(mask_t m) {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(m);
-#elif defined(_MSC_VER) && defined(_M_X64)
-    unsigned long i;
-    _BitScanForward64(&i, m);
-    return (int)i;
-#else
-    int i = 0;
-    while (!(m & 1)) {
-        m >>= 1;
-        i++;
-    }
-    return i;
-#endif
-}
+#include "bits.h"
 
 static mask_t RANK_MASK[10]; /* the four cards of value v + 1 */
 static int VALUE[NCARDS];

@@ -23,7 +23,7 @@ typedef uint64_t mask_t;
 #define ALL_CARDS ((((mask_t)1) << NCARDS) - 1)
 #define TRIES 40 /* search._TRIES: strict draws before the exclusions are dropped */
 
-#include "bits.h"
+#include "../bits.h"
 
 /* ---- CPython's random.Random ------------------------------------------------ */
 

@@ -62,7 +62,7 @@ static void init_tables(void) {
     }
 }
 
-#include "bits.h"
+#include "../bits.h"
 
 static int mask_points(mask_t m) {
     int total = 0;
