@@ -27,6 +27,7 @@ from chkobba import fast
 from chkobba.agents.base import register
 from chkobba.agents.expert import (
     EXPERT_ENDGAME_SAMPLES,
+    EXPERT_REPLY,
     EXPERT_SAMPLES,
     EXPERT_TEMPERATURE,
     ExpertAgent,
@@ -41,9 +42,11 @@ from chkobba.search import policy
 _WEIGHTS = policy.weights
 
 POLICY_SETTINGS = ("caution", "hold", "sweep", "worth", "pairs", "epsilon")
-SETTINGS = ("samples", "endgame", "temperature", *POLICY_SETTINGS)
-"""The settings a variant may change; the others are the registered expert's. The last six
-change the playout policy's values for the duel's rule set (:func:`policy_values`)."""
+SETTINGS = ("samples", "endgame", "temperature", "reply", *POLICY_SETTINGS)
+"""The settings a variant may change; the others are the registered expert's. ``reply`` is
+the second ply's share at the root (:attr:`ExpertAgent.reply`, where
+:meth:`ExpertAgent.reply_for` allows it). The last six change the playout policy's values
+for the duel's rule set (:func:`policy_values`)."""
 
 
 def parse_variant(text: str) -> tuple[str, dict[str, float]]:
@@ -70,6 +73,7 @@ def register_variant(name: str, settings: dict[str, float]) -> None:
     samples = int(settings.get("samples", EXPERT_SAMPLES))
     endgame = int(settings.get("endgame", EXPERT_ENDGAME_SAMPLES))
     temperature = settings.get("temperature", EXPERT_TEMPERATURE)
+    reply = settings.get("reply", EXPERT_REPLY)
 
     @register(name)
     def _variant(seed: int) -> ExpertAgent:
@@ -79,6 +83,7 @@ def register_variant(name: str, settings: dict[str, float]) -> None:
             endgame_samples=endgame,
             temperature=temperature,
             name=name,
+            reply=reply,
         )
 
 

@@ -27,8 +27,8 @@ from collections.abc import Sequence
 from chkobba.cards import DIAMONDS_MASK, SEVEN_OF_DIAMONDS, SEVENS_MASK
 from chkobba.duel.play import seat_roles, sub_seed
 from chkobba.duel.stats import mean_estimate
-from chkobba.games.base import DuelGame, game
 from chkobba.game import Round
+from chkobba.games.base import DuelGame, game
 from chkobba.moves import Play
 from chkobba.rules import PRESETS, RuleSet
 

@@ -58,6 +58,7 @@ def evaluate(
     temperature: float,
     decisions: Sequence[tuple[int, int, int, int, int, int, int, bool, int, int]],
     known: Sequence[int] | None = None,
+    reply: float = 0.0,
     /,
 ) -> list[float]: ...
 def likelihoods(

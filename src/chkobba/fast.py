@@ -504,6 +504,48 @@ def playout_margin(
     return float(points[side] - max(p for s, p in enumerate(points) if s != side))
 
 
+def reply_margin(
+    r: Round, side: int, rng: random.Random, solve_cards: int = SOLVE_CARDS, reply: float = 0.0
+) -> float:
+    """``side``'s margin in ``r`` just after its root move, with the next seat's reply
+    searched: a second ply at the root.
+
+    Where ``reply`` is positive and the next seat is another side's (and the round is
+    not over nor already solved exactly, :func:`playout_margin`), each of its legal
+    plays is made and played out once; the margin is ``reply`` times the one worst for
+    ``side``'s goal (the reply that side would pick, seeing the sampled deal: the lowest
+    margin, or where the lowest total wins the highest) plus ``1 - reply`` times the
+    margin after the policy's reply (drawn before the playouts). Otherwise one playout.
+    """
+    if (
+        reply <= 0.0
+        or r.void
+        or r.score is not None
+        or r.side_of[r.turn] == side
+        or (solvable(r) and r.in_hands <= solve_cards)
+    ):
+        return playout_margin(r, side, rng, solve_cards)
+    replies = r.legal_plays()
+    pick = policy.policy_move(r, rng)
+    lowest = r.rules.lowest_wins
+    worst = chosen = 0.0
+    for j, m in enumerate(replies):
+        child = r.copy()
+        child.apply_unchecked(m)
+        v = playout_margin(child, side, rng, solve_cards)
+        if j == 0 or (v > worst if lowest else v < worst):
+            worst = v
+        if m == pick:
+            chosen = v
+    return reply * worst + (1.0 - reply) * chosen
+
+
+def check_reply(reply: float) -> None:
+    """Raise ``ValueError`` unless ``reply`` is a share from 0 to 1."""
+    if not 0.0 <= reply <= 1.0:
+        raise ValueError(f"reply must be from 0 to 1, not {reply}")
+
+
 def _check_observation(obs: Observation, samples: int) -> None:
     if not obs.legal_moves:
         raise ValueError("the observer must be the seat to move")
@@ -518,9 +560,12 @@ def py_evaluate(
     solve_cards: int = SOLVE_CARDS,
     temperature: float | None = None,
     known: Sequence[int] | None = None,
+    reply: float = 0.0,
 ) -> list[float]:
-    """:func:`evaluate` on the engine: determinize, weigh the deal, apply each move, play out."""
+    """:func:`evaluate` on the engine: determinize, weigh the deal, apply each move, play out
+    (:func:`reply_margin`)."""
     _check_observation(obs, samples)
+    check_reply(reply)
     found = inference.decisions(obs) if inference.active(temperature) else ()
     rng = random.Random(seed)
     moves = obs.legal_moves
@@ -535,7 +580,10 @@ def py_evaluate(
         for i, m in enumerate(moves):
             r = deal.copy()
             r.apply_unchecked(m)
-            totals[i] += w * playout_margin(r, obs.side, rng, solve_cards)
+            if obs.phase is Phase.CUT:
+                totals[i] += w * playout_margin(r, obs.side, rng, solve_cards)
+            else:
+                totals[i] += w * reply_margin(r, obs.side, rng, solve_cards, reply)
     return totals
 
 
@@ -691,6 +739,7 @@ def evaluate(
     solve_cards: int = SOLVE_CARDS,
     temperature: float | None = None,
     known: Sequence[int] | None = None,
+    reply: float = 0.0,
 ) -> list[float]:
     """The summed margin of each of ``obs.legal_moves`` over ``samples`` sampled deals.
 
@@ -711,11 +760,16 @@ def evaluate(
     ``known`` (one card set per seat, 0 for a hidden hand) fixes hands the caller
     is let see; only the other hidden cards are sampled (for measurements only:
     the peeking player of :mod:`chkobba.agents.cheater`).
+
+    A positive ``reply`` (up to 1) searches a second ply at the root: after each
+    move of the play phase, the next seat's replies when it is another side's
+    (:func:`reply_margin`); 0 plays each move out once.
     """
     _check_observation(obs, samples)
+    check_reply(reply)
     found = inference.decisions(obs) if inference.active(temperature) else ()
     if not _kernel(obs.rules, obs.seats):
-        return py_evaluate(obs, samples, seed, solve_cards, temperature, known)
+        return py_evaluate(obs, samples, seed, solve_cards, temperature, known, reply)
     cut = obs.phase is Phase.CUT
     if cut and obs.cut_card is None:
         raise ValueError("at the cut only the cutter can evaluate its choice")
@@ -744,6 +798,7 @@ def evaluate(
         temperature or 0.0,
         _decision_tuples(found),
         None if known is None else list(known),
+        reply,
     )
     if len(totals) != len(obs.legal_moves):
         raise RuntimeError("the kernel and the observation disagree on the legal moves")

@@ -40,7 +40,7 @@ from chkobba.rules import RuleSet
 from chkobba.search import inference
 from chkobba.search.determinize import determinize
 from chkobba.search.endgame import scores_exactly, solvable, solve
-from chkobba.search.policy import rollout
+from chkobba.search.policy import rollout, scopa_two
 
 EXPERT_SAMPLES: Final = 6000
 """The full expert's budget: sampled deals per move (deterministic for a seed)."""
@@ -67,6 +67,9 @@ heuristic on the same duplicate pairs (bench/expert_variants.py, seed 1), 48 spl
 rather than 8 measured +0.67 [+0.41, +0.92] points per deal rather than +0.55 [+0.29,
 +0.80] in Scopa 2 against 2 (150 pairs) and +1.53 [+1.17, +1.89] rather than +1.26
 [+0.90, +1.61] in Scopone (100 pairs), for a few milliseconds a move more."""
+EXPERT_REPLY: Final = 0.0
+"""The full expert's second ply at the root (:attr:`ExpertAgent.reply`): 0, each move is
+played out once (see docs/variants.md, "The expert on every preset, measured")."""
 FAST_CHUNK: Final = 256
 """Samples per kernel call when a time limit is checked between calls."""
 
@@ -88,8 +91,13 @@ class ExpertAgent:
         endgame_samples: int = 8,
         name: str = "expert",
         temperature: float | None = None,
+        reply: float = 0.0,
     ) -> None:
         inference.check_temperature(temperature)
+        fast.check_reply(reply)
+        self.reply = reply
+        """The second ply's share at the root where :meth:`reply_for` allows it
+        (:func:`chkobba.fast.reply_margin`); 0: each move is played out once."""
         self.name = name
         self.temperature = temperature
         """Inference's softmax temperature in points; None or 0: uniform sampling."""
@@ -109,6 +117,12 @@ class ExpertAgent:
         if rules.hand_size <= BUDGET_HAND:
             return self.samples
         return max(1, self.samples * BUDGET_HAND // rules.hand_size)
+
+    def reply_for(self, rules: RuleSet, seats: int) -> float:
+        """The second ply's share under ``rules`` at ``seats``: :attr:`reply` at a table of
+        two with Scopa's captures and hands of three (:func:`chkobba.search.policy.scopa_two`),
+        where it was measured; 0 elsewhere."""
+        return self.reply if seats == 2 and scopa_two(rules) else 0.0
 
     def best_move(self, obs: Observation, known: Sequence[int] | None = None) -> Move:
         """The move with the best estimated margin, ``known`` hands fixed (see :meth:`evaluate`)."""
@@ -153,6 +167,7 @@ class ExpertAgent:
             # keep the time per move close on the pure path.
             samples = max(16, samples // PURE_DIVISOR)
         found = self._decisions(obs)
+        reply = 0.0 if obs.phase is Phase.CUT else self.reply_for(obs.rules, obs.seats)
         for _ in range(samples):
             deal = determinize(obs, self.rng, known)
             w = self._weight(found, deal, obs)
@@ -160,7 +175,10 @@ class ExpertAgent:
                 for i, m in enumerate(moves):
                     r = deal.copy()
                     r.apply_unchecked(m)
-                    totals[i] += w * playout_margin(r, side, self.rng)
+                    if reply:
+                        totals[i] += w * fast.reply_margin(r, side, self.rng, reply=reply)
+                    else:
+                        totals[i] += w * playout_margin(r, side, self.rng)
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return totals
@@ -195,14 +213,19 @@ class ExpertAgent:
             )
         t = self.temperature
         samples = self.samples_for(obs.rules)
+        reply = self.reply_for(obs.rules, obs.seats)
         if self.seconds is None:
-            return fast.evaluate(obs, samples, self.rng.getrandbits(63), temperature=t, known=known)
+            return fast.evaluate(
+                obs, samples, self.rng.getrandbits(63), temperature=t, known=known, reply=reply
+            )
         deadline = time.perf_counter() + self.seconds
         totals = [0.0] * len(obs.legal_moves)
         done = 0
         while done < samples:
             chunk = min(FAST_CHUNK, samples - done)
-            part = fast.evaluate(obs, chunk, self.rng.getrandbits(63), temperature=t, known=known)
+            part = fast.evaluate(
+                obs, chunk, self.rng.getrandbits(63), temperature=t, known=known, reply=reply
+            )
             totals = [a + b for a, b in zip(totals, part, strict=True)]
             done += chunk
             if time.perf_counter() > deadline:
@@ -253,4 +276,5 @@ def _expert(seed: int) -> ExpertAgent:
         samples=budget(EXPERT_SAMPLES),
         endgame_samples=EXPERT_ENDGAME_SAMPLES,
         temperature=EXPERT_TEMPERATURE,
+        reply=EXPERT_REPLY,
     )
