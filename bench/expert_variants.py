@@ -13,6 +13,8 @@ interval than the two margins' own).
         --variant eg8:endgame=8 --variant eg48:endgame=48
 
 The duels run in this process, one pair at a time (the variants are registered here).
+To run variants in two processes at once, write the first's margins (``--margins
+FILE``) and pair the second's with one of them (``--base FILE:NAME``).
 """
 
 from __future__ import annotations
@@ -138,15 +140,31 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="write each variant's pair margins to this new JSON file (to pair runs made "
         "in other processes on the same seed)",
     )
+    ap.add_argument(
+        "--base",
+        metavar="FILE:NAME",
+        help="pair every variant with variant NAME of a --margins FILE written by another "
+        "process on the same seed, rules and table (rather than with this run's first)",
+    )
     args = ap.parse_args(argv)
     if args.margins and os.path.exists(args.margins):
         ap.error(f"{args.margins} exists: give a new path")
     saved: dict[str, list[float]] = {}
+    first: tuple[str, list[float]] | None = None
+    if args.base:
+        path, colon, base_name = args.base.rpartition(":")
+        try:
+            with open(path, encoding="utf-8") as f:
+                base_margins = json.load(f)[base_name]
+        except (OSError, ValueError, KeyError) as e:
+            ap.error(f"--base {args.base}: no variant {base_name!r} in {path!r} ({e})")
+        if not colon or len(base_margins) < args.pairs:
+            ap.error(f"--base {args.base}: give FILE:NAME with at least {args.pairs} pairs")
+        first = (base_name, [float(x) for x in base_margins[: args.pairs]])
     seats, teams = table_of(args.players)
     rules = PRESETS[args.rules]
     print(f"{args.rules}, table {args.players}, {args.pairs} pairs, seed {args.seed}, "
           f"against {args.against}")
-    first: tuple[str, list[float]] | None = None
     for name, settings in args.variant:
         register_variant(name, settings)
         policy_values(rules, settings)
