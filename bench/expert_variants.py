@@ -28,9 +28,11 @@ from collections.abc import Sequence
 from chkobba import fast
 from chkobba.agents.base import register
 from chkobba.agents.expert import (
+    EXPERT_DEAL_SAMPLES,
     EXPERT_ENDGAME_SAMPLES,
     EXPERT_REPLY,
     EXPERT_SAMPLES,
+    EXPERT_SOLVE_STOCK,
     EXPERT_TEMPERATURE,
     ExpertAgent,
     budget,
@@ -44,10 +46,14 @@ from chkobba.search import policy
 _WEIGHTS = policy.weights
 
 POLICY_SETTINGS = ("caution", "hold", "sweep", "worth", "pairs", "epsilon")
-SETTINGS = ("samples", "endgame", "temperature", "reply", *POLICY_SETTINGS)
+SETTINGS = (
+    "samples", "endgame", "temperature", "reply", "stock", "deal_samples", *POLICY_SETTINGS
+)
 """The settings a variant may change; the others are the registered expert's. ``reply`` is
 the second ply's share at the root (:attr:`ExpertAgent.reply`, where
-:meth:`ExpertAgent.reply_for` allows it). The last six change the playout policy's values
+:meth:`ExpertAgent.reply_for` allows it); ``stock`` and ``deal_samples`` solve each
+sampled deal exactly through the stock once it holds at most ``stock`` cards, on that many
+samples (:attr:`ExpertAgent.solve_stock`). The last six change the playout policy's values
 for the duel's rule set (:func:`policy_values`)."""
 
 
@@ -76,6 +82,8 @@ def register_variant(name: str, settings: dict[str, float]) -> None:
     endgame = int(settings.get("endgame", EXPERT_ENDGAME_SAMPLES))
     temperature = settings.get("temperature", EXPERT_TEMPERATURE)
     reply = settings.get("reply", EXPERT_REPLY)
+    stock = int(settings.get("stock", EXPERT_SOLVE_STOCK))
+    deal_samples = int(settings.get("deal_samples", EXPERT_DEAL_SAMPLES))
 
     @register(name)
     def _variant(seed: int) -> ExpertAgent:
@@ -86,6 +94,8 @@ def register_variant(name: str, settings: dict[str, float]) -> None:
             temperature=temperature,
             name=name,
             reply=reply,
+            solve_stock=stock,
+            deal_samples=deal_samples,
         )
 
 

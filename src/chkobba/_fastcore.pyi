@@ -59,6 +59,7 @@ def evaluate(
     decisions: Sequence[tuple[int, int, int, int, int, int, int, bool, int, int]],
     known: Sequence[int] | None = None,
     reply: float = 0.0,
+    solve_stock: int = 0,
     /,
 ) -> list[float]: ...
 def likelihoods(

@@ -67,6 +67,11 @@ heuristic on the same duplicate pairs (bench/expert_variants.py, seed 1), 48 spl
 rather than 8 measured +0.67 [+0.41, +0.92] points per deal rather than +0.55 [+0.29,
 +0.80] in Scopa 2 against 2 (150 pairs) and +1.53 [+1.17, +1.89] rather than +1.26
 [+0.90, +1.61] in Scopone (100 pairs), for a few milliseconds a move more."""
+EXPERT_DEAL_SAMPLES: Final = 400
+"""Sampled deals a move where each is solved exactly through the stock
+(:attr:`ExpertAgent.solve_stock`): a solve costs far more than a playout."""
+EXPERT_SOLVE_STOCK: Final = 0
+"""The full expert's :attr:`ExpertAgent.solve_stock`: 0, solved once the stock is empty."""
 EXPERT_REPLY: Final = 0.0
 """The full expert's second ply at the root (:attr:`ExpertAgent.reply`): 0, each move is
 played out once (see docs/variants.md, "The expert on every preset, measured")."""
@@ -92,12 +97,23 @@ class ExpertAgent:
         name: str = "expert",
         temperature: float | None = None,
         reply: float = 0.0,
+        solve_stock: int = 0,
+        deal_samples: int = EXPERT_DEAL_SAMPLES,
     ) -> None:
         inference.check_temperature(temperature)
         fast.check_reply(reply)
+        fast.check_solve_stock(solve_stock)
+        if deal_samples < 1:
+            raise ValueError(f"deal_samples must be at least 1, not {deal_samples}")
         self.reply = reply
         """The second ply's share at the root where :meth:`reply_for` allows it
         (:func:`chkobba.fast.reply_margin`); 0: each move is played out once."""
+        self.solve_stock = solve_stock
+        """With at most this many cards left to deal (and more than none), each sampled
+        deal is solved exactly, the last deal included, where :meth:`stock_to_solve`
+        allows it; 0: never before the stock is empty."""
+        self.deal_samples = deal_samples
+        """The deals sampled for a move solved through the stock (:attr:`solve_stock`)."""
         self.name = name
         self.temperature = temperature
         """Inference's softmax temperature in points; None or 0: uniform sampling."""
@@ -123,6 +139,19 @@ class ExpertAgent:
         two with Scopa's captures and hands of three (:func:`chkobba.search.policy.scopa_two`),
         where it was measured; 0 elsewhere."""
         return self.reply if seats == 2 and scopa_two(rules) else 0.0
+
+    def stock_to_solve(self, obs: Observation) -> int:
+        """:attr:`solve_stock` where ``obs`` is in play at a table of two with Scopa's
+        captures (:func:`chkobba.search.policy.scopa_two`) and 1 to :attr:`solve_stock`
+        cards are left to deal; 0 elsewhere."""
+        if (
+            obs.phase is Phase.PLAY
+            and obs.seats == 2
+            and scopa_two(obs.rules)
+            and 0 < obs.stock <= self.solve_stock
+        ):
+            return self.solve_stock
+        return 0
 
     def best_move(self, obs: Observation, known: Sequence[int] | None = None) -> Move:
         """The move with the best estimated margin, ``known`` hands fixed (see :meth:`evaluate`)."""
@@ -161,7 +190,8 @@ class ExpertAgent:
         totals = [0.0] * len(moves)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         side = obs.side
-        samples = self.samples_for(obs.rules)
+        deep = self.stock_to_solve(obs)
+        samples = self.deal_samples if deep else self.samples_for(obs.rules)
         if fast.AVAILABLE:
             # The budget was set for the kernel, which does not play these rules:
             # keep the time per move close on the pure path.
@@ -175,8 +205,10 @@ class ExpertAgent:
                 for i, m in enumerate(moves):
                     r = deal.copy()
                     r.apply_unchecked(m)
-                    if reply:
-                        totals[i] += w * fast.reply_margin(r, side, self.rng, reply=reply)
+                    if reply or deep:
+                        totals[i] += w * fast.reply_margin(
+                            r, side, self.rng, reply=reply, solve_stock=deep
+                        )
                     else:
                         totals[i] += w * playout_margin(r, side, self.rng)
             if deadline is not None and time.perf_counter() > deadline:
@@ -212,6 +244,17 @@ class ExpertAgent:
                 known=known,
             )
         t = self.temperature
+        deep = self.stock_to_solve(obs)
+        if deep:
+            # Each sampled deal solved exactly through its last deal: fewer samples.
+            return fast.evaluate(
+                obs,
+                self.deal_samples,
+                self.rng.getrandbits(63),
+                temperature=t,
+                known=known,
+                solve_stock=deep,
+            )
         samples = self.samples_for(obs.rules)
         reply = self.reply_for(obs.rules, obs.seats)
         if self.seconds is None:
@@ -277,4 +320,5 @@ def _expert(seed: int) -> ExpertAgent:
         endgame_samples=EXPERT_ENDGAME_SAMPLES,
         temperature=EXPERT_TEMPERATURE,
         reply=EXPERT_REPLY,
+        solve_stock=EXPERT_SOLVE_STOCK,
     )
