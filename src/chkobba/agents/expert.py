@@ -67,11 +67,16 @@ heuristic on the same duplicate pairs (bench/expert_variants.py, seed 1), 48 spl
 rather than 8 measured +0.67 [+0.41, +0.92] points per deal rather than +0.55 [+0.29,
 +0.80] in Scopa 2 against 2 (150 pairs) and +1.53 [+1.17, +1.89] rather than +1.26
 [+0.90, +1.61] in Scopone (100 pairs), for a few milliseconds a move more."""
-EXPERT_DEAL_SAMPLES: Final = 400
+EXPERT_DEAL_SAMPLES: Final = 1000
 """Sampled deals a move where each is solved exactly through the stock
-(:attr:`ExpertAgent.solve_stock`): a solve costs far more than a playout."""
-EXPERT_SOLVE_STOCK: Final = 0
-"""The full expert's :attr:`ExpertAgent.solve_stock`: 0, solved once the stock is empty."""
+(:attr:`ExpertAgent.solve_stock`): a solve costs more than a playout."""
+EXPERT_SOLVE_STOCK: Final = 6
+"""The full expert's :attr:`ExpertAgent.solve_stock`: in Scopa with two players (the only
+table it reaches), each sampled deal is solved exactly from the hand before the last, the
+last deal included. Against heuristic on the same 300 duplicate pairs (seed 1,
+bench/expert_variants.py) it measured +0.04 [-0.03, +0.11] points a deal over solving from
+the last hand only (+0.03 [-0.05, +0.10] with 400 samples); see docs/variants.md, "The
+expert on every preset, measured"."""
 EXPERT_REPLY: Final = 0.0
 """The full expert's second ply at the root (:attr:`ExpertAgent.reply`): 0, each move is
 played out once (see docs/variants.md, "The expert on every preset, measured")."""
