@@ -7,7 +7,10 @@ deal, and finishes the round with the fast playout policy. All moves are
 compared on the same samples (common random numbers), and the move with the
 best mean round-point margin is played. Once the stock is empty and two sides
 remain, the rest of the round is solved exactly instead (with two players every
-card is then known; with partners, each sampled split is solved).
+card is then known; with partners, each sampled split is solved). In Scopa with
+two players (:meth:`ExpertAgent.stock_to_solve`) each sampled deal is solved
+exactly already from the hand before the last, the last deal included, on
+:data:`EXPERT_DEAL_SAMPLES` samples.
 
 The budget is a number of sampled deals (deterministic for a seed) and,
 optionally, a time limit per move. The compiled kernel plays every game of the
