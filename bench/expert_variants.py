@@ -13,6 +13,8 @@ interval than the two margins' own).
         --variant eg8:endgame=8 --variant eg48:endgame=48
 
 The duels run in this process, one pair at a time (the variants are registered here).
+To run variants in two processes at once, write the first's margins (``--margins
+FILE``) and pair the second's with one of them (``--base FILE:NAME``).
 """
 
 from __future__ import annotations
@@ -26,8 +28,11 @@ from collections.abc import Sequence
 from chkobba import fast
 from chkobba.agents.base import register
 from chkobba.agents.expert import (
+    EXPERT_DEAL_SAMPLES,
     EXPERT_ENDGAME_SAMPLES,
+    EXPERT_REPLY,
     EXPERT_SAMPLES,
+    EXPERT_SOLVE_STOCK,
     EXPERT_TEMPERATURE,
     ExpertAgent,
     budget,
@@ -41,9 +46,15 @@ from chkobba.search import policy
 _WEIGHTS = policy.weights
 
 POLICY_SETTINGS = ("caution", "hold", "sweep", "worth", "pairs", "epsilon")
-SETTINGS = ("samples", "endgame", "temperature", *POLICY_SETTINGS)
-"""The settings a variant may change; the others are the registered expert's. The last six
-change the playout policy's values for the duel's rule set (:func:`policy_values`)."""
+SETTINGS = (
+    "samples", "endgame", "temperature", "reply", "stock", "deal_samples", *POLICY_SETTINGS
+)
+"""The settings a variant may change; the others are the registered expert's. ``reply`` is
+the second ply's share at the root (:attr:`ExpertAgent.reply`, where
+:meth:`ExpertAgent.reply_for` allows it); ``stock`` and ``deal_samples`` solve each
+sampled deal exactly through the stock once it holds at most ``stock`` cards, on that many
+samples (:attr:`ExpertAgent.solve_stock`). The last six change the playout policy's values
+for the duel's rule set (:func:`policy_values`)."""
 
 
 def parse_variant(text: str) -> tuple[str, dict[str, float]]:
@@ -70,6 +81,9 @@ def register_variant(name: str, settings: dict[str, float]) -> None:
     samples = int(settings.get("samples", EXPERT_SAMPLES))
     endgame = int(settings.get("endgame", EXPERT_ENDGAME_SAMPLES))
     temperature = settings.get("temperature", EXPERT_TEMPERATURE)
+    reply = settings.get("reply", EXPERT_REPLY)
+    stock = int(settings.get("stock", EXPERT_SOLVE_STOCK))
+    deal_samples = int(settings.get("deal_samples", EXPERT_DEAL_SAMPLES))
 
     @register(name)
     def _variant(seed: int) -> ExpertAgent:
@@ -79,6 +93,9 @@ def register_variant(name: str, settings: dict[str, float]) -> None:
             endgame_samples=endgame,
             temperature=temperature,
             name=name,
+            reply=reply,
+            solve_stock=stock,
+            deal_samples=deal_samples,
         )
 
 
@@ -133,15 +150,31 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="write each variant's pair margins to this new JSON file (to pair runs made "
         "in other processes on the same seed)",
     )
+    ap.add_argument(
+        "--base",
+        metavar="FILE:NAME",
+        help="pair every variant with variant NAME of a --margins FILE written by another "
+        "process on the same seed, rules and table (rather than with this run's first)",
+    )
     args = ap.parse_args(argv)
     if args.margins and os.path.exists(args.margins):
         ap.error(f"{args.margins} exists: give a new path")
     saved: dict[str, list[float]] = {}
+    first: tuple[str, list[float]] | None = None
+    if args.base:
+        path, colon, base_name = args.base.rpartition(":")
+        try:
+            with open(path, encoding="utf-8") as f:
+                base_margins = json.load(f)[base_name]
+        except (OSError, ValueError, KeyError) as e:
+            ap.error(f"--base {args.base}: no variant {base_name!r} in {path!r} ({e})")
+        if not colon or len(base_margins) < args.pairs:
+            ap.error(f"--base {args.base}: give FILE:NAME with at least {args.pairs} pairs")
+        first = (base_name, [float(x) for x in base_margins[: args.pairs]])
     seats, teams = table_of(args.players)
     rules = PRESETS[args.rules]
     print(f"{args.rules}, table {args.players}, {args.pairs} pairs, seed {args.seed}, "
           f"against {args.against}")
-    first: tuple[str, list[float]] | None = None
     for name, settings in args.variant:
         register_variant(name, settings)
         policy_values(rules, settings)

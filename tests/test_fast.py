@@ -31,7 +31,7 @@ from chkobba.observe import Observation, observe
 from chkobba.rules import CHKOBBA, PRESETS, RuleSet, preset
 from chkobba.search import inference, policy
 from chkobba.search.determinize import determinize
-from chkobba.search.endgame import solvable
+from chkobba.search.endgame import solvable, solve_dealt
 from chkobba.search.endgame import solve as endgame_solve
 
 needs_kernel = pytest.mark.skipif(not fast.AVAILABLE, reason=f"no kernel: {fast.BACKEND}")
@@ -965,3 +965,160 @@ def test_the_kernel_weighs_the_threat_at_two_as_the_reference(
     finally:
         fast.kernel_rules.cache_clear()
     assert sum(a != b for a, b in zip(at_two, flat, strict=True)) >= 5
+
+
+# -- the second ply at the root (reply) ----------------------------------------------
+
+REPLY_POSITIONS = [
+    ("scopa", 2, False, 5),
+    ("scopa", 2, False, 20),
+    ("scopa-a-perdere", 2, False, 14),
+    ("chkobba", 2, False, 4),
+    ("scopa", 4, True, 6),
+    ("cirulla", 3, False, 4),
+]
+
+
+@needs_kernel
+@pytest.mark.parametrize(("name", "seats", "teams", "plays"), REPLY_POSITIONS)
+def test_second_ply_agrees_with_the_pure_reference(
+    name: str, seats: int, teams: bool, plays: int
+) -> None:
+    obs = observation_at(plays, seats, teams, plays, lambda o: o.stock > 0, preset(name))
+    n = 60
+    for reply in (1.0, 0.5):
+        k = per_sample(fast.evaluate, obs, n, reply=reply)
+        p = per_sample(fast.py_evaluate, obs, n, reply=reply)
+        for i in range(len(obs.legal_moves)):
+            _assert_same_mean([x[i] for x in k], [x[i] for x in p])
+
+
+@pytest.mark.parametrize("impl", BACKENDS)
+@pytest.mark.parametrize("name", ["scopa", "scopa-a-perdere"])
+def test_second_ply_mixes_the_worst_reply_and_the_policys(impl: SimpleNamespace, name: str) -> None:
+    """Every positive share plays the same replies for a seed, so the margin is linear in
+    it: the worst reply for the mover's goal at 1, the policy's near 0."""
+    obs = observation_at(7, 2, False, 7, lambda o: o.stock > 0, preset(name))
+    n = 40
+    worst = impl.evaluate(obs, n, 5, reply=1.0)
+    chosen = impl.evaluate(obs, n, 5, reply=1e-9)
+    half = impl.evaluate(obs, n, 5, reply=0.5)
+    sign = -1.0 if obs.rules.lowest_wins else 1.0
+    for w, c, h in zip(worst, chosen, half, strict=True):
+        assert sign * w <= sign * c + 1e-6
+        assert h == pytest.approx((w + c) / 2, abs=1e-6)
+    # Some reply is worse than the policy's in some sample: the second ply sees it.
+    assert any(sign * w < sign * c - 1e-6 for w, c in zip(worst, chosen, strict=True))
+
+
+@pytest.mark.parametrize("impl", BACKENDS)
+def test_second_ply_refuses_a_share_out_of_range(impl: SimpleNamespace) -> None:
+    obs = observation_at(7, 2, False, 7, lambda o: o.stock > 0, preset("scopa"))
+    for bad in (-0.1, 1.5, math.nan):
+        with pytest.raises(ValueError, match="reply must be from 0 to 1"):
+            impl.evaluate(obs, 3, 1, reply=bad)
+
+
+def test_the_expert_searches_the_reply_only_at_scopas_table_of_two() -> None:
+    from chkobba.agents.expert import ExpertAgent
+
+    agent = ExpertAgent(1, samples=30, reply=1.0)
+    assert agent.reply_for(preset("scopa"), 2) == 1.0
+    assert agent.reply_for(preset("escoba"), 2) == 1.0
+    assert agent.reply_for(preset("scopa"), 4) == 0.0
+    assert agent.reply_for(preset("scopa"), 3) == 0.0
+    assert agent.reply_for(CHKOBBA, 2) == 0.0
+    assert agent.reply_for(preset("cirulla"), 2) == 0.0
+    assert agent.reply_for(preset("scopone"), 4) == 0.0
+    # Elsewhere it searches exactly as without it, draw for draw.
+    for name, seats, teams in (("chkobba", 2, False), ("scopa", 4, True), ("cirulla", 2, False)):
+        obs = observation_at(3, seats, teams, 3, lambda o: o.stock > 0, preset(name))
+        a = ExpertAgent(9, samples=30, reply=1.0, temperature=0.1)
+        b = ExpertAgent(9, samples=30, temperature=0.1)
+        assert a.evaluate(obs) == b.evaluate(obs)
+    with pytest.raises(ValueError, match="reply must be from 0 to 1"):
+        ExpertAgent(1, reply=2.0)
+
+
+# -- solving a sampled deal through the stock (solve_stock) ------------------------
+
+
+@pytest.mark.parametrize("name", ["scopa", "chkobba", "scopa-a-perdere"])
+def test_solve_dealt_is_the_endgame_solver_once_the_stock_is_empty(name: str) -> None:
+    for seed in range(4):
+        obs = observation_at(seed, 2, False, 30, lambda o: o.stock == 0, preset(name))
+        deal = determinize(obs, random.Random(seed))
+        value, _ = endgame_solve(deal)
+        assert solve_dealt(deal) == value
+
+
+@pytest.mark.parametrize("name", ["scopa", "scopa-a-perdere"])
+def test_solve_dealt_plays_the_last_deal_as_the_round_deals_it(name: str) -> None:
+    """With one deal to come, the value is the best play's value after the deal: the
+    solve of the position the round reaches once the hands are dealt again."""
+    obs = observation_at(3, 2, False, 18, lambda o: o.stock == 6, preset(name))
+    deal = determinize(obs, random.Random(3))
+    sign = -1.0 if deal.rules.lowest_wins else 1.0
+
+    def best(r: Round) -> float:
+        # The side to move's value (times sign) by brute force, the solver only at the end.
+        if r.score is not None:
+            pts = r.score.points
+            me = r.side_of[r.turn]
+            return sign * (pts[me] - pts[1 - me])
+        if solvable(r):
+            value, _ = endgame_solve(r)
+            return sign * value
+        out = -1e9
+        for p in r.legal_plays():
+            c = r.copy()
+            c.apply_unchecked(p)
+            out = max(out, -best(c))
+        return out
+
+    assert solve_dealt(deal) == sign * best(deal)
+
+
+@needs_kernel
+@pytest.mark.parametrize(
+    ("name", "plays"), [("scopa", 18), ("chkobba", 12), ("scopa-a-perdere", 18)]
+)
+def test_solving_through_the_stock_agrees_with_the_pure_reference(name: str, plays: int) -> None:
+    obs = observation_at(plays, 2, False, plays, lambda o: o.stock == 6, preset(name))
+    n = 40
+    k = per_sample(fast.evaluate, obs, n, solve_stock=6)
+    p = per_sample(fast.py_evaluate, obs, n, solve_stock=6)
+    for i in range(len(obs.legal_moves)):
+        _assert_same_mean([x[i] for x in k], [x[i] for x in p])
+    # Playouts differ from exact solves: the setting is heard.
+    assert per_sample(fast.evaluate, obs, n) != k
+
+
+@pytest.mark.parametrize("impl", BACKENDS)
+def test_solve_stock_refuses_a_count_out_of_range(impl: SimpleNamespace) -> None:
+    obs = observation_at(7, 2, False, 7, lambda o: o.stock > 0, preset("scopa"))
+    for bad in (-1, 41):
+        with pytest.raises(ValueError, match="solve_stock must be from 0 to 40"):
+            impl.evaluate(obs, 3, 1, solve_stock=bad)
+
+
+def test_the_expert_solves_through_the_stock_only_at_scopas_table_of_two() -> None:
+    from chkobba.agents.expert import ExpertAgent
+
+    agent = ExpertAgent(1, samples=30, solve_stock=6, deal_samples=20)
+    scopa = observation_at(18, 2, False, 18, lambda o: o.stock == 6, preset("scopa"))
+    assert agent.stock_to_solve(scopa) == 6
+    early = observation_at(4, 2, False, 4, lambda o: o.stock > 6, preset("scopa"))
+    assert agent.stock_to_solve(early) == 0
+    anywhere = ExpertAgent(1, samples=30, solve_stock=40, deal_samples=20)
+    assert anywhere.stock_to_solve(early) == 40
+    for name, seats, teams in (("chkobba", 2, False), ("scopa", 4, True), ("cirulla", 2, False)):
+        obs = observation_at(8, seats, teams, 8, lambda o: o.stock > 0, preset(name))
+        assert anywhere.stock_to_solve(obs) == 0
+        plain = ExpertAgent(9, samples=30, temperature=0.1)
+        deep = ExpertAgent(9, samples=30, temperature=0.1, solve_stock=40, deal_samples=20)
+        assert deep.evaluate(obs) == plain.evaluate(obs)
+    with pytest.raises(ValueError, match="solve_stock must be from 0 to 40"):
+        ExpertAgent(1, solve_stock=-2)
+    with pytest.raises(ValueError, match="deal_samples must be at least 1"):
+        ExpertAgent(1, solve_stock=6, deal_samples=0)

@@ -1101,10 +1101,18 @@ static int solvable(const Game *g) {
            (g->seats == g->sides || !g->R->points[PR_PONINO]);
 }
 
+/* Whether the solver applies with at most `solve_stock` cards left to deal, their order
+   known (a sampled deal's): the deals still to come are made as the round makes them
+   (chkobba.search.endgame.solve_dealt). 0: solvable. */
+static int solvable_with(const Game *g, int solve_stock) {
+    return g->sides == 2 && !g->over && g->stock_len - g->stock_pos <= solve_stock &&
+           g->in_hands > 0 && (g->seats == g->sides || !g->R->points[PR_PONINO]);
+}
+
 static int solver_start(Solver *sv, const Game *g) {
     sv->error = 0;
     sv->nodes = 0;
-    sv->use_tt = g->in_hands >= TT_FROM_CARDS;
+    sv->use_tt = g->in_hands + (g->stock_len - g->stock_pos) >= TT_FROM_CARDS;
     if (sv->use_tt) {
         if (TT == NULL) {
             TT = (TTEntry *)PyMem_RawCalloc(TT_SIZE, sizeof(TTEntry));
@@ -1131,12 +1139,13 @@ static int solve_value(const Game *g, Solver *sv) {
 
 /* ---- a playout's margin (chkobba.agents.expert.playout_margin) ------------ */
 
-/* Finish `g`, solving it exactly once two sides are left with an empty stock and
-   at most `solve_cards` cards in hands; `side`'s margin. Returns INT_MIN on an
-   inconsistent state or out of memory. */
-static int playout_margin(Game *g, int side, int solve_cards, MoveList *ml, Rng *rng) {
+/* Finish `g`, solving it exactly once two sides are left with at most `solve_stock`
+   cards to deal (0: an empty stock) and at most `solve_cards` cards in hands; `side`'s
+   margin. Returns INT_MIN on an inconsistent state or out of memory. */
+static int playout_margin(Game *g, int side, int solve_cards, int solve_stock, MoveList *ml,
+                          Rng *rng) {
     if (g->void_deal) return 0;
-    if (solvable(g) && g->in_hands <= solve_cards) {
+    if (solvable_with(g, solve_stock) && g->in_hands <= solve_cards) {
         Solver sv;
         int v = solve_value(g, &sv);
         if (sv.error) return INT_MIN;
@@ -1146,6 +1155,41 @@ static int playout_margin(Game *g, int side, int solve_cards, MoveList *ml, Rng 
     int pts[MAX_PLAYERS];
     score_points(g, pts);
     return margin_of(pts, g->sides, side);
+}
+
+/* ---- a second ply at the root (chkobba.fast.reply_margin) ----------------- */
+
+/* `side`'s margin after its root move in `g`, with the next seat's reply searched
+   when it is another side's and `reply` is positive: each of its legal plays is made
+   and played out once, and the margin is `reply` times the one worst for `side`'s
+   goal (the reply that side would pick, seeing the sampled deal) plus 1 - `reply`
+   times the policy's reply. Otherwise, or where the position is already solved
+   exactly, one playout (playout_margin). NAN on an inconsistent state or out of
+   memory. */
+static double reply_margin(Game *g, int side, int solve_cards, int solve_stock, double reply,
+                           MoveList *ml, MoveList *replies, Rng *rng) {
+    if (reply <= 0.0 || g->void_deal || g->over || g->side_of[g->turn] == side ||
+        (solvable_with(g, solve_stock) && g->in_hands <= solve_cards)) {
+        int m = playout_margin(g, side, solve_cards, solve_stock, ml, rng);
+        return m == INT_MIN ? NAN : (double)m;
+    }
+    gen_plays(g->R, g->wild, g->hands[g->turn], g->table, replies);
+    if (replies->failed || replies->n == 0) return NAN;
+    int n = replies->n;
+    int pick = policy_pick(g, replies, rng, 0);
+    int lowest = g->R->lowest_wins;
+    double worst = 0.0, chosen = 0.0;
+    for (int j = 0; j < n; j++) {
+        Game h = *g;
+        game_play(&h, replies->v[j].card, replies->v[j].capture);
+        int m = playout_margin(&h, side, solve_cards, solve_stock, ml, rng);
+        if (m == INT_MIN) return NAN;
+        /* The other side plays for its own goal: the lowest margin of ours, or where
+           the lowest total wins the highest. */
+        if (j == 0 || (lowest ? m > worst : m < worst)) worst = m;
+        if (j == pick) chosen = m;
+    }
+    return reply * worst + (1.0 - reply) * chosen;
 }
 
 /* ---- inference from the other seats' plays (chkobba.search.inference) ----- */
@@ -1965,7 +2009,8 @@ static PyObject *fc_solve(PyObject *Py_UNUSED(self), PyObject *args) {
 PyDoc_STRVAR(evaluate_doc,
              "evaluate(rules, cut_phase, seat, side_of, turn, dealer, hand, table, cut_card, "
              "piles, chkobba, last_capturer, hand_sizes, unseen, stock, declared, wild, shown, "
-             "samples, seed, solve_cards, temperature, decisions, known=None)\n--\n\n"
+             "samples, seed, solve_cards, temperature, decisions, known=None, reply=0.0, "
+             "solve_stock=0)\n--\n\n"
              "The expert's inner loop: the summed margin of each root move over sampled deals "
              "(chkobba.fast.evaluate takes an Observation). declared holds each side's "
              "declaration points, wild the value the 7♠ keeps this round (0: a 7), shown per "
@@ -1973,20 +2018,33 @@ PyDoc_STRVAR(evaluate_doc,
              "With a positive temperature each deal's margins are weighted by how likely it "
              "makes the decisions (chkobba.search.inference). `known` (one card set per seat, "
              "0 for a hidden hand) fixes the other hands that the evaluator is let see; only "
-             "the rest of the unseen cards is sampled.");
+             "the rest of the unseen cards is sampled. A positive `reply` (up to 1) searches the "
+             "next seat's reply to each root move when it is another side's "
+             "(chkobba.fast.reply_margin). A positive `solve_stock` solves a two-sided sampled deal "
+             "exactly, its deals to come included, once at most that many cards are left to "
+             "deal and at most solve_cards are in hands.");
 
 static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
     int cut_phase, seat, seats, turn, dealer, cut_card, last, stock, wild, sides, solve_cards;
     long long samples;
-    double temperature, scale;
+    double temperature, scale, reply = 0.0;
+    int solve_stock = 0;
     PyObject *rules_o, *side_o, *hand_o, *table_o, *piles_o, *chk_o, *sizes_o, *unseen_o,
         *declared_o, *shown_o, *seed_o, *dec_o, *known_o = Py_None;
-    if (!PyArg_ParseTuple(args, "OpiOiiOOiOOiOOiOiOLOidO|O:evaluate", &rules_o, &cut_phase, &seat,
-                          &side_o, &turn, &dealer, &hand_o, &table_o, &cut_card, &piles_o,
+    if (!PyArg_ParseTuple(args, "OpiOiiOOiOOiOOiOiOLOidO|Odi:evaluate", &rules_o, &cut_phase,
+                          &seat, &side_o, &turn, &dealer, &hand_o, &table_o, &cut_card, &piles_o,
                           &chk_o, &last, &sizes_o, &unseen_o, &stock, &declared_o, &wild,
                           &shown_o, &samples, &seed_o, &solve_cards, &temperature, &dec_o,
-                          &known_o))
+                          &known_o, &reply, &solve_stock))
         return NULL;
+    if (solve_stock < 0 || solve_stock > NCARDS) {
+        PyErr_SetString(PyExc_ValueError, "solve_stock must be from 0 to 40");
+        return NULL;
+    }
+    if (!(reply >= 0.0 && reply <= 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "reply must be from 0 to 1");
+        return NULL;
+    }
     const Rules *R;
     if (get_rules(rules_o, &R) < 0 || check_wild(wild) < 0) return NULL;
     if (get_scale(temperature, &scale) < 0) return NULL;
@@ -2142,8 +2200,9 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     Rng rng;
     rng_seed(&rng, seed);
-    MoveList ml;
+    MoveList ml, replies;
     ml_init(&ml);
+    ml_init(&replies);
     int side = side_of[seat];
     int bad = 0;
     for (long long k = 0; k < samples && !bad; k++) {
@@ -2191,16 +2250,20 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
                 game_deal(&g, i == 0 ? 1 : 0);
             else
                 game_play(&g, roots.v[i].card, roots.v[i].capture);
-            int m = playout_margin(&g, side, solve_cards, &ml, &rng);
-            if (m == INT_MIN) {
+            double m = cut_phase
+                           ? (double)playout_margin(&g, side, solve_cards, 0, &ml, &rng)
+                           : reply_margin(&g, side, solve_cards, solve_stock, reply, &ml,
+                                          &replies, &rng);
+            if (isnan(m) || m == (double)INT_MIN) {
                 bad = 1;
                 break;
             }
             totals[i] += weight * m;
         }
     }
-    int failed = ml.failed;
+    int failed = ml.failed || replies.failed;
     ml_free(&ml);
+    ml_free(&replies);
     ml_free(&roots);
     PyObject *out = NULL;
     if (bad) {

@@ -58,6 +58,8 @@ def evaluate(
     temperature: float,
     decisions: Sequence[tuple[int, int, int, int, int, int, int, bool, int, int]],
     known: Sequence[int] | None = None,
+    reply: float = 0.0,
+    solve_stock: int = 0,
     /,
 ) -> list[float]: ...
 def likelihoods(

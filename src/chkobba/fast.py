@@ -39,7 +39,7 @@ from chkobba.rules import CHKOBBA, RuleSet
 from chkobba.scoring import POINT_KEYS, Declaration
 from chkobba.search import inference, policy
 from chkobba.search.determinize import determinize
-from chkobba.search.endgame import solvable
+from chkobba.search.endgame import solvable, solvable_dealt, solve_dealt
 from chkobba.search.endgame import solve as endgame_solve
 
 try:
@@ -484,10 +484,18 @@ SOLVE_CARDS: Final = 6
 
 
 def playout_margin(
-    r: Round, side: int, rng: random.Random, solve_cards: int = SOLVE_CARDS
+    r: Round,
+    side: int,
+    rng: random.Random,
+    solve_cards: int = SOLVE_CARDS,
+    solve_stock: int = 0,
 ) -> float:
     """Finish ``r`` with the policy, or solve it exactly once two sides are left with
     an empty stock and at most ``solve_cards`` cards in hands; ``side``'s margin.
+
+    With a positive ``solve_stock`` the sampled deal is solved exactly already once at
+    most that many cards are left to deal (their order is the sample's), the deals to
+    come included (:func:`chkobba.search.endgame.solve_dealt`).
 
     The pure expert's playout (:func:`chkobba.agents.expert.playout_margin`), kept
     here so that this module does not import the agents that use it.
@@ -497,11 +505,67 @@ def playout_margin(
     if solvable(r) and r.in_hands <= solve_cards:
         value, _ = endgame_solve(r)
         return value if r.side_of[r.turn] == side else -value
+    if solve_stock and solvable_dealt(r, solve_stock) and r.in_hands <= solve_cards:
+        value = solve_dealt(r)
+        return value if r.side_of[r.turn] == side else -value
     policy.rollout(r, rng)
     if r.score is None:
         return 0.0
     points = r.score.points
     return float(points[side] - max(p for s, p in enumerate(points) if s != side))
+
+
+def reply_margin(
+    r: Round,
+    side: int,
+    rng: random.Random,
+    solve_cards: int = SOLVE_CARDS,
+    reply: float = 0.0,
+    solve_stock: int = 0,
+) -> float:
+    """``side``'s margin in ``r`` just after its root move, with the next seat's reply
+    searched: a second ply at the root.
+
+    Where ``reply`` is positive and the next seat is another side's (and the round is
+    not over nor already solved exactly, :func:`playout_margin`), each of its legal
+    plays is made and played out once; the margin is ``reply`` times the one worst for
+    ``side``'s goal (the reply that side would pick, seeing the sampled deal: the lowest
+    margin, or where the lowest total wins the highest) plus ``1 - reply`` times the
+    margin after the policy's reply (drawn before the playouts). Otherwise one playout.
+    """
+    if (
+        reply <= 0.0
+        or r.void
+        or r.score is not None
+        or r.side_of[r.turn] == side
+        or (solvable_dealt(r, solve_stock) and r.in_hands <= solve_cards)
+    ):
+        return playout_margin(r, side, rng, solve_cards, solve_stock)
+    replies = r.legal_plays()
+    pick = policy.policy_move(r, rng)
+    lowest = r.rules.lowest_wins
+    worst = chosen = 0.0
+    for j, m in enumerate(replies):
+        child = r.copy()
+        child.apply_unchecked(m)
+        v = playout_margin(child, side, rng, solve_cards, solve_stock)
+        if j == 0 or (v > worst if lowest else v < worst):
+            worst = v
+        if m == pick:
+            chosen = v
+    return reply * worst + (1.0 - reply) * chosen
+
+
+def check_reply(reply: float) -> None:
+    """Raise ``ValueError`` unless ``reply`` is a share from 0 to 1."""
+    if not 0.0 <= reply <= 1.0:
+        raise ValueError(f"reply must be from 0 to 1, not {reply}")
+
+
+def check_solve_stock(solve_stock: int) -> None:
+    """Raise ``ValueError`` unless ``solve_stock`` is a number of cards from 0 to 40."""
+    if not 0 <= solve_stock <= 40:
+        raise ValueError(f"solve_stock must be from 0 to 40, not {solve_stock}")
 
 
 def _check_observation(obs: Observation, samples: int) -> None:
@@ -518,9 +582,14 @@ def py_evaluate(
     solve_cards: int = SOLVE_CARDS,
     temperature: float | None = None,
     known: Sequence[int] | None = None,
+    reply: float = 0.0,
+    solve_stock: int = 0,
 ) -> list[float]:
-    """:func:`evaluate` on the engine: determinize, weigh the deal, apply each move, play out."""
+    """:func:`evaluate` on the engine: determinize, weigh the deal, apply each move, play out
+    (:func:`reply_margin`)."""
     _check_observation(obs, samples)
+    check_reply(reply)
+    check_solve_stock(solve_stock)
     found = inference.decisions(obs) if inference.active(temperature) else ()
     rng = random.Random(seed)
     moves = obs.legal_moves
@@ -535,7 +604,10 @@ def py_evaluate(
         for i, m in enumerate(moves):
             r = deal.copy()
             r.apply_unchecked(m)
-            totals[i] += w * playout_margin(r, obs.side, rng, solve_cards)
+            if obs.phase is Phase.CUT:
+                totals[i] += w * playout_margin(r, obs.side, rng, solve_cards)
+            else:
+                totals[i] += w * reply_margin(r, obs.side, rng, solve_cards, reply, solve_stock)
     return totals
 
 
@@ -691,6 +763,8 @@ def evaluate(
     solve_cards: int = SOLVE_CARDS,
     temperature: float | None = None,
     known: Sequence[int] | None = None,
+    reply: float = 0.0,
+    solve_stock: int = 0,
 ) -> list[float]:
     """The summed margin of each of ``obs.legal_moves`` over ``samples`` sampled deals.
 
@@ -711,11 +785,22 @@ def evaluate(
     ``known`` (one card set per seat, 0 for a hidden hand) fixes hands the caller
     is let see; only the other hidden cards are sampled (for measurements only:
     the peeking player of :mod:`chkobba.agents.cheater`).
+
+    A positive ``reply`` (up to 1) searches a second ply at the root: after each
+    move of the play phase, the next seat's replies when it is another side's
+    (:func:`reply_margin`); 0 plays each move out once. A positive ``solve_stock``
+    solves each sampled deal of two sides exactly, its deals to come included, once at
+    most that many cards are left to deal and at most ``solve_cards`` are in hands
+    (:func:`playout_margin`).
     """
     _check_observation(obs, samples)
+    check_reply(reply)
+    check_solve_stock(solve_stock)
     found = inference.decisions(obs) if inference.active(temperature) else ()
     if not _kernel(obs.rules, obs.seats):
-        return py_evaluate(obs, samples, seed, solve_cards, temperature, known)
+        return py_evaluate(
+            obs, samples, seed, solve_cards, temperature, known, reply, solve_stock
+        )
     cut = obs.phase is Phase.CUT
     if cut and obs.cut_card is None:
         raise ValueError("at the cut only the cutter can evaluate its choice")
@@ -744,6 +829,8 @@ def evaluate(
         temperature or 0.0,
         _decision_tuples(found),
         None if known is None else list(known),
+        reply,
+        solve_stock,
     )
     if len(totals) != len(obs.legal_moves):
         raise RuntimeError("the kernel and the observation disagree on the legal moves")

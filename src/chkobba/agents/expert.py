@@ -7,7 +7,10 @@ deal, and finishes the round with the fast playout policy. All moves are
 compared on the same samples (common random numbers), and the move with the
 best mean round-point margin is played. Once the stock is empty and two sides
 remain, the rest of the round is solved exactly instead (with two players every
-card is then known; with partners, each sampled split is solved).
+card is then known; with partners, each sampled split is solved). In Scopa with
+two players (:meth:`ExpertAgent.stock_to_solve`) each sampled deal is solved
+exactly already from the hand before the last, the last deal included, on
+:data:`EXPERT_DEAL_SAMPLES` samples.
 
 The budget is a number of sampled deals (deterministic for a seed) and,
 optionally, a time limit per move. The compiled kernel plays every game of the
@@ -40,7 +43,7 @@ from chkobba.rules import RuleSet
 from chkobba.search import inference
 from chkobba.search.determinize import determinize
 from chkobba.search.endgame import scores_exactly, solvable, solve
-from chkobba.search.policy import rollout
+from chkobba.search.policy import rollout, scopa_two
 
 EXPERT_SAMPLES: Final = 6000
 """The full expert's budget: sampled deals per move (deterministic for a seed)."""
@@ -67,6 +70,19 @@ heuristic on the same duplicate pairs (bench/expert_variants.py, seed 1), 48 spl
 rather than 8 measured +0.67 [+0.41, +0.92] points per deal rather than +0.55 [+0.29,
 +0.80] in Scopa 2 against 2 (150 pairs) and +1.53 [+1.17, +1.89] rather than +1.26
 [+0.90, +1.61] in Scopone (100 pairs), for a few milliseconds a move more."""
+EXPERT_DEAL_SAMPLES: Final = 1000
+"""Sampled deals a move where each is solved exactly through the stock
+(:attr:`ExpertAgent.solve_stock`): a solve costs more than a playout."""
+EXPERT_SOLVE_STOCK: Final = 6
+"""The full expert's :attr:`ExpertAgent.solve_stock`: in Scopa with two players (the only
+table it reaches), each sampled deal is solved exactly from the hand before the last, the
+last deal included. Against heuristic on the same 300 duplicate pairs (seed 1,
+bench/expert_variants.py) it measured +0.04 [-0.03, +0.11] points a deal over solving from
+the last hand only (+0.03 [-0.05, +0.10] with 400 samples); see docs/variants.md, "The
+expert on every preset, measured"."""
+EXPERT_REPLY: Final = 0.0
+"""The full expert's second ply at the root (:attr:`ExpertAgent.reply`): 0, each move is
+played out once (see docs/variants.md, "The expert on every preset, measured")."""
 FAST_CHUNK: Final = 256
 """Samples per kernel call when a time limit is checked between calls."""
 
@@ -88,8 +104,24 @@ class ExpertAgent:
         endgame_samples: int = 8,
         name: str = "expert",
         temperature: float | None = None,
+        reply: float = 0.0,
+        solve_stock: int = 0,
+        deal_samples: int = EXPERT_DEAL_SAMPLES,
     ) -> None:
         inference.check_temperature(temperature)
+        fast.check_reply(reply)
+        fast.check_solve_stock(solve_stock)
+        if deal_samples < 1:
+            raise ValueError(f"deal_samples must be at least 1, not {deal_samples}")
+        self.reply = reply
+        """The second ply's share at the root where :meth:`reply_for` allows it
+        (:func:`chkobba.fast.reply_margin`); 0: each move is played out once."""
+        self.solve_stock = solve_stock
+        """With at most this many cards left to deal (and more than none), each sampled
+        deal is solved exactly, the last deal included, where :meth:`stock_to_solve`
+        allows it; 0: never before the stock is empty."""
+        self.deal_samples = deal_samples
+        """The deals sampled for a move solved through the stock (:attr:`solve_stock`)."""
         self.name = name
         self.temperature = temperature
         """Inference's softmax temperature in points; None or 0: uniform sampling."""
@@ -109,6 +141,25 @@ class ExpertAgent:
         if rules.hand_size <= BUDGET_HAND:
             return self.samples
         return max(1, self.samples * BUDGET_HAND // rules.hand_size)
+
+    def reply_for(self, rules: RuleSet, seats: int) -> float:
+        """The second ply's share under ``rules`` at ``seats``: :attr:`reply` at a table of
+        two with Scopa's captures and hands of three (:func:`chkobba.search.policy.scopa_two`),
+        where it was measured; 0 elsewhere."""
+        return self.reply if seats == 2 and scopa_two(rules) else 0.0
+
+    def stock_to_solve(self, obs: Observation) -> int:
+        """:attr:`solve_stock` where ``obs`` is in play at a table of two with Scopa's
+        captures (:func:`chkobba.search.policy.scopa_two`) and 1 to :attr:`solve_stock`
+        cards are left to deal; 0 elsewhere."""
+        if (
+            obs.phase is Phase.PLAY
+            and obs.seats == 2
+            and scopa_two(obs.rules)
+            and 0 < obs.stock <= self.solve_stock
+        ):
+            return self.solve_stock
+        return 0
 
     def best_move(self, obs: Observation, known: Sequence[int] | None = None) -> Move:
         """The move with the best estimated margin, ``known`` hands fixed (see :meth:`evaluate`)."""
@@ -147,12 +198,14 @@ class ExpertAgent:
         totals = [0.0] * len(moves)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         side = obs.side
-        samples = self.samples_for(obs.rules)
+        deep = self.stock_to_solve(obs)
+        samples = self.deal_samples if deep else self.samples_for(obs.rules)
         if fast.AVAILABLE:
             # The budget was set for the kernel, which does not play these rules:
             # keep the time per move close on the pure path.
             samples = max(16, samples // PURE_DIVISOR)
         found = self._decisions(obs)
+        reply = 0.0 if obs.phase is Phase.CUT else self.reply_for(obs.rules, obs.seats)
         for _ in range(samples):
             deal = determinize(obs, self.rng, known)
             w = self._weight(found, deal, obs)
@@ -160,7 +213,12 @@ class ExpertAgent:
                 for i, m in enumerate(moves):
                     r = deal.copy()
                     r.apply_unchecked(m)
-                    totals[i] += w * playout_margin(r, side, self.rng)
+                    if reply or deep:
+                        totals[i] += w * fast.reply_margin(
+                            r, side, self.rng, reply=reply, solve_stock=deep
+                        )
+                    else:
+                        totals[i] += w * playout_margin(r, side, self.rng)
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return totals
@@ -194,15 +252,31 @@ class ExpertAgent:
                 known=known,
             )
         t = self.temperature
+        deep = self.stock_to_solve(obs)
+        if deep:
+            # Each sampled deal solved exactly through its last deal: fewer samples.
+            return fast.evaluate(
+                obs,
+                self.deal_samples,
+                self.rng.getrandbits(63),
+                temperature=t,
+                known=known,
+                solve_stock=deep,
+            )
         samples = self.samples_for(obs.rules)
+        reply = self.reply_for(obs.rules, obs.seats)
         if self.seconds is None:
-            return fast.evaluate(obs, samples, self.rng.getrandbits(63), temperature=t, known=known)
+            return fast.evaluate(
+                obs, samples, self.rng.getrandbits(63), temperature=t, known=known, reply=reply
+            )
         deadline = time.perf_counter() + self.seconds
         totals = [0.0] * len(obs.legal_moves)
         done = 0
         while done < samples:
             chunk = min(FAST_CHUNK, samples - done)
-            part = fast.evaluate(obs, chunk, self.rng.getrandbits(63), temperature=t, known=known)
+            part = fast.evaluate(
+                obs, chunk, self.rng.getrandbits(63), temperature=t, known=known, reply=reply
+            )
             totals = [a + b for a, b in zip(totals, part, strict=True)]
             done += chunk
             if time.perf_counter() > deadline:
@@ -253,4 +327,6 @@ def _expert(seed: int) -> ExpertAgent:
         samples=budget(EXPERT_SAMPLES),
         endgame_samples=EXPERT_ENDGAME_SAMPLES,
         temperature=EXPERT_TEMPERATURE,
+        reply=EXPERT_REPLY,
+        solve_stock=EXPERT_SOLVE_STOCK,
     )

@@ -38,6 +38,56 @@ def solvable(r: Round) -> bool:
     )
 
 
+def solvable_dealt(r: Round, stock: int) -> bool:
+    """Whether :func:`solve_dealt` applies: as :func:`solvable`, but with at most ``stock``
+    cards left to deal (their order known, as in a sampled deal)."""
+    return (
+        r.sides == 2
+        and len(r.deck) - r.stock_pos <= stock
+        and r.score is None
+        and r.in_hands > 0
+        and scores_exactly(r.rules, r.seats, r.sides)
+    )
+
+
+def solve_dealt(r: Round) -> float:
+    """The exact margin for the side to move in ``r``, the deals still to come included:
+    every card is placed and the stock's order known (a sampled deal), and the round makes
+    its deals as it would. Best play for each side's goal, as :func:`solve`; slow (it plays
+    on copies of the round), the reference of the kernel's solve with a stock.
+    """
+    sign = -1.0 if r.rules.lowest_wins else 1.0
+    memo: dict[tuple[object, ...], float] = {}
+
+    def value(node: Round) -> float:
+        # The side to move's margin times sign; the sides alternate in seat order.
+        if node.score is not None:
+            pts = node.score.points
+            me = node.side_of[node.turn]
+            return sign * (pts[me] - pts[1 - me])
+        key = (
+            tuple(node.hands),
+            node.table,
+            tuple(node.piles),
+            tuple(node.chkobba),
+            node.last_capturer,
+            node.turn,
+            node.stock_pos,
+        )
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        best = -1e9
+        for play in node.legal_plays():
+            child = node.copy()
+            child.apply_unchecked(play)
+            best = max(best, -value(child))
+        memo[key] = best
+        return best
+
+    return sign * value(r)
+
+
 def solve(r: Round) -> tuple[float, list[tuple[Play, float]]]:
     """The exact margin for the side to move and each legal play's margin.
 
