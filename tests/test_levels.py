@@ -9,15 +9,20 @@ points at that table.
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import chkobba.agents.levels as levels
+from chkobba import fast
 from chkobba.agents import make_agent
 from chkobba.agents.expert import EXPERT_SAMPLES, ExpertAgent, budget
-from chkobba.rules import PRESETS
+from chkobba.game import Phase, Round
+from chkobba.observe import Observation, observe_round
+from chkobba.rules import PRESETS, RuleSet
 
 ROOT = Path(__file__).parent.parent
 VARIANTS_MD = ROOT / "docs" / "variants.md"
@@ -94,3 +99,51 @@ def test_hard_is_the_expert_with_fewer_uniform_samples() -> None:
     assert hard.samples == budget(levels.HARD_SAMPLES) < budget(EXPERT_SAMPLES) == expert.samples
     assert hard.temperature is None
     assert [make_agent(n, 0).name for n in levels.LEVELS[:2]] == ["greedy", "heuristic"]
+
+
+def last_deal(rules: RuleSet, seed: int) -> Observation:
+    """A 2-against-2 position of the last deal (the stock empty) with a choice to make."""
+    rng = random.Random(seed)
+    while True:
+        deck = list(range(40))
+        rng.shuffle(deck)
+        r = Round(rules, 4, True, rng.randrange(4), deck)
+        if r.phase is Phase.CUT:
+            r.apply_unchecked(rng.choice(r.legal_moves()))
+        while r.score is None and not r.void:
+            if r.stock == 0 and len(r.legal_moves()) > 1:
+                return observe_round(r, r.turn, (0, 0), 1, rules.target)
+            r.apply_unchecked(rng.choice(r.legal_moves()))
+
+
+@pytest.mark.parametrize("kernel", [True, False], ids=["kernel", "pure"])
+@pytest.mark.parametrize(("preset", "solved"), [("ponino", False), ("scopa", True)])
+def test_the_last_deal_is_solved_only_where_the_solver_scores_the_rules(
+    monkeypatch: pytest.MonkeyPatch, preset: str, solved: bool, kernel: bool
+) -> None:
+    # Il ponino between partners needs the seat that took each knight, which the
+    # solver does not keep: its last deal gets the search's whole budget, not a few
+    # endgame splits played out.
+    if kernel and not fast.AVAILABLE:
+        pytest.skip(f"no kernel: {fast.BACKEND}")
+    if not kernel:
+        monkeypatch.setattr(fast, "AVAILABLE", False)
+    obs = last_deal(PRESETS[preset], 5)
+    calls: list[dict[str, Any]] = []
+    original = fast.evaluate
+
+    def spy(o: Observation, samples: int, seed: int, **kw: Any) -> list[float]:
+        calls.append({"samples": samples, **kw})
+        return original(o, samples, seed, **kw)
+
+    monkeypatch.setattr(fast, "evaluate", spy)
+    solves: list[Observation] = []
+    monkeypatch.setattr(ExpertAgent, "_endgame", lambda self, o, known: solves.append(o) or [])
+    agent = ExpertAgent(1, samples=40, endgame_samples=3)
+    agent.evaluate(obs)
+    if kernel:
+        assert [c["samples"] for c in calls] == [3 if solved else 40]
+        assert ("solve_cards" in calls[0]) == solved
+    else:
+        assert not calls
+        assert bool(solves) == solved
