@@ -30,6 +30,8 @@ HEADING = "The levels on every preset"
 RUNGS = ("medium vs easy", "hard vs medium", "expert vs hard", "expert vs medium")
 """Each level against the one below, and the expert against medium."""
 TABLE_WORDS = {"2": "2 players", "2v2": "2 against 2"}
+NOT_MEASURED = "not measured"
+"""The margin cell of a rung whose duel is not played yet (its command is given)."""
 NUMBER = re.compile(r"^[+-−]?\d+\.\d+$")
 
 
@@ -73,9 +75,13 @@ def test_no_row_names_an_unknown_preset_or_rung() -> None:
         assert r[0] in PRESETS, r
         assert r[1] in TABLE_WORDS.values(), r
         assert r[2] in RUNGS, r
+        command = r[-1].startswith(("`chkobba duel ", "`python bench/strength.py "))
+        assert command, f"each row gives its command: {r}"
 
 
-@pytest.mark.parametrize("row", rows(), ids=lambda r: " ".join(r[:3]))
+@pytest.mark.parametrize(
+    "row", [r for r in rows() if r[3] != NOT_MEASURED], ids=lambda r: " ".join(r[:3])
+)
 def test_each_verdict_follows_its_interval(row: list[str]) -> None:
     mean = number(row[3])
     low, to, high = row[4].partition(" to ")
