@@ -184,15 +184,19 @@ class ExpertAgent:
     def _evaluate(self, obs: Observation, known: Sequence[int] | None) -> list[float]:
         # Solve exactly once every card is dealt and few are left: always so in
         # Chkobba, not at the start of a Scopone, where all 40 are dealt at once.
+        # Where the solver cannot score the rules (Il ponino between partners) the
+        # last deal is searched with the whole budget: its few endgame splits, each
+        # only played out, left `hard` no better than `medium` there.
         endgame = (
             obs.phase is Phase.PLAY
             and obs.stock == 0
             and obs.sides == 2
             and sum(obs.hand_sizes) <= ENDGAME_CARDS
+            and scores_exactly(obs.rules, obs.seats, obs.sides)
         )
         if fast.AVAILABLE and fast.supports(obs.rules, obs.seats):
             return self._evaluate_fast(obs, endgame, known)
-        if endgame and scores_exactly(obs.rules, obs.seats, obs.sides):
+        if endgame:
             return self._endgame(obs, known)
         moves = obs.legal_moves
         totals = [0.0] * len(moves)

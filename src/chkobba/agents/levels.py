@@ -9,6 +9,11 @@ over 300 pairs); weighing the samples by inference
 (:data:`~chkobba.agents.expert.EXPERT_TEMPERATURE`) measured +0.08 [+0.01, +0.15]
 head to head.
 
+On every preset of ``chkobba rules``, at 2 players and 2 against 2, the four rungs
+(medium vs easy, hard vs medium, expert vs hard, expert vs medium) are measured in
+docs/variants.md, "The levels on every preset" (``bench/strength.py --duels
+hard:medium,expert:hard``), with each interval, time a move and command.
+
 | level | player | budget |
 |---|---|---|
 | easy | greedy: takes the most valuable capture, no defence | none |
