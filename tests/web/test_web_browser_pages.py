@@ -111,10 +111,16 @@ def test_raised_cards_stay_below_the_hands_label(server: ServerProcess, browser:
     d = browser
     g = post(server.base, "/api/games", {"mode": "computer", "level": "random", "target": 11})
     open_as(d, server.base, g["game"], g["token"])
-    wait(d, lambda d: visible(d, "#hand .card.playable") or visible(d, "#cut-keep"))
+    # The cut button can show before the seat's turn is live; a click then is lost, so
+    # decide the cut only on our turn and wait for the ply it makes.
+    my_turn = lambda d: body(d, "data-my-turn") == "1"  # noqa: E731
+    wait(d, lambda d: my_turn(d) and (visible(d, "#hand .card.playable")
+                                      or visible(d, "#cut-keep")))
     if visible(d, "#cut-keep"):  # this seat cuts first: decide, then play
+        ply = int(body(d, "data-ply") or 0)
         visible(d, "#cut-keep")[0].click()
-        wait(d, lambda d: visible(d, "#hand .card.playable"))
+        wait(d, lambda d: int(body(d, "data-ply") or 0) > ply)
+        wait(d, lambda d: my_turn(d) and visible(d, "#hand .card.playable"))
     label = rect(d, "#hand-zone h3")
     outline = 3  # px, drawn outside the card's box
     for card in visible(d, "#hand .card.playable"):
