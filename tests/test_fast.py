@@ -1122,3 +1122,19 @@ def test_the_expert_solves_through_the_stock_only_at_scopas_table_of_two() -> No
         ExpertAgent(1, solve_stock=-2)
     with pytest.raises(ValueError, match="deal_samples must be at least 1"):
         ExpertAgent(1, solve_stock=6, deal_samples=0)
+
+
+@needs_kernel
+def test_solving_through_the_stock_keeps_the_time_limit() -> None:
+    """An expert with a time limit (``seconds``) stops after the chunk that passes it, also
+    when it solves through the stock: with no time at all it searches one chunk, the
+    same as an expert given that chunk's samples."""
+    from chkobba.agents.expert import FAST_CHUNK, ExpertAgent
+
+    obs = observation_at(18, 2, False, 18, lambda o: o.stock == 6, preset("scopa"))
+    hurried = ExpertAgent(5, solve_stock=6, deal_samples=4 * FAST_CHUNK, seconds=0.0)
+    one_chunk = ExpertAgent(5, solve_stock=6, deal_samples=FAST_CHUNK)
+    unhurried = ExpertAgent(5, solve_stock=6, deal_samples=4 * FAST_CHUNK)
+    assert hurried.stock_to_solve(obs) == 6
+    assert hurried.evaluate(obs) == one_chunk.evaluate(obs)
+    assert unhurried.evaluate(obs) != one_chunk.evaluate(obs)
