@@ -1,5 +1,6 @@
 """Scopone de Trente's points as the search values them: the kernel, its pure reference
-and :mod:`chkobba.scoring` agree prize by prize (docs/rules.md §3.5, §2.6)."""
+and :mod:`chkobba.scoring` agree prize by prize (docs/rules.md §3.5, §2.6); and the
+expert there samples uniformly (:data:`~chkobba.agents.expert.EXPERT_FACES_TEMPERATURE`)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,13 @@ import random
 import pytest
 
 from chkobba import fast
+from chkobba.agents import make_agent
+from chkobba.agents.expert import EXPERT_FACES_TEMPERATURE, EXPERT_TEMPERATURE, ExpertAgent
 from chkobba.cards import DIAMONDS, DIAMONDS_MASK
 from chkobba.game import Round, side_map
-from chkobba.rules import PRESETS
+from chkobba.observe import Observation, observe_round
+from chkobba.rules import PRESETS, RuleSet
+from chkobba.search import inference
 from chkobba.search.endgame import solvable
 from chkobba.search.endgame import solve as endgame_solve
 
@@ -93,3 +98,50 @@ def test_trente_endgames_are_solved_alike_by_the_kernel_and_the_reference() -> N
         assert fast.solve(state) == expected
         assert fast.py_solve(state) == expected
         checked += 1
+
+
+def mid_deal(rules: RuleSet, seed: int, plies: int = 10) -> Observation:
+    """A 2-against-2 position after ``plies`` random plays, the seat to move with a choice
+    and the other seats' plays of the deal to explain."""
+    rng = random.Random(seed)
+    deck = list(range(40))
+    rng.shuffle(deck)
+    r = Round(rules, 4, True, rng.randrange(4), deck)
+    for _ in range(plies):
+        r.apply_unchecked(rng.choice(r.legal_moves()))
+    while len(r.legal_moves()) < 2:
+        r.apply_unchecked(rng.choice(r.legal_moves()))
+    return observe_round(r, r.turn, (0, 0), 1, rules.target)
+
+
+def twin(expert: ExpertAgent, temperature: float | None) -> ExpertAgent:
+    """The registered expert's budget and seed, with one ``temperature`` everywhere."""
+    return ExpertAgent(
+        3,
+        samples=expert.samples,
+        endgame_samples=expert.endgame_samples,
+        temperature=temperature,
+        reply=expert.reply,
+        solve_stock=expert.solve_stock,
+    )
+
+
+def test_the_expert_samples_uniformly_in_trente_only() -> None:
+    expert = make_agent("expert", 3)
+    assert isinstance(expert, ExpertAgent)
+    assert expert.temperature_for(TRENTE) == EXPERT_FACES_TEMPERATURE == 0.0
+    assert expert.temperature_for(PRESETS["scopone"]) == EXPERT_TEMPERATURE
+    hard = make_agent("hard", 3)
+    assert isinstance(hard, ExpertAgent) and hard.temperature_for(TRENTE) is None
+    for seed in range(3):
+        obs = mid_deal(TRENTE, seed)
+        assert inference.decisions(obs)
+        got = make_agent("expert", 3)
+        assert isinstance(got, ExpertAgent)
+        assert got.evaluate(obs) == twin(got, None).evaluate(obs)
+    # Elsewhere (Scopone, the same deal without Trente's points) the inference stays, and
+    # it does change the values.
+    obs = mid_deal(PRESETS["scopone"], 0)
+    values = expert.evaluate(obs)
+    assert values == twin(expert, EXPERT_TEMPERATURE).evaluate(obs)
+    assert values != twin(expert, None).evaluate(obs)
