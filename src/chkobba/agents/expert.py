@@ -56,14 +56,17 @@ well they explain the other seats' plays measured stronger than uniform sampling
 samples) for about 10% more time per move."""
 EXPERT_FACES_TEMPERATURE: Final = 0.0
 """The full expert's temperature where the A, 2 and 3 of coins score their face value
-(Scopone de Trente, :meth:`ExpertAgent.temperature_for`): 0, uniform sampling. There the
-inference at :data:`EXPERT_TEMPERATURE` left the expert below hard, -0.29 [-0.62, +0.05]
-points a deal (300 duplicate pairs 2 against 2, seed 1), and uniform sampling on the same
-pairs measured +0.75 [+0.44, +1.06] above hard, +1.04 [+0.58, +1.50] over the inference
-pair by pair (bench/expert_variants.py). Against a searching player the weights of ten-card
-hands collapse onto a few deals (about 5% of the samples' worth left mid-deal, in Scopone
-too), and the policy's model of the other seats, which values the 3 of coins as three
-sweeps, is then trusted where it does not hold."""
+(Scopone de Trente, :meth:`ExpertAgent.temperature_for`): 0, uniform sampling. Against hard
+(2 against 2, bench/expert_variants.py), the inference at :data:`EXPERT_TEMPERATURE` left
+the expert at -0.29 [-0.62, +0.05] points a deal (300 duplicate pairs, seed 1); uniform
+sampling on the same pairs measured +0.75 [+0.44, +1.06], +1.04 [+0.58, +1.50] over the
+inference pair by pair, and on 150 other pairs (seed 2) +0.81 [+0.32, +1.30], +0.60
+[-0.06, +1.26] over it. A temperature of 0.3 measured as uniform (+0.02 [-0.39, +0.43]
+over it, seed 1). The inference does point at the true deal (mid-deal, the true hands
+outweigh 79 to 85% of the sampled deals at 0.1), but against a searching player the
+weights of ten-card hands fall on few deals (about 5% of the samples' worth is left, as in
+Scopone), and Trente's 6 points of coin faces make each sampled deal's margin the
+noisier."""
 PURE_DIVISOR: Final = 40
 """Without the compiled kernel the same search is about this much slower, so the
 budgets of the levels are divided by it to keep the time per move close (and by the
