@@ -30,6 +30,7 @@ from chkobba.agents.base import register
 from chkobba.agents.expert import (
     EXPERT_DEAL_SAMPLES,
     EXPERT_ENDGAME_SAMPLES,
+    EXPERT_FACES_TEMPERATURE,
     EXPERT_REPLY,
     EXPERT_SAMPLES,
     EXPERT_SOLVE_STOCK,
@@ -47,13 +48,17 @@ _WEIGHTS = policy.weights
 
 POLICY_SETTINGS = ("caution", "hold", "sweep", "worth", "pairs", "epsilon")
 SETTINGS = (
-    "samples", "endgame", "temperature", "reply", "stock", "deal_samples", *POLICY_SETTINGS
+    "samples", "endgame", "temperature", "faces", "reply", "stock", "deal_samples",
+    *POLICY_SETTINGS,
 )
 """The settings a variant may change; the others are the registered expert's. ``reply`` is
 the second ply's share at the root (:attr:`ExpertAgent.reply`, where
 :meth:`ExpertAgent.reply_for` allows it); ``stock`` and ``deal_samples`` solve each
 sampled deal exactly through the stock once it holds at most ``stock`` cards, on that many
-samples (:attr:`ExpertAgent.solve_stock`). The last six change the playout policy's values
+samples (:attr:`ExpertAgent.solve_stock`). ``faces`` is the temperature where the A, 2 and
+3 of coins score their face value (:attr:`ExpertAgent.faces_temperature`, Scopone de
+Trente); without it a variant's ``temperature`` holds there too, and with neither the
+registered expert's. The last six change the playout policy's values
 for the duel's rule set (:func:`policy_values`)."""
 
 
@@ -81,6 +86,9 @@ def register_variant(name: str, settings: dict[str, float]) -> None:
     samples = int(settings.get("samples", EXPERT_SAMPLES))
     endgame = int(settings.get("endgame", EXPERT_ENDGAME_SAMPLES))
     temperature = settings.get("temperature", EXPERT_TEMPERATURE)
+    faces = settings.get(
+        "faces", settings.get("temperature", EXPERT_FACES_TEMPERATURE)
+    )
     reply = settings.get("reply", EXPERT_REPLY)
     stock = int(settings.get("stock", EXPERT_SOLVE_STOCK))
     deal_samples = int(settings.get("deal_samples", EXPERT_DEAL_SAMPLES))
@@ -92,6 +100,7 @@ def register_variant(name: str, settings: dict[str, float]) -> None:
             samples=budget(samples),
             endgame_samples=endgame,
             temperature=temperature,
+            faces_temperature=faces,
             name=name,
             reply=reply,
             solve_stock=stock,

@@ -24,7 +24,8 @@ With a ``temperature`` (in round points) the samples are weighted by inference
 likely it makes the other seats' plays in the current deal, under a softmax of
 the playout policy's scores, and the moves are compared on weighted sums. None
 (the class's default) samples uniformly; the registered ``expert`` player uses
-:data:`EXPERT_TEMPERATURE`.
+:data:`EXPERT_TEMPERATURE`, and where the A, 2 and 3 of coins score their face value
+(Scopone de Trente) :data:`EXPERT_FACES_TEMPERATURE`.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from chkobba.game import HAND_SIZE, Phase, Round
 from chkobba.moves import Move
 from chkobba.observe import Observation
 from chkobba.rules import RuleSet
+from chkobba.scoring import has_rule
 from chkobba.search import inference
 from chkobba.search.determinize import determinize
 from chkobba.search.endgame import scores_exactly, solvable, solve
@@ -52,6 +54,19 @@ EXPERT_TEMPERATURE: Final = 0.1
 well they explain the other seats' plays measured stronger than uniform sampling
 (+0.08 [+0.01, +0.15] points per deal head to head, 1,000 duplicate pairs at 6,000
 samples) for about 10% more time per move."""
+EXPERT_FACES_TEMPERATURE: Final = 0.0
+"""The full expert's temperature where the A, 2 and 3 of coins score their face value
+(Scopone de Trente, :meth:`ExpertAgent.temperature_for`): 0, uniform sampling. Against hard
+(2 against 2, bench/expert_variants.py), the inference at :data:`EXPERT_TEMPERATURE` left
+the expert at -0.29 [-0.62, +0.05] points a deal (300 duplicate pairs, seed 1); uniform
+sampling on the same pairs measured +0.75 [+0.44, +1.06], +1.04 [+0.58, +1.50] over the
+inference pair by pair, and on 150 other pairs (seed 2) +0.81 [+0.32, +1.30], +0.60
+[-0.06, +1.26] over it. A temperature of 0.3 measured as uniform (+0.02 [-0.39, +0.43]
+over it, seed 1). The inference does point at the true deal (mid-deal, the true hands
+outweigh 79 to 85% of the sampled deals at 0.1), but against a searching player the
+weights of ten-card hands fall on few deals (about 5% of the samples' worth is left, as in
+Scopone), and Trente's 6 points of coin faces make each sampled deal's margin the
+noisier."""
 PURE_DIVISOR: Final = 40
 """Without the compiled kernel the same search is about this much slower, so the
 budgets of the levels are divided by it to keep the time per move close (and by the
@@ -105,10 +120,12 @@ class ExpertAgent:
         name: str = "expert",
         temperature: float | None = None,
         reply: float = 0.0,
+        faces_temperature: float | None = None,
         solve_stock: int = 0,
         deal_samples: int = EXPERT_DEAL_SAMPLES,
     ) -> None:
         inference.check_temperature(temperature)
+        inference.check_temperature(faces_temperature)
         fast.check_reply(reply)
         fast.check_solve_stock(solve_stock)
         if deal_samples < 1:
@@ -125,6 +142,9 @@ class ExpertAgent:
         self.name = name
         self.temperature = temperature
         """Inference's softmax temperature in points; None or 0: uniform sampling."""
+        self.faces_temperature = faces_temperature
+        """The temperature where the A, 2 and 3 of coins score their face value (Scopone
+        de Trente, :meth:`temperature_for`); None: :attr:`temperature` there too."""
         self.rng = random.Random(seed)
         self.samples = samples
         """Sampled deals per move in a game of hands of three (:meth:`samples_for`)."""
@@ -141,6 +161,14 @@ class ExpertAgent:
         if rules.hand_size <= BUDGET_HAND:
             return self.samples
         return max(1, self.samples * BUDGET_HAND // rules.hand_size)
+
+    def temperature_for(self, rules: RuleSet) -> float | None:
+        """Inference's temperature under ``rules``: :attr:`faces_temperature` where the A, 2
+        and 3 of coins score their face value (the ``coin_faces`` point of Scopone de
+        Trente) and it is set; :attr:`temperature` elsewhere."""
+        if self.faces_temperature is not None and has_rule(rules.scoring, "coin_faces"):
+            return self.faces_temperature
+        return self.temperature
 
     def reply_for(self, rules: RuleSet, seats: int) -> float:
         """The second ply's share under ``rules`` at ``seats``: :attr:`reply` at a table of
@@ -229,14 +257,16 @@ class ExpertAgent:
 
     def _decisions(self, obs: Observation) -> tuple[inference.Decision, ...]:
         """The plays to explain, or none without inference."""
-        return inference.decisions(obs) if inference.active(self.temperature) else ()
+        active = inference.active(self.temperature_for(obs.rules))
+        return inference.decisions(obs) if active else ()
 
     def _weight(
         self, found: tuple[inference.Decision, ...], deal: Round, obs: Observation
     ) -> float:
         if not found:
             return 1.0
-        return inference.weight(found, deal.hands, obs.rules, self.temperature or 0.0, deal.wild)
+        t = self.temperature_for(obs.rules) or 0.0
+        return inference.weight(found, deal.hands, obs.rules, t, deal.wild)
 
     def _evaluate_fast(
         self, obs: Observation, endgame: bool, known: Sequence[int] | None
@@ -252,10 +282,10 @@ class ExpertAgent:
                 self.endgame_samples,
                 self.rng.getrandbits(63),
                 solve_cards=12,
-                temperature=self.temperature,
+                temperature=self.temperature_for(obs.rules),
                 known=known,
             )
-        t = self.temperature
+        t = self.temperature_for(obs.rules)
         deep = self.stock_to_solve(obs)
         # Each sampled deal solved exactly through its last deal costs more: fewer samples.
         samples = self.deal_samples if deep else self.samples_for(obs.rules)
@@ -329,6 +359,7 @@ def _expert(seed: int) -> ExpertAgent:
         samples=budget(EXPERT_SAMPLES),
         endgame_samples=EXPERT_ENDGAME_SAMPLES,
         temperature=EXPERT_TEMPERATURE,
+        faces_temperature=EXPERT_FACES_TEMPERATURE,
         reply=EXPERT_REPLY,
         solve_stock=EXPERT_SOLVE_STOCK,
     )

@@ -19,7 +19,9 @@ hard:medium,expert:hard``), with each interval, time a move and command.
 | easy | greedy: takes the most valuable capture, no defence | none |
 | medium | heuristic: counts cards, avoids offering a chkobba | none |
 | hard | expert search | :data:`HARD_SAMPLES` sampled deals per move, uniform |
-| expert | expert search | :data:`~chkobba.agents.expert.EXPERT_SAMPLES` deals, inference-weighed |
+| expert | expert search | :data:`~chkobba.agents.expert.EXPERT_SAMPLES` deals, inference-weighed¹ |
+
+¹ Uniform in Scopone de Trente (:data:`~chkobba.agents.expert.EXPERT_FACES_TEMPERATURE`).
 
 The compiled kernel plays every preset, so the levels are the same in every game of
 the family; where the hands are bigger than three (Scopone's 9 and 10 cards) the
