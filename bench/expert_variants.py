@@ -32,6 +32,7 @@ from chkobba.agents.expert import (
     EXPERT_ENDGAME_SAMPLES,
     EXPERT_REPLY,
     EXPERT_SAMPLES,
+    EXPERT_SOLVE_LAST,
     EXPERT_SOLVE_STOCK,
     EXPERT_TEMPERATURE,
     ExpertAgent,
@@ -47,13 +48,21 @@ _WEIGHTS = policy.weights
 
 POLICY_SETTINGS = ("caution", "hold", "sweep", "worth", "pairs", "epsilon")
 SETTINGS = (
-    "samples", "endgame", "temperature", "reply", "stock", "deal_samples", *POLICY_SETTINGS
+    "samples",
+    "endgame",
+    "temperature",
+    "reply",
+    "stock",
+    "deal_samples",
+    "last",
+    *POLICY_SETTINGS,
 )
 """The settings a variant may change; the others are the registered expert's. ``reply`` is
 the second ply's share at the root (:attr:`ExpertAgent.reply`, where
 :meth:`ExpertAgent.reply_for` allows it); ``stock`` and ``deal_samples`` solve each
 sampled deal exactly through the stock once it holds at most ``stock`` cards, on that many
-samples (:attr:`ExpertAgent.solve_stock`). The last six change the playout policy's values
+samples (:attr:`ExpertAgent.solve_stock`); ``last`` (1 or 0) whether the playouts solve the
+last deal exactly (:attr:`ExpertAgent.solve_last`). The last six change the playout policy's values
 for the duel's rule set (:func:`policy_values`)."""
 
 
@@ -84,6 +93,7 @@ def register_variant(name: str, settings: dict[str, float]) -> None:
     reply = settings.get("reply", EXPERT_REPLY)
     stock = int(settings.get("stock", EXPERT_SOLVE_STOCK))
     deal_samples = int(settings.get("deal_samples", EXPERT_DEAL_SAMPLES))
+    last = bool(settings.get("last", EXPERT_SOLVE_LAST))
 
     @register(name)
     def _variant(seed: int) -> ExpertAgent:
@@ -96,6 +106,7 @@ def register_variant(name: str, settings: dict[str, float]) -> None:
             reply=reply,
             solve_stock=stock,
             deal_samples=deal_samples,
+            solve_last=last,
         )
 
 

@@ -80,6 +80,9 @@ last deal included. Against heuristic on the same 300 duplicate pairs (seed 1,
 bench/expert_variants.py) it measured +0.04 [-0.03, +0.11] points a deal over solving from
 the last hand only (+0.03 [-0.05, +0.10] with 400 samples); see docs/variants.md, "The
 expert on every preset, measured"."""
+EXPERT_SOLVE_LAST: Final = False
+"""The full expert's :attr:`ExpertAgent.solve_last`: whether the playouts of Scopa with two
+players solve the last deal exactly rather than play it with the policy."""
 EXPERT_REPLY: Final = 0.0
 """The full expert's second ply at the root (:attr:`ExpertAgent.reply`): 0, each move is
 played out once (see docs/variants.md, "The expert on every preset, measured")."""
@@ -107,6 +110,7 @@ class ExpertAgent:
         reply: float = 0.0,
         solve_stock: int = 0,
         deal_samples: int = EXPERT_DEAL_SAMPLES,
+        solve_last: bool = False,
     ) -> None:
         inference.check_temperature(temperature)
         fast.check_reply(reply)
@@ -122,6 +126,10 @@ class ExpertAgent:
         allows it; 0: never before the stock is empty."""
         self.deal_samples = deal_samples
         """The deals sampled for a move solved through the stock (:attr:`solve_stock`)."""
+        self.solve_last = solve_last
+        """Whether each playout, where :meth:`last_to_solve` allows it, plays with the policy
+        only until the last deal is in hands and solves that deal exactly (with two players
+        every card is known then); False: the policy plays it."""
         self.name = name
         self.temperature = temperature
         """Inference's softmax temperature in points; None or 0: uniform sampling."""
@@ -160,6 +168,16 @@ class ExpertAgent:
         ):
             return self.solve_stock
         return 0
+
+    def last_to_solve(self, obs: Observation) -> bool:
+        """:attr:`solve_last` where ``obs`` is in play at a table of two with Scopa's
+        captures (:func:`chkobba.search.policy.scopa_two`); False elsewhere."""
+        return (
+            self.solve_last
+            and obs.phase is Phase.PLAY
+            and obs.seats == 2
+            and scopa_two(obs.rules)
+        )
 
     def best_move(self, obs: Observation, known: Sequence[int] | None = None) -> Move:
         """The move with the best estimated margin, ``known`` hands fixed (see :meth:`evaluate`)."""
@@ -210,6 +228,7 @@ class ExpertAgent:
             samples = max(16, samples // PURE_DIVISOR)
         found = self._decisions(obs)
         reply = 0.0 if obs.phase is Phase.CUT else self.reply_for(obs.rules, obs.seats)
+        last = self.last_to_solve(obs)
         for _ in range(samples):
             deal = determinize(obs, self.rng, known)
             w = self._weight(found, deal, obs)
@@ -217,9 +236,9 @@ class ExpertAgent:
                 for i, m in enumerate(moves):
                     r = deal.copy()
                     r.apply_unchecked(m)
-                    if reply or deep:
+                    if reply or deep or last:
                         totals[i] += w * fast.reply_margin(
-                            r, side, self.rng, reply=reply, solve_stock=deep
+                            r, side, self.rng, reply=reply, solve_stock=deep, solve_last=last
                         )
                     else:
                         totals[i] += w * playout_margin(r, side, self.rng)
@@ -269,9 +288,16 @@ class ExpertAgent:
             )
         samples = self.samples_for(obs.rules)
         reply = self.reply_for(obs.rules, obs.seats)
+        last = self.last_to_solve(obs)
         if self.seconds is None:
             return fast.evaluate(
-                obs, samples, self.rng.getrandbits(63), temperature=t, known=known, reply=reply
+                obs,
+                samples,
+                self.rng.getrandbits(63),
+                temperature=t,
+                known=known,
+                reply=reply,
+                solve_last=last,
             )
         deadline = time.perf_counter() + self.seconds
         totals = [0.0] * len(obs.legal_moves)
@@ -279,7 +305,13 @@ class ExpertAgent:
         while done < samples:
             chunk = min(FAST_CHUNK, samples - done)
             part = fast.evaluate(
-                obs, chunk, self.rng.getrandbits(63), temperature=t, known=known, reply=reply
+                obs,
+                chunk,
+                self.rng.getrandbits(63),
+                temperature=t,
+                known=known,
+                reply=reply,
+                solve_last=last,
             )
             totals = [a + b for a, b in zip(totals, part, strict=True)]
             done += chunk
@@ -333,4 +365,5 @@ def _expert(seed: int) -> ExpertAgent:
         temperature=EXPERT_TEMPERATURE,
         reply=EXPERT_REPLY,
         solve_stock=EXPERT_SOLVE_STOCK,
+        solve_last=EXPERT_SOLVE_LAST,
     )
