@@ -38,6 +38,7 @@ from chkobba.agents.expert import (
     ExpertAgent,
     budget,
 )
+from chkobba.cards import VALUE_OF
 from chkobba.duel.harness import DuelResult, duel_spec, play_all
 from chkobba.duel.stats import mean_estimate
 from chkobba.games.base import table_of
@@ -46,7 +47,7 @@ from chkobba.search import policy
 
 _WEIGHTS = policy.weights
 
-POLICY_SETTINGS = ("caution", "hold", "sweep", "worth", "pairs", "epsilon")
+POLICY_SETTINGS = ("caution", "hold", "sweep", "worth", "seven", "pairs", "epsilon")
 SETTINGS = (
     "samples",
     "endgame",
@@ -61,9 +62,9 @@ SETTINGS = (
 the second ply's share at the root (:attr:`ExpertAgent.reply`, where
 :meth:`ExpertAgent.reply_for` allows it); ``stock`` and ``deal_samples`` solve each
 sampled deal exactly through the stock once it holds at most ``stock`` cards, on that many
-samples (:attr:`ExpertAgent.solve_stock`); ``last`` (1 or 0) whether the playouts solve the
-last deal exactly (:attr:`ExpertAgent.solve_last`). The last six change the playout policy's values
-for the duel's rule set (:func:`policy_values`)."""
+samples (:attr:`ExpertAgent.solve_stock`); ``last`` (1 or 0) whether the playouts solve
+the last deal exactly (:attr:`ExpertAgent.solve_last`). The last seven change the playout
+policy's values for the duel's rule set (:func:`policy_values`)."""
 
 
 def parse_variant(text: str) -> tuple[str, dict[str, float]]:
@@ -114,9 +115,10 @@ def policy_values(rules: RuleSet, settings: dict[str, float]) -> None:
     """Play this process's playouts (kernel and pure) under ``rules`` with the policy's
     values changed by ``settings``: ``caution`` (the next player's threat), ``hold`` (the
     share of a laid card's worth), ``sweep`` and ``worth`` (factors on the sweep's and every
-    card's worth), ``pairs`` (1 or 0: whether the threat counts pairs of table cards at a
-    table of two), ``epsilon`` (a playout's chance of a play drawn among all at a table of
-    two). No such setting: the policy's own values."""
+    card's worth), ``seven`` (a factor on the 7s' worth, after ``worth``), ``pairs`` (1 or
+    0: whether the threat counts pairs of table cards at a table of two), ``epsilon`` (a
+    playout's chance of a play drawn among all at a table of two). No such setting: the
+    policy's own values."""
     fast.kernel_rules.cache_clear()
     changes = {k: v for k, v in settings.items() if k in POLICY_SETTINGS}
     if not changes:
@@ -124,6 +126,11 @@ def policy_values(rules: RuleSet, settings: dict[str, float]) -> None:
         return
     base = _WEIGHTS(rules)
     card = [round(x * changes.get("worth", 1.0)) for x in base.card]
+    # The 7s weigh in the primiera and, the 7 of coins, the settebello: their own factor.
+    card = [
+        round(x * changes.get("seven", 1.0)) if VALUE_OF[c] == 7 else x
+        for c, x in enumerate(card)
+    ]
     hold = changes.get("hold", policy.HOLD)
     changed = base._replace(
         card=tuple(card),
