@@ -30,6 +30,7 @@ from chkobba.agents.base import register
 from chkobba.agents.expert import (
     EXPERT_DEAL_SAMPLES,
     EXPERT_ENDGAME_SAMPLES,
+    EXPERT_LAST_SAMPLES,
     EXPERT_REPLY,
     EXPERT_SAMPLES,
     EXPERT_SOLVE_LAST,
@@ -56,6 +57,7 @@ SETTINGS = (
     "stock",
     "deal_samples",
     "last",
+    "last_samples",
     *POLICY_SETTINGS,
 )
 """The settings a variant may change; the others are the registered expert's. ``reply`` is
@@ -63,7 +65,8 @@ the second ply's share at the root (:attr:`ExpertAgent.reply`, where
 :meth:`ExpertAgent.reply_for` allows it); ``stock`` and ``deal_samples`` solve each
 sampled deal exactly through the stock once it holds at most ``stock`` cards, on that many
 samples (:attr:`ExpertAgent.solve_stock`); ``last`` (1 or 0) whether the playouts solve
-the last deal exactly (:attr:`ExpertAgent.solve_last`). The last seven change the playout
+the last deal exactly (:attr:`ExpertAgent.solve_last`), on ``last_samples`` samples. The
+last seven change the playout
 policy's values for the duel's rule set (:func:`policy_values`)."""
 
 
@@ -95,6 +98,7 @@ def register_variant(name: str, settings: dict[str, float]) -> None:
     stock = int(settings.get("stock", EXPERT_SOLVE_STOCK))
     deal_samples = int(settings.get("deal_samples", EXPERT_DEAL_SAMPLES))
     last = bool(settings.get("last", EXPERT_SOLVE_LAST))
+    last_samples = int(settings.get("last_samples", EXPERT_LAST_SAMPLES))
 
     @register(name)
     def _variant(seed: int) -> ExpertAgent:
@@ -108,6 +112,7 @@ def register_variant(name: str, settings: dict[str, float]) -> None:
             solve_stock=stock,
             deal_samples=deal_samples,
             solve_last=last,
+            last_samples=last_samples,
         )
 
 

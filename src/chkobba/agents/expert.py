@@ -80,9 +80,16 @@ last deal included. Against heuristic on the same 300 duplicate pairs (seed 1,
 bench/expert_variants.py) it measured +0.04 [-0.03, +0.11] points a deal over solving from
 the last hand only (+0.03 [-0.05, +0.10] with 400 samples); see docs/variants.md, "The
 expert on every preset, measured"."""
-EXPERT_SOLVE_LAST: Final = False
-"""The full expert's :attr:`ExpertAgent.solve_last`: whether the playouts of Scopa with two
-players solve the last deal exactly rather than play it with the policy."""
+EXPERT_SOLVE_LAST: Final = True
+"""The full expert's :attr:`ExpertAgent.solve_last`: the playouts of Scopa with two players
+(the only table it reaches) solve the last deal exactly rather than play it with the policy,
+on :data:`EXPERT_LAST_SAMPLES` sampled deals. Against heuristic, paired with the expert
+without it (bench/expert_variants.py, 300 duplicate pairs each): +0.03 [-0.09, +0.14] points
+a deal on seed 1 and +0.05 [-0.05, +0.15] on seed 2 (with 6,000 samples, +0.01 [-0.09,
++0.11] on seed 1); see docs/variants.md, "The expert on every preset, measured"."""
+EXPERT_LAST_SAMPLES: Final = 3000
+"""Sampled deals a move where the playouts solve the last deal (:attr:`ExpertAgent.solve_last`):
+each playout costs about twice as much then."""
 EXPERT_REPLY: Final = 0.0
 """The full expert's second ply at the root (:attr:`ExpertAgent.reply`): 0, each move is
 played out once (see docs/variants.md, "The expert on every preset, measured")."""
@@ -111,12 +118,15 @@ class ExpertAgent:
         solve_stock: int = 0,
         deal_samples: int = EXPERT_DEAL_SAMPLES,
         solve_last: bool = False,
+        last_samples: int = EXPERT_LAST_SAMPLES,
     ) -> None:
         inference.check_temperature(temperature)
         fast.check_reply(reply)
         fast.check_solve_stock(solve_stock)
         if deal_samples < 1:
             raise ValueError(f"deal_samples must be at least 1, not {deal_samples}")
+        if last_samples < 1:
+            raise ValueError(f"last_samples must be at least 1, not {last_samples}")
         self.reply = reply
         """The second ply's share at the root where :meth:`reply_for` allows it
         (:func:`chkobba.fast.reply_margin`); 0: each move is played out once."""
@@ -130,6 +140,9 @@ class ExpertAgent:
         """Whether each playout, where :meth:`last_to_solve` allows it, plays with the policy
         only until the last deal is in hands and solves that deal exactly (with two players
         every card is known then); False: the policy plays it."""
+        self.last_samples = last_samples
+        """The deals sampled for a move whose playouts solve the last deal
+        (:attr:`solve_last`), in place of :meth:`samples_for`."""
         self.name = name
         self.temperature = temperature
         """Inference's softmax temperature in points; None or 0: uniform sampling."""
@@ -221,14 +234,17 @@ class ExpertAgent:
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         side = obs.side
         deep = self.stock_to_solve(obs)
-        samples = self.deal_samples if deep else self.samples_for(obs.rules)
+        last = self.last_to_solve(obs)
+        if deep:
+            samples = self.deal_samples
+        else:
+            samples = self.last_samples if last else self.samples_for(obs.rules)
         if fast.AVAILABLE:
             # The budget was set for the kernel, which does not play these rules:
             # keep the time per move close on the pure path.
             samples = max(16, samples // PURE_DIVISOR)
         found = self._decisions(obs)
         reply = 0.0 if obs.phase is Phase.CUT else self.reply_for(obs.rules, obs.seats)
-        last = self.last_to_solve(obs)
         for _ in range(samples):
             deal = determinize(obs, self.rng, known)
             w = self._weight(found, deal, obs)
@@ -286,9 +302,9 @@ class ExpertAgent:
                 known=known,
                 solve_stock=deep,
             )
-        samples = self.samples_for(obs.rules)
         reply = self.reply_for(obs.rules, obs.seats)
         last = self.last_to_solve(obs)
+        samples = self.last_samples if last else self.samples_for(obs.rules)
         if self.seconds is None:
             return fast.evaluate(
                 obs,
