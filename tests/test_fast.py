@@ -1168,5 +1168,28 @@ def test_the_expert_solves_the_last_deal_only_at_scopas_table_of_two() -> None:
         obs = observation_at(8, seats, teams, 8, lambda o: o.stock > 0, preset(name))
         assert not agent.last_to_solve(obs)
         plain = ExpertAgent(9, samples=30, temperature=0.1)
-        last = ExpertAgent(9, samples=30, temperature=0.1, solve_last=True)
+        last = ExpertAgent(9, samples=30, temperature=0.1, solve_last=True, last_samples=7)
         assert last.evaluate(obs) == plain.evaluate(obs)
+    with pytest.raises(ValueError, match="last_samples must be at least 1"):
+        ExpertAgent(1, solve_last=True, last_samples=0)
+
+
+def test_the_expert_solving_the_last_deal_draws_its_own_samples(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the playouts solve the last deal, the move is searched on ``last_samples``
+    sampled deals (each a solve as well as a playout), not on ``samples``."""
+    from chkobba.agents.expert import ExpertAgent
+
+    scopa = observation_at(4, 2, False, 4, lambda o: o.stock > 6, preset("scopa"))
+    calls: list[tuple[int, object]] = []
+    real = fast.evaluate
+
+    def counting(obs: Observation, samples: int, seed: int, **kw: object) -> list[float]:
+        calls.append((samples, kw.get("solve_last")))
+        return real(obs, samples, seed, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fast, "evaluate", counting)
+    ExpertAgent(1, samples=30, solve_last=True, last_samples=11).evaluate(scopa)
+    ExpertAgent(1, samples=30).evaluate(scopa)
+    assert calls == ([(11, True), (30, False)] if fast.AVAILABLE else [])

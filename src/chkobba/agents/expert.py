@@ -86,7 +86,7 @@ EXPERT_SOLVE_LAST: Final = True
 on :data:`EXPERT_LAST_SAMPLES` sampled deals. Against heuristic, paired with the expert
 without it (bench/expert_variants.py, 300 duplicate pairs each): +0.03 [-0.09, +0.14] points
 a deal on seed 1 and +0.05 [-0.05, +0.15] on seed 2 (with 6,000 samples, +0.01 [-0.09,
-+0.11] on seed 1); see docs/variants.md, "The expert on every preset, measured"."""
++0.11] on seed 1); +0.04 [-0.04, +0.11] over the 600 pairs, the same sign on both."""
 EXPERT_LAST_SAMPLES: Final = 3000
 """Sampled deals a move where the playouts solve the last deal (:attr:`ExpertAgent.solve_last`):
 each playout costs about twice as much then."""
