@@ -1193,3 +1193,19 @@ def test_the_expert_solving_the_last_deal_draws_its_own_samples(
     ExpertAgent(1, samples=30, solve_last=True, last_samples=11).evaluate(scopa)
     ExpertAgent(1, samples=30).evaluate(scopa)
     assert calls == ([(11, True), (30, False)] if fast.AVAILABLE else [])
+
+
+@needs_kernel
+def test_solving_through_the_stock_keeps_the_time_limit() -> None:
+    """An expert with a time limit (``seconds``) stops after the chunk that passes it, also
+    when it solves through the stock: with no time at all it searches one chunk, the
+    same as an expert given that chunk's samples."""
+    from chkobba.agents.expert import FAST_CHUNK, ExpertAgent
+
+    obs = observation_at(18, 2, False, 18, lambda o: o.stock == 6, preset("scopa"))
+    hurried = ExpertAgent(5, solve_stock=6, deal_samples=4 * FAST_CHUNK, seconds=0.0)
+    one_chunk = ExpertAgent(5, solve_stock=6, deal_samples=FAST_CHUNK)
+    unhurried = ExpertAgent(5, solve_stock=6, deal_samples=4 * FAST_CHUNK)
+    assert hurried.stock_to_solve(obs) == 6
+    assert hurried.evaluate(obs) == one_chunk.evaluate(obs)
+    assert unhurried.evaluate(obs) != one_chunk.evaluate(obs)

@@ -292,44 +292,35 @@ class ExpertAgent:
             )
         t = self.temperature
         deep = self.stock_to_solve(obs)
+        # Each sampled deal solved exactly through its last deal costs more: fewer samples;
+        # so does each playout that solves the last deal (where the stock is not solved).
+        last = not deep and self.last_to_solve(obs)
         if deep:
-            # Each sampled deal solved exactly through its last deal: fewer samples.
+            samples = self.deal_samples
+        else:
+            samples = self.last_samples if last else self.samples_for(obs.rules)
+        reply = 0.0 if deep else self.reply_for(obs.rules, obs.seats)
+
+        def search(n: int) -> list[float]:
             return fast.evaluate(
                 obs,
-                self.deal_samples,
-                self.rng.getrandbits(63),
-                temperature=t,
-                known=known,
-                solve_stock=deep,
-            )
-        reply = self.reply_for(obs.rules, obs.seats)
-        last = self.last_to_solve(obs)
-        samples = self.last_samples if last else self.samples_for(obs.rules)
-        if self.seconds is None:
-            return fast.evaluate(
-                obs,
-                samples,
+                n,
                 self.rng.getrandbits(63),
                 temperature=t,
                 known=known,
                 reply=reply,
+                solve_stock=deep,
                 solve_last=last,
             )
+
+        if self.seconds is None:
+            return search(samples)
         deadline = time.perf_counter() + self.seconds
         totals = [0.0] * len(obs.legal_moves)
         done = 0
         while done < samples:
             chunk = min(FAST_CHUNK, samples - done)
-            part = fast.evaluate(
-                obs,
-                chunk,
-                self.rng.getrandbits(63),
-                temperature=t,
-                known=known,
-                reply=reply,
-                solve_last=last,
-            )
-            totals = [a + b for a, b in zip(totals, part, strict=True)]
+            totals = [a + b for a, b in zip(totals, search(chunk), strict=True)]
             done += chunk
             if time.perf_counter() > deadline:
                 break

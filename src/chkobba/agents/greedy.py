@@ -3,7 +3,8 @@
 It values cards with the fixed weights of :data:`~chkobba.agents.evaluate.STATIC`
 (kārṭa, dīnārī, barmīla, sabʿa l-ḥayya) and a chkobba at a full point, looks no
 further than the play in front of it, and breaks ties with its own seeded
-``random.Random``.
+``random.Random``. Where the fewest points win (``lowest_wins``, Scopa a perdere)
+it turns its values round: the play that earns least is the one it wants.
 
 The cut: it keeps the cut card when it is worth keeping — a 7 (a 7 in hand can
 take a 7 or any pair adding to 7, and barmīla and the 7♦ are the points a 7
@@ -44,7 +45,18 @@ class GreedyAgent:
         if isinstance(moves[0], Cut):
             return cut_decision(obs)
         last_play = obs.plays_left == 1
-        return best_play(moves, lambda m: play_worth(m, obs.table, last_play), self.rng)
+        sign = goal_sign(obs)
+        return best_play(moves, lambda m: sign * play_worth(m, obs.table, last_play), self.rng)
+
+
+def goal_sign(obs: Observation) -> float:
+    """+1 where points are wanted; −1 where the fewest points win (``lowest_wins``).
+
+    The one-ply players score a play in the points it earns this side less what it
+    gives away; in Scopa a perdere those points lose, so the same score, negated,
+    ranks the plays for the goal.
+    """
+    return -1.0 if obs.rules.lowest_wins else 1.0
 
 
 def play_worth(play: Play, table: int, last_play: bool) -> float:

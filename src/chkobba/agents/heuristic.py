@@ -33,6 +33,10 @@ Partners (2 against 2) are friends: when the next seat is a partner nothing it
 could take counts as a danger. With 3 or 4 seats the player only looks at the
 next seat, since it does not play again before the others have.
 
+Where the fewest points win (``lowest_wins``, Scopa a perdere) every score is
+negated, as the greedy player's is: the same estimate of points won and given
+away, with the opposite goal.
+
 The cut: the same rule as the greedy player (keep a 7 or a diamond).
 """
 
@@ -43,7 +47,7 @@ from typing import Final
 
 from chkobba.agents.base import register
 from chkobba.agents.evaluate import CHKOBBA_POINT, STATIC, CardValues, best_play, live_values
-from chkobba.agents.greedy import cut_decision
+from chkobba.agents.greedy import cut_decision, goal_sign
 from chkobba.captures import captures, card_value
 from chkobba.cards import rank_mask
 from chkobba.moves import Cut, Move, Play
@@ -91,7 +95,9 @@ class HeuristicAgent:
             raise ValueError(f"seat {obs.seat} has no legal move to choose from")
         if isinstance(moves[0], Cut):
             return cut_decision(obs)
-        return best_play(moves, Judge(obs, self).score, self.rng, _TIE)
+        judge = Judge(obs, self)
+        sign = goal_sign(obs)
+        return best_play(moves, lambda m: sign * judge.score(m), self.rng, _TIE)
 
 
 class Judge:
