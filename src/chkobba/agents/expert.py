@@ -86,7 +86,9 @@ EXPERT_SOLVE_LAST: Final = True
 on :data:`EXPERT_LAST_SAMPLES` sampled deals. Against heuristic, paired with the expert
 without it (bench/expert_variants.py, 300 duplicate pairs each): +0.03 [-0.09, +0.14] points
 a deal on seed 1 and +0.05 [-0.05, +0.15] on seed 2 (with 6,000 samples, +0.01 [-0.09,
-+0.11] on seed 1); +0.04 [-0.04, +0.11] over the 600 pairs, the same sign on both."""
++0.11] on seed 1), then -0.01 [-0.11, +0.09] on seed 3: +0.02 [-0.04, +0.08] over the
+900 pairs, a gain within the noise. The expert with it beat heuristic by +0.46 [+0.37,
++0.54] over 1,000 pairs (seed 1; +0.42 [+0.34, +0.50] without it), 29 ms a move median."""
 EXPERT_LAST_SAMPLES: Final = 3000
 """Sampled deals a move where the playouts solve the last deal (:attr:`ExpertAgent.solve_last`):
 each playout costs about twice as much then."""
