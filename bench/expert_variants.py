@@ -31,13 +31,16 @@ from chkobba.agents.expert import (
     EXPERT_DEAL_SAMPLES,
     EXPERT_ENDGAME_SAMPLES,
     EXPERT_FACES_TEMPERATURE,
+    EXPERT_LAST_SAMPLES,
     EXPERT_REPLY,
     EXPERT_SAMPLES,
+    EXPERT_SOLVE_LAST,
     EXPERT_SOLVE_STOCK,
     EXPERT_TEMPERATURE,
     ExpertAgent,
     budget,
 )
+from chkobba.cards import VALUE_OF
 from chkobba.duel.harness import DuelResult, duel_spec, play_all
 from chkobba.duel.stats import mean_estimate
 from chkobba.games.base import table_of
@@ -46,20 +49,29 @@ from chkobba.search import policy
 
 _WEIGHTS = policy.weights
 
-POLICY_SETTINGS = ("caution", "hold", "sweep", "worth", "pairs", "epsilon")
+POLICY_SETTINGS = ("caution", "hold", "sweep", "worth", "seven", "pairs", "epsilon")
 SETTINGS = (
-    "samples", "endgame", "temperature", "faces", "reply", "stock", "deal_samples",
+    "samples",
+    "endgame",
+    "temperature",
+    "faces",
+    "reply",
+    "stock",
+    "deal_samples",
+    "last",
+    "last_samples",
     *POLICY_SETTINGS,
 )
 """The settings a variant may change; the others are the registered expert's. ``reply`` is
 the second ply's share at the root (:attr:`ExpertAgent.reply`, where
 :meth:`ExpertAgent.reply_for` allows it); ``stock`` and ``deal_samples`` solve each
 sampled deal exactly through the stock once it holds at most ``stock`` cards, on that many
-samples (:attr:`ExpertAgent.solve_stock`). ``faces`` is the temperature where the A, 2 and
-3 of coins score their face value (:attr:`ExpertAgent.faces_temperature`, Scopone de
-Trente); without it a variant's ``temperature`` holds there too, and with neither the
-registered expert's. The last six change the playout policy's values
-for the duel's rule set (:func:`policy_values`)."""
+samples (:attr:`ExpertAgent.solve_stock`); ``last`` (1 or 0) whether the playouts solve
+the last deal exactly (:attr:`ExpertAgent.solve_last`), on ``last_samples`` samples.
+``faces`` is the temperature where the A, 2 and 3 of coins score their face value
+(:attr:`ExpertAgent.faces_temperature`, Scopone de Trente); without it a variant's
+``temperature`` holds there too, and with neither the registered expert's. The last seven
+change the playout policy's values for the duel's rule set (:func:`policy_values`)."""
 
 
 def parse_variant(text: str) -> tuple[str, dict[str, float]]:
@@ -92,6 +104,8 @@ def register_variant(name: str, settings: dict[str, float]) -> None:
     reply = settings.get("reply", EXPERT_REPLY)
     stock = int(settings.get("stock", EXPERT_SOLVE_STOCK))
     deal_samples = int(settings.get("deal_samples", EXPERT_DEAL_SAMPLES))
+    last = bool(settings.get("last", EXPERT_SOLVE_LAST))
+    last_samples = int(settings.get("last_samples", EXPERT_LAST_SAMPLES))
 
     @register(name)
     def _variant(seed: int) -> ExpertAgent:
@@ -105,6 +119,8 @@ def register_variant(name: str, settings: dict[str, float]) -> None:
             reply=reply,
             solve_stock=stock,
             deal_samples=deal_samples,
+            solve_last=last,
+            last_samples=last_samples,
         )
 
 
@@ -112,9 +128,10 @@ def policy_values(rules: RuleSet, settings: dict[str, float]) -> None:
     """Play this process's playouts (kernel and pure) under ``rules`` with the policy's
     values changed by ``settings``: ``caution`` (the next player's threat), ``hold`` (the
     share of a laid card's worth), ``sweep`` and ``worth`` (factors on the sweep's and every
-    card's worth), ``pairs`` (1 or 0: whether the threat counts pairs of table cards at a
-    table of two), ``epsilon`` (a playout's chance of a play drawn among all at a table of
-    two). No such setting: the policy's own values."""
+    card's worth), ``seven`` (a factor on the 7s' worth, after ``worth``), ``pairs`` (1 or
+    0: whether the threat counts pairs of table cards at a table of two), ``epsilon`` (a
+    playout's chance of a play drawn among all at a table of two). No such setting: the
+    policy's own values."""
     fast.kernel_rules.cache_clear()
     changes = {k: v for k, v in settings.items() if k in POLICY_SETTINGS}
     if not changes:
@@ -122,6 +139,11 @@ def policy_values(rules: RuleSet, settings: dict[str, float]) -> None:
         return
     base = _WEIGHTS(rules)
     card = [round(x * changes.get("worth", 1.0)) for x in base.card]
+    # The 7s weigh in the primiera and, the 7 of coins, the settebello: their own factor.
+    card = [
+        round(x * changes.get("seven", 1.0)) if VALUE_OF[c] == 7 else x
+        for c, x in enumerate(card)
+    ]
     hold = changes.get("hold", policy.HOLD)
     changed = base._replace(
         card=tuple(card),

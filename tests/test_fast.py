@@ -1124,6 +1124,77 @@ def test_the_expert_solves_through_the_stock_only_at_scopas_table_of_two() -> No
         ExpertAgent(1, solve_stock=6, deal_samples=0)
 
 
+# -- solving the last deal in every playout (solve_last) ---------------------------
+
+
+@needs_kernel
+@pytest.mark.parametrize(("name", "plays"), [("scopa", 6), ("chkobba", 6), ("scopa-a-perdere", 12)])
+def test_solving_the_last_deal_agrees_with_the_pure_reference(name: str, plays: int) -> None:
+    obs = observation_at(plays, 2, False, plays, lambda o: o.stock >= 12, preset(name))
+    n = 60
+    k = per_sample(fast.evaluate, obs, n, solve_last=True)
+    p = per_sample(fast.py_evaluate, obs, n, solve_last=True)
+    for i in range(len(obs.legal_moves)):
+        _assert_same_mean([x[i] for x in k], [x[i] for x in p])
+    # The policy's last deal differs from the exact one: the setting is heard.
+    assert per_sample(fast.evaluate, obs, n) != k
+
+
+@pytest.mark.parametrize("name", ["scopa", "scopa-a-perdere"])
+def test_a_playout_solving_the_last_deal_ends_at_the_solvers_value(name: str) -> None:
+    """The playout's margin is the exact solve of the position the policy reaches at the
+    last deal: the same policy plays (same seed), then the solver takes over."""
+    obs = observation_at(5, 2, False, 10, lambda o: 0 < o.stock <= 12, preset(name))
+    for seed in range(6):
+        deal = determinize(obs, random.Random(seed))
+        played = deal.copy()
+        rng = random.Random(seed)
+        while not (solvable(played) and played.in_hands <= fast.SOLVE_CARDS):
+            played.apply_unchecked(policy.policy_move(played, rng))
+        value, _ = endgame_solve(played)
+        mine = value if played.side_of[played.turn] == obs.side else -value
+        got = fast.playout_margin(deal.copy(), obs.side, random.Random(seed), solve_last=True)
+        assert got == mine
+
+
+def test_the_expert_solves_the_last_deal_only_at_scopas_table_of_two() -> None:
+    from chkobba.agents.expert import ExpertAgent
+
+    agent = ExpertAgent(1, samples=30, solve_last=True)
+    scopa = observation_at(4, 2, False, 4, lambda o: o.stock > 6, preset("scopa"))
+    assert agent.last_to_solve(scopa)
+    assert not ExpertAgent(1, samples=30).last_to_solve(scopa)
+    for name, seats, teams in (("chkobba", 2, False), ("scopa", 4, True), ("cirulla", 2, False)):
+        obs = observation_at(8, seats, teams, 8, lambda o: o.stock > 0, preset(name))
+        assert not agent.last_to_solve(obs)
+        plain = ExpertAgent(9, samples=30, temperature=0.1)
+        last = ExpertAgent(9, samples=30, temperature=0.1, solve_last=True, last_samples=7)
+        assert last.evaluate(obs) == plain.evaluate(obs)
+    with pytest.raises(ValueError, match="last_samples must be at least 1"):
+        ExpertAgent(1, solve_last=True, last_samples=0)
+
+
+def test_the_expert_solving_the_last_deal_draws_its_own_samples(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the playouts solve the last deal, the move is searched on ``last_samples``
+    sampled deals (each a solve as well as a playout), not on ``samples``."""
+    from chkobba.agents.expert import ExpertAgent
+
+    scopa = observation_at(4, 2, False, 4, lambda o: o.stock > 6, preset("scopa"))
+    calls: list[tuple[int, object]] = []
+    real = fast.evaluate
+
+    def counting(obs: Observation, samples: int, seed: int, **kw: object) -> list[float]:
+        calls.append((samples, kw.get("solve_last")))
+        return real(obs, samples, seed, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fast, "evaluate", counting)
+    ExpertAgent(1, samples=30, solve_last=True, last_samples=11).evaluate(scopa)
+    ExpertAgent(1, samples=30).evaluate(scopa)
+    assert calls == ([(11, True), (30, False)] if fast.AVAILABLE else [])
+
+
 @needs_kernel
 def test_solving_through_the_stock_keeps_the_time_limit() -> None:
     """An expert with a time limit (``seconds``) stops after the chunk that passes it, also

@@ -1141,15 +1141,32 @@ static int solve_value(const Game *g, Solver *sv) {
 
 /* Finish `g`, solving it exactly once two sides are left with at most `solve_stock`
    cards to deal (0: an empty stock) and at most `solve_cards` cards in hands; `side`'s
-   margin. Returns INT_MIN on an inconsistent state or out of memory. */
-static int playout_margin(Game *g, int side, int solve_cards, int solve_stock, MoveList *ml,
-                          Rng *rng) {
+   margin. With `solve_last` the policy plays only until the last deal is in hands (two
+   sides, the stock empty, at most `solve_cards` cards), which is then solved exactly.
+   Returns INT_MIN on an inconsistent state or out of memory. */
+static int playout_margin(Game *g, int side, int solve_cards, int solve_stock,
+                          int solve_last, MoveList *ml, Rng *rng) {
     if (g->void_deal) return 0;
     if (solvable_with(g, solve_stock) && g->in_hands <= solve_cards) {
         Solver sv;
         int v = solve_value(g, &sv);
         if (sv.error) return INT_MIN;
         return g->side_of[g->turn] == side ? v : -v;
+    }
+    if (solve_last) {
+        while (!g->over && !(solvable(g) && g->in_hands <= solve_cards)) {
+            gen_plays(g->R, g->wild, g->hands[g->turn], g->table, ml);
+            if (ml->n == 0 || ml->failed) return INT_MIN;
+            int i = policy_pick(g, ml, rng, 0);
+            game_play(g, ml->v[i].card, ml->v[i].capture);
+        }
+        if (g->void_deal) return 0;
+        if (!g->over) {
+            Solver sv;
+            int v = solve_value(g, &sv);
+            if (sv.error) return INT_MIN;
+            return g->side_of[g->turn] == side ? v : -v;
+        }
     }
     if (game_rollout(g, ml, rng, 0) < 0) return INT_MIN;
     int pts[MAX_PLAYERS];
@@ -1166,11 +1183,12 @@ static int playout_margin(Game *g, int side, int solve_cards, int solve_stock, M
    times the policy's reply. Otherwise, or where the position is already solved
    exactly, one playout (playout_margin). NAN on an inconsistent state or out of
    memory. */
-static double reply_margin(Game *g, int side, int solve_cards, int solve_stock, double reply,
-                           MoveList *ml, MoveList *replies, Rng *rng) {
+static double reply_margin(Game *g, int side, int solve_cards, int solve_stock,
+                           int solve_last, double reply, MoveList *ml, MoveList *replies,
+                           Rng *rng) {
     if (reply <= 0.0 || g->void_deal || g->over || g->side_of[g->turn] == side ||
         (solvable_with(g, solve_stock) && g->in_hands <= solve_cards)) {
-        int m = playout_margin(g, side, solve_cards, solve_stock, ml, rng);
+        int m = playout_margin(g, side, solve_cards, solve_stock, solve_last, ml, rng);
         return m == INT_MIN ? NAN : (double)m;
     }
     gen_plays(g->R, g->wild, g->hands[g->turn], g->table, replies);
@@ -1182,7 +1200,7 @@ static double reply_margin(Game *g, int side, int solve_cards, int solve_stock, 
     for (int j = 0; j < n; j++) {
         Game h = *g;
         game_play(&h, replies->v[j].card, replies->v[j].capture);
-        int m = playout_margin(&h, side, solve_cards, solve_stock, ml, rng);
+        int m = playout_margin(&h, side, solve_cards, solve_stock, solve_last, ml, rng);
         if (m == INT_MIN) return NAN;
         /* The other side plays for its own goal: the lowest margin of ours, or where
            the lowest total wins the highest. */
@@ -2010,7 +2028,7 @@ PyDoc_STRVAR(evaluate_doc,
              "evaluate(rules, cut_phase, seat, side_of, turn, dealer, hand, table, cut_card, "
              "piles, chkobba, last_capturer, hand_sizes, unseen, stock, declared, wild, shown, "
              "samples, seed, solve_cards, temperature, decisions, known=None, reply=0.0, "
-             "solve_stock=0)\n--\n\n"
+             "solve_stock=0, solve_last=False)\n--\n\n"
              "The expert's inner loop: the summed margin of each root move over sampled deals "
              "(chkobba.fast.evaluate takes an Observation). declared holds each side's "
              "declaration points, wild the value the 7♠ keeps this round (0: a 7), shown per "
@@ -2022,20 +2040,22 @@ PyDoc_STRVAR(evaluate_doc,
              "next seat's reply to each root move when it is another side's "
              "(chkobba.fast.reply_margin). A positive `solve_stock` solves a two-sided sampled deal "
              "exactly, its deals to come included, once at most that many cards are left to "
-             "deal and at most solve_cards are in hands.");
+             "deal and at most solve_cards are in hands. With `solve_last` every playout of "
+             "the play phase solves exactly the last deal of a two-sided round once it is in "
+             "hands (at most solve_cards cards), rather than playing it with the policy.");
 
 static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
     int cut_phase, seat, seats, turn, dealer, cut_card, last, stock, wild, sides, solve_cards;
     long long samples;
     double temperature, scale, reply = 0.0;
-    int solve_stock = 0;
+    int solve_stock = 0, solve_last = 0;
     PyObject *rules_o, *side_o, *hand_o, *table_o, *piles_o, *chk_o, *sizes_o, *unseen_o,
         *declared_o, *shown_o, *seed_o, *dec_o, *known_o = Py_None;
-    if (!PyArg_ParseTuple(args, "OpiOiiOOiOOiOOiOiOLOidO|Odi:evaluate", &rules_o, &cut_phase,
+    if (!PyArg_ParseTuple(args, "OpiOiiOOiOOiOOiOiOLOidO|Odip:evaluate", &rules_o, &cut_phase,
                           &seat, &side_o, &turn, &dealer, &hand_o, &table_o, &cut_card, &piles_o,
                           &chk_o, &last, &sizes_o, &unseen_o, &stock, &declared_o, &wild,
                           &shown_o, &samples, &seed_o, &solve_cards, &temperature, &dec_o,
-                          &known_o, &reply, &solve_stock))
+                          &known_o, &reply, &solve_stock, &solve_last))
         return NULL;
     if (solve_stock < 0 || solve_stock > NCARDS) {
         PyErr_SetString(PyExc_ValueError, "solve_stock must be from 0 to 40");
@@ -2251,9 +2271,9 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
             else
                 game_play(&g, roots.v[i].card, roots.v[i].capture);
             double m = cut_phase
-                           ? (double)playout_margin(&g, side, solve_cards, 0, &ml, &rng)
-                           : reply_margin(&g, side, solve_cards, solve_stock, reply, &ml,
-                                          &replies, &rng);
+                           ? (double)playout_margin(&g, side, solve_cards, 0, 0, &ml, &rng)
+                           : reply_margin(&g, side, solve_cards, solve_stock, solve_last,
+                                          reply, &ml, &replies, &rng);
             if (isnan(m) || m == (double)INT_MIN) {
                 bad = 1;
                 break;

@@ -60,6 +60,7 @@ def evaluate(
     known: Sequence[int] | None = None,
     reply: float = 0.0,
     solve_stock: int = 0,
+    solve_last: bool = False,
     /,
 ) -> list[float]: ...
 def likelihoods(

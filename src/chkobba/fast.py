@@ -489,13 +489,16 @@ def playout_margin(
     rng: random.Random,
     solve_cards: int = SOLVE_CARDS,
     solve_stock: int = 0,
+    solve_last: bool = False,
 ) -> float:
     """Finish ``r`` with the policy, or solve it exactly once two sides are left with
     an empty stock and at most ``solve_cards`` cards in hands; ``side``'s margin.
 
     With a positive ``solve_stock`` the sampled deal is solved exactly already once at
     most that many cards are left to deal (their order is the sample's), the deals to
-    come included (:func:`chkobba.search.endgame.solve_dealt`).
+    come included (:func:`chkobba.search.endgame.solve_dealt`). With ``solve_last`` the
+    policy plays only until the last deal is in hands (two sides, the stock empty, at
+    most ``solve_cards`` cards), which is then solved exactly.
 
     The pure expert's playout (:func:`chkobba.agents.expert.playout_margin`), kept
     here so that this module does not import the agents that use it.
@@ -508,6 +511,14 @@ def playout_margin(
     if solve_stock and solvable_dealt(r, solve_stock) and r.in_hands <= solve_cards:
         value = solve_dealt(r)
         return value if r.side_of[r.turn] == side else -value
+    if solve_last:
+        while r.score is None and not r.void and not (solvable(r) and r.in_hands <= solve_cards):
+            r.apply_unchecked(policy.policy_move(r, rng))
+        if r.void:
+            return 0.0
+        if r.score is None:
+            value, _ = endgame_solve(r)
+            return value if r.side_of[r.turn] == side else -value
     policy.rollout(r, rng)
     if r.score is None:
         return 0.0
@@ -522,9 +533,11 @@ def reply_margin(
     solve_cards: int = SOLVE_CARDS,
     reply: float = 0.0,
     solve_stock: int = 0,
+    solve_last: bool = False,
 ) -> float:
     """``side``'s margin in ``r`` just after its root move, with the next seat's reply
-    searched: a second ply at the root.
+    searched: a second ply at the root (every playout :func:`playout_margin`, with
+    ``solve_stock`` and ``solve_last``).
 
     Where ``reply`` is positive and the next seat is another side's (and the round is
     not over nor already solved exactly, :func:`playout_margin`), each of its legal
@@ -540,7 +553,7 @@ def reply_margin(
         or r.side_of[r.turn] == side
         or (solvable_dealt(r, solve_stock) and r.in_hands <= solve_cards)
     ):
-        return playout_margin(r, side, rng, solve_cards, solve_stock)
+        return playout_margin(r, side, rng, solve_cards, solve_stock, solve_last)
     replies = r.legal_plays()
     pick = policy.policy_move(r, rng)
     lowest = r.rules.lowest_wins
@@ -548,7 +561,7 @@ def reply_margin(
     for j, m in enumerate(replies):
         child = r.copy()
         child.apply_unchecked(m)
-        v = playout_margin(child, side, rng, solve_cards, solve_stock)
+        v = playout_margin(child, side, rng, solve_cards, solve_stock, solve_last)
         if j == 0 or (v > worst if lowest else v < worst):
             worst = v
         if m == pick:
@@ -584,6 +597,7 @@ def py_evaluate(
     known: Sequence[int] | None = None,
     reply: float = 0.0,
     solve_stock: int = 0,
+    solve_last: bool = False,
 ) -> list[float]:
     """:func:`evaluate` on the engine: determinize, weigh the deal, apply each move, play out
     (:func:`reply_margin`)."""
@@ -607,7 +621,9 @@ def py_evaluate(
             if obs.phase is Phase.CUT:
                 totals[i] += w * playout_margin(r, obs.side, rng, solve_cards)
             else:
-                totals[i] += w * reply_margin(r, obs.side, rng, solve_cards, reply, solve_stock)
+                totals[i] += w * reply_margin(
+                    r, obs.side, rng, solve_cards, reply, solve_stock, solve_last
+                )
     return totals
 
 
@@ -765,6 +781,7 @@ def evaluate(
     known: Sequence[int] | None = None,
     reply: float = 0.0,
     solve_stock: int = 0,
+    solve_last: bool = False,
 ) -> list[float]:
     """The summed margin of each of ``obs.legal_moves`` over ``samples`` sampled deals.
 
@@ -791,7 +808,9 @@ def evaluate(
     (:func:`reply_margin`); 0 plays each move out once. A positive ``solve_stock``
     solves each sampled deal of two sides exactly, its deals to come included, once at
     most that many cards are left to deal and at most ``solve_cards`` are in hands
-    (:func:`playout_margin`).
+    (:func:`playout_margin`). With ``solve_last`` every playout of the play phase solves
+    the last deal of a two-sided round exactly once it is in hands, rather than playing
+    it with the policy (:func:`playout_margin`).
     """
     _check_observation(obs, samples)
     check_reply(reply)
@@ -799,7 +818,7 @@ def evaluate(
     found = inference.decisions(obs) if inference.active(temperature) else ()
     if not _kernel(obs.rules, obs.seats):
         return py_evaluate(
-            obs, samples, seed, solve_cards, temperature, known, reply, solve_stock
+            obs, samples, seed, solve_cards, temperature, known, reply, solve_stock, solve_last
         )
     cut = obs.phase is Phase.CUT
     if cut and obs.cut_card is None:
@@ -831,6 +850,7 @@ def evaluate(
         None if known is None else list(known),
         reply,
         solve_stock,
+        solve_last,
     )
     if len(totals) != len(obs.legal_moves):
         raise RuntimeError("the kernel and the observation disagree on the legal moves")
