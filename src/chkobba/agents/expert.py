@@ -222,6 +222,18 @@ class ExpertAgent:
             and scopa_two(obs.rules)
         )
 
+    def plan(self, obs: Observation) -> tuple[int, int, bool]:
+        """The sampled deals for a move, the stock to solve through (:meth:`stock_to_solve`)
+        and whether the playouts solve the last deal (:meth:`last_to_solve`, only where the
+        stock is not solved). Each of the two solves costs more than a playout, so each has
+        its own, smaller budget (:attr:`deal_samples`, :attr:`last_samples`)."""
+        deep = self.stock_to_solve(obs)
+        if deep:
+            return self.deal_samples, deep, False
+        if self.last_to_solve(obs):
+            return self.last_samples, 0, True
+        return self.samples_for(obs.rules), 0, False
+
     def best_move(self, obs: Observation, known: Sequence[int] | None = None) -> Move:
         """The move with the best estimated margin, ``known`` hands fixed (see :meth:`evaluate`)."""
         moves = list(obs.legal_moves)
@@ -263,12 +275,7 @@ class ExpertAgent:
         totals = [0.0] * len(moves)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         side = obs.side
-        deep = self.stock_to_solve(obs)
-        last = self.last_to_solve(obs)
-        if deep:
-            samples = self.deal_samples
-        else:
-            samples = self.last_samples if last else self.samples_for(obs.rules)
+        samples, deep, last = self.plan(obs)
         if fast.AVAILABLE:
             # The budget was set for the kernel, which does not play these rules:
             # keep the time per move close on the pure path.
@@ -323,14 +330,7 @@ class ExpertAgent:
                 known=known,
             )
         t = self.temperature_for(obs.rules)
-        deep = self.stock_to_solve(obs)
-        # Each sampled deal solved exactly through its last deal costs more: fewer samples;
-        # so does each playout that solves the last deal (where the stock is not solved).
-        last = not deep and self.last_to_solve(obs)
-        if deep:
-            samples = self.deal_samples
-        else:
-            samples = self.last_samples if last else self.samples_for(obs.rules)
+        samples, deep, last = self.plan(obs)
         reply = 0.0 if deep else self.reply_for(obs.rules, obs.seats)
 
         def search(n: int) -> list[float]:
