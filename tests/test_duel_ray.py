@@ -146,9 +146,10 @@ def test_cli_ray_local_starts_and_stops_an_instance(disconnected: None) -> None:
 def test_duel_on_ray_is_the_duel_on_processes(local_ray: None) -> None:
     done: list[int] = []
     on_ray = run_duel("greedy", "random", 20, seed=3, ray="local", progress=done.append)
-    pooled = run_duel("greedy", "random", 20, seed=3, jobs=2)
+    # Not a local process pool beside it: forking workers from a process whose Ray
+    # threads run can leave a worker deadlocked on a lock it inherited held (it hung a
+    # CI run once). tests/test_duel.py checks that the pool plays what one process plays.
     alone = run_duel("greedy", "random", 20, seed=3, jobs=1)
-    assert without_timing(on_ray.to_json()) == without_timing(pooled.to_json())
     assert without_timing(on_ray.to_json()) == without_timing(alone.to_json())
     assert on_ray.pair_margins == alone.pair_margins
     # 2 CPUs: chunks of ceil(20 / 8) = 3 pairs, reported as each one finishes.
