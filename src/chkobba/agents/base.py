@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 from collections.abc import Callable
 from pathlib import PurePath
@@ -181,7 +182,11 @@ def _load_builtin() -> None:
     import chkobba.agents.greedy
     import chkobba.agents.heuristic
     import chkobba.agents.levels
-    import chkobba.agents.random_agent  # noqa: F401
+    import chkobba.agents.random_agent
+
+    with contextlib.suppress(ImportError):
+        # The learned player runs on numpy, which the core does not need.
+        import chkobba.agents.neural  # noqa: F401
 
     if OPENSPIEL_PLAYERS[0] not in AGENTS and importlib.util.find_spec("pyspiel") is not None:
         for name in OPENSPIEL_PLAYERS:

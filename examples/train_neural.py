@@ -1,0 +1,277 @@
+"""Train the learned player ``neural`` from nothing: generate the expert's decisions, distil.
+
+Three steps, each its own subcommand (``docs/rl.md``, "The learned player"):
+
+``generate``
+    plays seeded deals of the expert's search against the expert, heuristic and greedy
+    and writes its decisions (observation, move features, the search's mean margin of
+    every legal move, the move chosen) as shards under ``--out`` (default
+    ``data/neural``, never inside the package). Deterministic for ``--seed``, whatever
+    ``--jobs``; shards already written are skipped, so a stopped run resumes.
+``train``
+    fits the action-scoring network with torch (the ``train`` extra) on every shard of
+    a preset, measures it against greedy and heuristic after each epoch (duplicate pairs
+    on seeds from 10,000, never the data's), and writes the weights (``--weights``, a
+    ``chkobba-neural/1`` file) and the curve's figures (``--curve``, JSON).
+``plot``
+    draws the curves of one or more ``--curve`` files as a PNG.
+
+    python examples/train_neural.py generate --rules chkobba --games 12000 --jobs 2
+    python examples/train_neural.py train --rules chkobba --weights /tmp/neural_chkobba.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+SEED_LIMIT = 10_000
+"""Training data uses seeds below this; measurements use seeds from it."""
+
+
+def generate(args: argparse.Namespace) -> None:
+    from chkobba.rl.distill import generate as run
+
+    if args.seed >= SEED_LIMIT:
+        sys.exit(f"training seeds are below {SEED_LIMIT} (the duels' seeds start there)")
+    t0 = time.perf_counter()
+    total = 0
+    for path in run(args.rules, args.seed, args.games, args.samples, Path(args.out),
+                    jobs=args.jobs, first=args.first):
+        with np.load(path) as d:
+            total += len(d["chosen"])
+        dt = time.perf_counter() - t0
+        print(f"{path}: {total} decisions so far, {total / dt:.1f} a second", flush=True)
+
+
+def _batches(n: int, size: int, rng: np.random.Generator) -> list[np.ndarray]:
+
+    order = rng.permutation(n)
+    return [order[i:i + size] for i in range(0, n, size)]
+
+
+class Scorer:
+    """The torch twin of :class:`chkobba.agents.neural.Network` (same layers, same order)."""
+
+    def __init__(self, hidden: tuple[int, ...], seed: int) -> None:
+        import torch
+
+        from chkobba.agents.neural import MOVE_FEATURES
+        from chkobba.rl.spaces import OBS_SIZE
+
+        torch.manual_seed(seed)
+        self.obs = torch.nn.Linear(OBS_SIZE, hidden[0])
+        self.move = torch.nn.Linear(MOVE_FEATURES, hidden[0], bias=False)
+        sizes = [*hidden, 2]
+        self.layers = torch.nn.ModuleList(
+            torch.nn.Linear(a, b) for a, b in itertools.pairwise(sizes)
+        )
+        self.modules = torch.nn.ModuleList([self.obs, self.move, self.layers])
+
+    def __call__(self, obs, feats, seg):  # type: ignore[no-untyped-def]
+        import torch
+
+        x = torch.relu(self.obs(obs)[seg] + self.move(feats))
+        for i, layer in enumerate(self.layers):
+            x = layer(x)
+            if i < len(self.layers) - 1:
+                x = torch.relu(x)
+        return x
+
+    def export(self, preset_name: str):  # type: ignore[no-untyped-def]
+        from chkobba.agents.neural import Network
+
+        def a(t):  # type: ignore[no-untyped-def]
+            return t.detach().numpy().astype("float32")
+
+        layers = tuple((a(layer.weight).T.copy(), a(layer.bias)) for layer in self.layers)
+        return Network(a(self.obs.weight).T.copy(), a(self.move.weight).T.copy(),
+                       a(self.obs.bias), layers, preset_name)
+
+
+def measure(network, rules_name: str, pairs: int, seed: int) -> dict[str, list[float]]:  # type: ignore[no-untyped-def]
+    """Duplicate pairs of the candidate against greedy and heuristic (one process)."""
+    from chkobba.agents.base import AGENTS
+    from chkobba.agents.neural import NeuralAgent
+    from chkobba.duel.harness import run_duel
+    from chkobba.rules import preset
+
+    AGENTS["neural-candidate"] = lambda s: NeuralAgent(network, "neural-candidate")
+    out = {}
+    for b in ("greedy", "heuristic"):
+        r = run_duel("neural-candidate", b, pairs, seed=seed, rules=preset(rules_name), jobs=1)
+        out[b] = [r.margin.mean, r.margin.low, r.margin.high]
+        out[b + "_ms"] = [r.a_timing.median_ms]
+    return out
+
+
+def train(args: argparse.Namespace) -> None:
+    import torch
+
+    from chkobba.rl.distill import load_shards
+
+    torch.set_num_threads(args.threads)
+    paths = sorted(Path(args.data).glob(f"{args.rules}-s*-g*.npz"))
+    if args.max_shards:
+        paths = paths[: args.max_shards]
+    data = load_shards(paths)
+    counts = np.diff(data.offsets)
+    n = len(data)
+    # The last games (by game number) are held out to watch the fit.
+    held = data.games >= np.quantile(data.games, 1 - args.holdout)
+    train_ids = np.flatnonzero(~held)
+    val_ids = np.flatnonzero(held)
+    print(f"{len(paths)} shards, {n} decisions ({len(train_ids)} to train, "
+          f"{len(val_ids)} held out), {int(data.offsets[-1])} moves", flush=True)
+    obs_all = torch.from_numpy(data.obs.astype(np.float32))
+    feats_all = torch.from_numpy(data.features.astype(np.float32))
+    values_all = torch.from_numpy(data.values.astype(np.float32))
+    starts = data.offsets[:-1]
+
+    def gather(ids):  # type: ignore[no-untyped-def]
+        c = counts[ids]
+        seg = np.repeat(np.arange(len(ids)), c)
+        first = np.repeat(starts[ids], c)
+        within = np.arange(int(c.sum())) - np.repeat(np.cumsum(c) - c, c)
+        rows = first + within
+        return (obs_all[ids], feats_all[rows], values_all[rows],
+                torch.from_numpy(seg), len(ids))
+
+    def segment_log_softmax(x, seg, b):  # type: ignore[no-untyped-def]
+        m = torch.full((b,), -1e9).scatter_reduce(0, seg, x, "amax")
+        e = torch.exp(x - m[seg])
+        z = torch.zeros(b).index_add(0, seg, e)
+        return x - m[seg] - torch.log(z[seg])
+
+    model = Scorer(tuple(args.hidden), args.seed)
+    opt = torch.optim.AdamW(model.modules.parameters(), lr=args.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, args.epochs)
+    rng = np.random.default_rng(args.seed)
+    curve = []
+    t0 = time.perf_counter()
+
+    def evaluate(ids):  # type: ignore[no-untyped-def]
+        with torch.no_grad():
+            o, f, v, seg, b = gather(ids)
+            out = model(o, f, seg)
+            agree = 0
+            regret = 0.0
+            # The expert's choice is its best mean; the net's is its best logit.
+            for k in range(b):
+                sel = (seg == k).nonzero().flatten()
+                best = int(sel[v[sel].argmax()])
+                mine = int(sel[out[sel, 0].argmax()])
+                agree += best == mine
+                regret += float(v[best] - v[mine])
+            return agree / b, regret / b
+
+    for epoch in range(1, args.epochs + 1):
+        total = 0.0
+        for ids in _batches(len(train_ids), args.batch, rng):
+            o, f, v, seg, b = gather(train_ids[ids])
+            out = model(o, f, seg)
+            logp = segment_log_softmax(out[:, 0], seg, b)
+            target = torch.exp(segment_log_softmax(v / args.temperature, seg, b))
+            policy_loss = -(target * logp).sum() / b
+            value_loss = torch.nn.functional.smooth_l1_loss(out[:, 1], v)
+            loss = policy_loss + args.value_weight * value_loss
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += float(loss.detach()) * b
+        sched.step()
+        agree, regret = evaluate(val_ids[: args.val_limit])
+        point = {"epoch": epoch, "seconds": round(time.perf_counter() - t0, 1),
+                 "loss": total / len(train_ids), "held_out_agreement": agree,
+                 "held_out_regret": regret}
+        if args.measure_every and (epoch % args.measure_every == 0 or epoch == args.epochs):
+            point.update(measure(model.export(args.rules), args.rules, args.pairs,
+                                 args.duel_seed))
+        curve.append(point)
+        print(json.dumps(point), flush=True)
+        model.export(args.rules).save(args.weights)
+        if args.curve:
+            meta = {"rules": args.rules, "decisions": n, "shards": len(paths),
+                    "hidden": args.hidden, "pairs": args.pairs, "duel_seed": args.duel_seed,
+                    "curve": curve}
+            Path(args.curve).write_text(json.dumps(meta, indent=1))
+    print(f"wrote {args.weights} ({Path(args.weights).stat().st_size} bytes)")
+
+
+def plot(args: argparse.Namespace) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    curves = [json.loads(Path(c).read_text()) for c in args.curve]
+    fig, axes = plt.subplots(1, len(curves), figsize=(5.5 * len(curves), 4), squeeze=False)
+    for ax, meta in zip(axes[0], curves, strict=True):
+        for who, colour in (("greedy", "tab:green"), ("heuristic", "tab:orange")):
+            pts = [p for p in meta["curve"] if who in p]
+            x = [p["epoch"] for p in pts]
+            ax.errorbar(x, [p[who][0] for p in pts],
+                        yerr=[[p[who][0] - p[who][1] for p in pts],
+                              [p[who][2] - p[who][0] for p in pts]],
+                        marker="o", capsize=3, color=colour, label=f"against {who}")
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_title(f"{meta['rules']}: {meta['decisions']:,} expert decisions")
+        ax.set_xlabel("epoch")
+        ax.set_ylabel(f"margin, points a deal ({meta['pairs']} pairs, 95%)")
+        ax.legend()
+    fig.suptitle("The learned player `neural` while it is distilled from the expert")
+    fig.tight_layout()
+    fig.savefig(args.out, dpi=90)
+    print(f"wrote {args.out}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("generate", help="record the expert's decisions")
+    g.add_argument("--rules", default="chkobba")
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--games", type=int, default=1200)
+    g.add_argument("--first", type=int, default=0, help="first game number")
+    g.add_argument("--samples", type=int, default=1000,
+                   help="the search's sampled deals a move (the full expert: 6,000)")
+    g.add_argument("--jobs", type=int, default=1)
+    g.add_argument("--out", default="data/neural")
+    g.set_defaults(run=generate)
+    t = sub.add_parser("train", help="distil the decisions into the network (needs torch)")
+    t.add_argument("--rules", default="chkobba")
+    t.add_argument("--data", default="data/neural")
+    t.add_argument("--weights", required=True, help="where to write the chkobba-neural/1 file")
+    t.add_argument("--curve", help="where to write the training curve (JSON)")
+    t.add_argument("--epochs", type=int, default=12)
+    t.add_argument("--batch", type=int, default=512)
+    t.add_argument("--lr", type=float, default=2e-3)
+    t.add_argument("--hidden", type=int, nargs="+", default=[256, 128])
+    t.add_argument("--temperature", type=float, default=0.2,
+                   help="softmax temperature of the targets, in points")
+    t.add_argument("--value-weight", type=float, default=0.5)
+    t.add_argument("--holdout", type=float, default=0.05)
+    t.add_argument("--val-limit", type=int, default=3000)
+    t.add_argument("--max-shards", type=int, default=0)
+    t.add_argument("--measure-every", type=int, default=2, help="epochs between duels (0: none)")
+    t.add_argument("--pairs", type=int, default=200)
+    t.add_argument("--duel-seed", type=int, default=10_001)
+    t.add_argument("--threads", type=int, default=1)
+    t.add_argument("--seed", type=int, default=0)
+    t.set_defaults(run=train)
+    p = sub.add_parser("plot", help="draw training curves as a PNG")
+    p.add_argument("curve", nargs="+", help="curve files written by train --curve")
+    p.add_argument("--out", default="docs/img/neural_curve.png")
+    p.set_defaults(run=plot)
+    args = parser.parse_args()
+    args.run(args)
+
+
+if __name__ == "__main__":
+    main()
