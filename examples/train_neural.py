@@ -43,11 +43,13 @@ def generate(args: argparse.Namespace) -> None:
     t0 = time.perf_counter()
     total = 0
     for path in run(args.rules, args.seed, args.games, args.samples, Path(args.out),
-                    jobs=args.jobs, first=args.first):
+                    jobs=args.jobs, first=args.first, actor=args.actor):
         with np.load(path) as d:
             total += len(d["chosen"])
         dt = time.perf_counter() - t0
-        print(f"{path}: {total} decisions so far, {total / dt:.1f} a second", flush=True)
+        cpu = time.process_time()
+        print(f"{path}: {total} decisions so far, {total / dt:.1f} a second, "
+              f"{cpu:.0f} CPU seconds", flush=True)
 
 
 def _batches(n: int, size: int, rng: np.random.Generator) -> list[np.ndarray]:
@@ -56,33 +58,86 @@ def _batches(n: int, size: int, rng: np.random.Generator) -> list[np.ndarray]:
     return [order[i:i + size] for i in range(0, n, size)]
 
 
+def after(obs, feats):  # type: ignore[no-untyped-def]
+    """:func:`chkobba.agents.neural.after` on torch rows (each move with its observation)."""
+    import torch
+
+    from chkobba.agents import neural as n
+
+    card = feats[:, n._CARD:n._CARD + 40]
+    lays = (feats[:, n._LAY] + feats[:, n._TABLE])[:, None]
+    plays = (feats[:, n._LAY] + feats[:, n._CAPTURE])[:, None]
+    keeps = feats[:, n._KEEP][:, None]
+    table = obs[:, n._TABLE_PLANE] - feats[:, n._TAKE:n._TAKE + 40] + card * lays
+    hand = obs[:, n._HAND] - card * plays + card * keeps
+    return torch.cat([table, hand], 1)
+
+
+def suit_permutations():  # type: ignore[no-untyped-def]
+    """The 6 relabellings of the three plain suits (spades, hearts, clubs) as index maps over
+    the observation vector and the move features: the diamonds (coins in Scopa) carry the
+    points and stay put, so each relabelled decision is as valid as the recorded one and
+    has the same values (an exact symmetry of both presets)."""
+    from chkobba.agents.neural import MOVE_FEATURES
+    from chkobba.cards import DIAMONDS
+    from chkobba.rl.spaces import OBS_LAYOUT, OBS_SIZE
+
+    plain = [s for s in range(4) if s != DIAMONDS]
+    planes = [sl.start for sl in OBS_LAYOUT.values() if sl.stop - sl.start == 40]
+    maps = []
+    for order in itertools.permutations(plain):
+        suit = list(range(4))
+        for a, b in zip(plain, order, strict=True):
+            suit[a] = b
+        card = np.array([suit[c // 10] * 10 + c % 10 for c in range(40)])
+        obs = np.arange(OBS_SIZE)
+        for at in planes:
+            obs[at + card] = at + np.arange(40)
+        move = np.arange(MOVE_FEATURES)
+        for at in (0, 40):
+            move[at + card] = at + np.arange(40)
+        maps.append((obs, move))
+    return maps
+
+
 class Scorer:
     """The torch twin of :class:`chkobba.agents.neural.Network` (same layers, same order)."""
 
-    def __init__(self, hidden: tuple[int, ...], seed: int) -> None:
+    def __init__(self, hidden: tuple[int, ...], seed: int, skip_init: float) -> None:
         import torch
 
-        from chkobba.agents.neural import MOVE_FEATURES
+        from chkobba.agents.neural import _GREEDY_CUT as GREEDY_CUT
+        from chkobba.agents.neural import _HEURISTIC as HEURISTIC
+        from chkobba.agents.neural import AFTER_FEATURES, MOVE_FEATURES
         from chkobba.rl.spaces import OBS_SIZE
 
         torch.manual_seed(seed)
         self.obs = torch.nn.Linear(OBS_SIZE, hidden[0])
-        self.move = torch.nn.Linear(MOVE_FEATURES, hidden[0], bias=False)
+        self.move = torch.nn.Linear(MOVE_FEATURES + AFTER_FEATURES, hidden[0], bias=False)
         sizes = [*hidden, 2]
         self.layers = torch.nn.ModuleList(
             torch.nn.Linear(a, b) for a, b in itertools.pairwise(sizes)
         )
-        self.modules = torch.nn.ModuleList([self.obs, self.move, self.layers])
+        # The linear path from the move's features to (logit, value), started at the
+        # heuristic's judgement: the network begins as the heuristic player.
+        self.skip = torch.nn.Linear(MOVE_FEATURES, 2, bias=False)
+        with torch.no_grad():
+            self.skip.weight.zero_()
+            self.skip.weight[0, HEURISTIC] = skip_init
+            self.skip.weight[0, GREEDY_CUT] = skip_init
+            self.skip.weight[1, HEURISTIC] = 1.0
+        self.modules = torch.nn.ModuleList([self.obs, self.move, self.layers, self.skip])
 
     def __call__(self, obs, feats, seg):  # type: ignore[no-untyped-def]
         import torch
 
-        x = torch.relu(self.obs(obs)[seg] + self.move(feats))
+        moves = torch.cat([feats, after(obs[seg], feats)], 1)
+        x = torch.relu(self.obs(obs)[seg] + self.move(moves))
         for i, layer in enumerate(self.layers):
             x = layer(x)
             if i < len(self.layers) - 1:
                 x = torch.relu(x)
-        return x
+        return x + self.skip(feats)
 
     def export(self, preset_name: str):  # type: ignore[no-untyped-def]
         from chkobba.agents.neural import Network
@@ -92,7 +147,7 @@ class Scorer:
 
         layers = tuple((a(layer.weight).T.copy(), a(layer.bias)) for layer in self.layers)
         return Network(a(self.obs.weight).T.copy(), a(self.move.weight).T.copy(),
-                       a(self.obs.bias), layers, preset_name)
+                       a(self.obs.bias), layers, a(self.skip.weight).T.copy(), preset_name)
 
 
 def measure(network, rules_name: str, pairs: int, seed: int) -> dict[str, list[float]]:  # type: ignore[no-untyped-def]
@@ -149,7 +204,7 @@ def train(args: argparse.Namespace) -> None:
         z = torch.zeros(b).index_add(0, seg, e)
         return x - m[seg] - torch.log(z[seg])
 
-    model = Scorer(tuple(args.hidden), args.seed)
+    model = Scorer(tuple(args.hidden), args.seed, args.skip_init)
     opt = torch.optim.AdamW(model.modules.parameters(), lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, args.epochs)
     rng = np.random.default_rng(args.seed)
@@ -161,24 +216,57 @@ def train(args: argparse.Namespace) -> None:
             o, f, v, seg, b = gather(ids)
             out = model(o, f, seg)
             agree = 0
-            regret = 0.0
-            # The expert's choice is its best mean; the net's is its best logit.
+            regret = [0.0, 0.0]
+            # The expert's choice is its best mean; the net's is its best logit (or value).
             for k in range(b):
                 sel = (seg == k).nonzero().flatten()
                 best = int(sel[v[sel].argmax()])
                 mine = int(sel[out[sel, 0].argmax()])
+                by_value = int(sel[out[sel, 1].argmax()])
                 agree += best == mine
-                regret += float(v[best] - v[mine])
-            return agree / b, regret / b
+                regret[0] += float(v[best] - v[mine])
+                regret[1] += float(v[best] - v[by_value])
+            return agree / b, regret[0] / b, regret[1] / b
 
+    def heuristic_baseline(ids):  # type: ignore[no-untyped-def]
+        # The heuristic's own choice on the same decisions: its score (or greedy's cut).
+        from chkobba.agents.neural import _GREEDY_CUT, _HEURISTIC, _KEEP, _TABLE
+
+        agree = 0
+        regret = 0.0
+        for k in ids:
+            v = data.values[data.offsets[k]:data.offsets[k + 1]]
+            f = data.features[data.offsets[k]:data.offsets[k + 1]].astype(np.float32)
+            cut = f[0, _KEEP] + f[0, _TABLE] > 0
+            mine = int(np.argmax(f[:, _GREEDY_CUT] if cut else f[:, _HEURISTIC]))
+            agree += mine == int(np.argmax(v))
+            regret += float(v.max() - v[mine])
+        return agree / len(ids), regret / len(ids)
+
+    base_agree, base_regret = heuristic_baseline(val_ids[: args.val_limit])
+    print(json.dumps({"heuristic_held_out_agreement": base_agree,
+                      "heuristic_held_out_regret": base_regret}), flush=True)
+    perms = [(torch.from_numpy(a), torch.from_numpy(m)) for a, m in suit_permutations()]
     for epoch in range(1, args.epochs + 1):
         total = 0.0
         for ids in _batches(len(train_ids), args.batch, rng):
             o, f, v, seg, b = gather(train_ids[ids])
+            if args.augment:
+                po, pm = perms[int(rng.integers(len(perms)))]
+                o, f = o[:, po], f[:, pm]
             out = model(o, f, seg)
-            logp = segment_log_softmax(out[:, 0], seg, b)
-            target = torch.exp(segment_log_softmax(v / args.temperature, seg, b))
-            policy_loss = -(target * logp).sum() / b
+            if args.policy_loss == "advantage":
+                # Each move's margin over the mean of its decision's moves: the sampled
+                # deals are shared by the moves (common random numbers), so these
+                # differences are much less noisy than the margins themselves.
+                size = torch.zeros(b).index_add(0, seg, torch.ones_like(v))
+                adv = v - (torch.zeros(b).index_add(0, seg, v) / size)[seg]
+                mine = out[:, 0] - (torch.zeros(b).index_add(0, seg, out[:, 0]) / size)[seg]
+                policy_loss = torch.nn.functional.smooth_l1_loss(mine, adv, reduction="sum") / b
+            else:
+                logp = segment_log_softmax(out[:, 0], seg, b)
+                target = torch.exp(segment_log_softmax(v / args.temperature, seg, b))
+                policy_loss = -(target * logp).sum() / b
             value_loss = torch.nn.functional.smooth_l1_loss(out[:, 1], v)
             loss = policy_loss + args.value_weight * value_loss
             opt.zero_grad()
@@ -186,22 +274,42 @@ def train(args: argparse.Namespace) -> None:
             opt.step()
             total += float(loss.detach()) * b
         sched.step()
-        agree, regret = evaluate(val_ids[: args.val_limit])
-        point = {"epoch": epoch, "seconds": round(time.perf_counter() - t0, 1),
+        agree, regret, value_regret = evaluate(val_ids[: args.val_limit])
+        train_agree, train_regret, _ = evaluate(train_ids[: args.val_limit])
+        point = {"epoch": epoch, "train_agreement": train_agree, "train_regret": train_regret,
+                 "seconds": round(time.perf_counter() - t0, 1),
                  "loss": total / len(train_ids), "held_out_agreement": agree,
-                 "held_out_regret": regret}
+                 "held_out_regret": regret, "held_out_value_regret": value_regret}
         if args.measure_every and (epoch % args.measure_every == 0 or epoch == args.epochs):
             point.update(measure(model.export(args.rules), args.rules, args.pairs,
                                  args.duel_seed))
         curve.append(point)
         print(json.dumps(point), flush=True)
-        model.export(args.rules).save(args.weights)
+        # The weights kept are the epoch's with the least regret on the held-out games.
+        if regret <= min(p["held_out_regret"] for p in curve):
+            model.export(args.rules).save(args.weights)
+            best_state = [t.detach().clone() for t in model.modules.parameters()]
         if args.curve:
             meta = {"rules": args.rules, "decisions": n, "shards": len(paths),
+                    "heuristic_held_out_agreement": base_agree,
+                    "heuristic_held_out_regret": base_regret,
                     "hidden": args.hidden, "pairs": args.pairs, "duel_seed": args.duel_seed,
                     "curve": curve}
             Path(args.curve).write_text(json.dumps(meta, indent=1))
-    print(f"wrote {args.weights} ({Path(args.weights).stat().st_size} bytes)")
+    # The NumPy network must score as the torch one did (float16 on disk aside).
+    with torch.no_grad():
+        for t, best in zip(model.modules.parameters(), best_state, strict=True):
+            t.copy_(best)
+        o, f, _, seg, _ = gather(val_ids[:50])
+        want = model(o, f, seg).numpy()
+    net = model.export(args.rules)
+    seg_np = seg.numpy()
+    got = np.concatenate([net.outputs(o[k].numpy(), f[seg_np == k].numpy())
+                          for k in range(len(o))])
+    assert np.allclose(got, want, atol=1e-3), float(np.abs(got - want).max())
+    best = min(curve, key=lambda p: p["held_out_regret"])
+    print(f"wrote {args.weights} ({Path(args.weights).stat().st_size} bytes), "
+          f"epoch {best['epoch']}")
 
 
 def plot(args: argparse.Namespace) -> None:
@@ -242,6 +350,8 @@ def main() -> None:
     g.add_argument("--samples", type=int, default=1000,
                    help="the search's sampled deals a move (the full expert: 6,000)")
     g.add_argument("--jobs", type=int, default=1)
+    g.add_argument("--actor", help="a player whose moves the recording seat plays (DAgger), "
+                   "e.g. neural; the expert's values are still recorded")
     g.add_argument("--out", default="data/neural")
     g.set_defaults(run=generate)
     t = sub.add_parser("train", help="distil the decisions into the network (needs torch)")
@@ -255,7 +365,14 @@ def main() -> None:
     t.add_argument("--hidden", type=int, nargs="+", default=[256, 128])
     t.add_argument("--temperature", type=float, default=0.2,
                    help="softmax temperature of the targets, in points")
+    t.add_argument("--policy-loss", choices=("advantage", "ce"), default="advantage",
+                   help="the logit regresses each move's advantage (its margin less its "
+                   "decision's mean) or matches the softmax of the margins (cross-entropy)")
     t.add_argument("--value-weight", type=float, default=0.5)
+    t.add_argument("--skip-init", type=float, default=10.0,
+                   help="the linear path's first weight on the heuristic's score (logit)")
+    t.add_argument("--augment", action=argparse.BooleanOptionalAction, default=True,
+                   help="relabel the plain suits at random in each batch")
     t.add_argument("--holdout", type=float, default=0.05)
     t.add_argument("--val-limit", type=int, default=3000)
     t.add_argument("--max-shards", type=int, default=0)

@@ -12,6 +12,7 @@ import pytest
 
 from chkobba.agents import AgentError, make_agent
 from chkobba.agents.neural import (
+    AFTER_FEATURES,
     MOVE_FEATURES,
     WEIGHTS_DIR,
     Network,
@@ -39,8 +40,8 @@ def random_network(seed: int, hidden: int = 32) -> Network:
     def w(*shape: int) -> np.ndarray:  # type: ignore[type-arg]
         return rng.normal(size=shape).astype(np.float32)
 
-    return Network(w(OBS_SIZE, hidden), w(MOVE_FEATURES, hidden), w(hidden),
-                   ((w(hidden, 8), w(8)), (w(8, 2), w(2))), "test")
+    return Network(w(OBS_SIZE, hidden), w(MOVE_FEATURES + AFTER_FEATURES, hidden), w(hidden),
+                   ((w(hidden, 8), w(8)), (w(8, 2), w(2))), w(MOVE_FEATURES, 2), "test")
 
 
 def play_deals(agent: NeuralAgent, rules: str, seats: int, teams: bool, seed: int) -> list[str]:

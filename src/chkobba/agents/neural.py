@@ -29,7 +29,7 @@ from chkobba.agents.greedy import KEEP_ON_CUT, goal_sign, play_worth
 from chkobba.agents.heuristic import HeuristicAgent, Judge
 from chkobba.moves import Cut, Move
 from chkobba.observe import Observation
-from chkobba.rl.spaces import OBS_SIZE, VERSION, encode
+from chkobba.rl.spaces import OBS_LAYOUT, OBS_SIZE, VERSION, encode
 
 FORMAT: Final = "chkobba-neural/1"
 """The weight file format this module reads and the training script writes."""
@@ -47,6 +47,11 @@ _LAY, _CAPTURE, _SWEEP, _KEEP, _TABLE, _LAST, _GREEDY_CUT = range(_FLAGS, _FLAGS
 _GREEDY: Final = 87
 _HEURISTIC: Final = 88
 _TAKEN: Final = 89
+_HAND: Final = OBS_LAYOUT["hand"]
+_TABLE_PLANE: Final = OBS_LAYOUT["table"]
+AFTER_FEATURES: Final = 80
+"""The cards left on the table and in the hand once the move is made (:func:`after`): the
+network's first layer reads them beside the move's own features."""
 _SCALE: Final = 3.0
 """The one-ply judgements are divided by this (they are round points: a few at most)."""
 _JUDGE_AGENT: Final = HeuristicAgent(0)
@@ -104,11 +109,28 @@ def move_features(obs: Observation) -> npt.NDArray[np.float32]:
     return out
 
 
+def after(
+    obs_vec: npt.NDArray[np.float32], feats: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float32]:
+    """For each move (a row of :func:`move_features`), the table and the hand it leaves:
+    (moves, :data:`AFTER_FEATURES`). A lay or a tabled cut card joins the table, a capture
+    leaves it, the card played leaves the hand and a kept cut card joins it."""
+    card = feats[:, _CARD:_CARD + 40]
+    lays = (feats[:, _LAY] + feats[:, _TABLE])[:, None]
+    plays = (feats[:, _LAY] + feats[:, _CAPTURE])[:, None]
+    keeps = feats[:, _KEEP][:, None]
+    table = obs_vec[_TABLE_PLANE][None, :] - feats[:, _TAKE:_TAKE + 40] + card * lays
+    hand = obs_vec[_HAND][None, :] - card * plays + card * keeps
+    return np.concatenate([table, hand], axis=1)
+
+
 @dataclass(frozen=True)
 class Network:
-    """An action-scoring network: ``relu(obs @ wo + move @ wm + b0)``, then ReLU layers,
+    """An action-scoring network: ``relu(obs @ wo + [move, after] @ wm + b0)``, then ReLU layers,
     to two outputs per move: a logit (the policy) and a value (the expected round-point
-    margin after the move).
+    margin after the move), plus a linear path from the move's features straight to the
+    outputs (``move @ ws``: the one-ply judgements count from the start, the deep part
+    learns what they miss).
 
     The observation's part of the first layer is computed once per decision and shared
     by every move.
@@ -116,8 +138,11 @@ class Network:
 
     wo: npt.NDArray[np.float32]
     wm: npt.NDArray[np.float32]
+    """The first layer's weights on a move's features and :func:`after` them."""
     b0: npt.NDArray[np.float32]
     layers: tuple[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]], ...]
+    ws: npt.NDArray[np.float32] | None = None
+    """The linear path, (:data:`MOVE_FEATURES`, 2); None: none."""
     preset: str = ""
     """The preset whose decisions trained it."""
 
@@ -125,12 +150,15 @@ class Network:
         self, obs_vec: npt.NDArray[np.float32], feats: npt.NDArray[np.float32]
     ) -> npt.NDArray[np.float32]:
         """The (moves, 2) logits and values for one observation and its moves' features."""
-        x = np.maximum(obs_vec @ self.wo + feats @ self.wm + self.b0, 0.0)
+        moves = np.concatenate([feats, after(obs_vec, feats)], axis=1)
+        x = np.maximum(obs_vec @ self.wo + moves @ self.wm + self.b0, 0.0)
         last = len(self.layers) - 1
         for i, (w, b) in enumerate(self.layers):
             x = x @ w + b
             if i < last:
                 x = np.maximum(x, 0.0)
+        if self.ws is not None:
+            x = x + feats @ self.ws
         return x
 
     def save(self, path: str | Path) -> None:
@@ -143,6 +171,8 @@ class Network:
             "wm": self.wm.astype(np.float16),
             "b0": self.b0.astype(np.float16),
         }
+        if self.ws is not None:
+            arrays["ws"] = self.ws.astype(np.float16)
         for i, (w, b) in enumerate(self.layers):
             arrays[f"w{i + 1}"] = w.astype(np.float16)
             arrays[f"b{i + 1}"] = b.astype(np.float16)
@@ -176,7 +206,7 @@ def _load(path: str, mtime: int) -> Network:
     except KeyError as e:
         raise NeuralError(f"{path}: missing array {e}") from None
     width = b0.shape[0] if b0.ndim == 1 else -1
-    if wo.shape != (OBS_SIZE, width) or wm.shape != (MOVE_FEATURES, width):
+    if wo.shape != (OBS_SIZE, width) or wm.shape != (MOVE_FEATURES + AFTER_FEATURES, width):
         raise NeuralError(f"{path}: the first layer does not fit the observation and moves")
     layers = []
     i = 1
@@ -190,7 +220,11 @@ def _load(path: str, mtime: int) -> Network:
         i += 1
     if not layers or width != 2:
         raise NeuralError(f"{path}: the network must end in 2 outputs a move (logit, value)")
-    return Network(wo, wm, b0, tuple(layers), str(arrays.get("preset", "")))
+    ws = arrays.get("ws")
+    if ws is not None and ws.shape != (MOVE_FEATURES, 2):
+        raise NeuralError(f"{path}: the linear path does not fit the moves' features")
+    skip = None if ws is None else ws.astype(np.float32)
+    return Network(wo, wm, b0, tuple(layers), skip, str(arrays.get("preset", "")))
 
 
 def weights_for(preset_name: str) -> Path:

@@ -105,12 +105,21 @@ def distill_expert(seed: int, samples: int) -> ExpertAgent:
 
 
 class RecordingExpert:
-    """The expert's search, playing its best move and recording every decision it makes."""
+    """The expert's search, playing its best move and recording every decision it makes.
 
-    def __init__(self, expert: ExpertAgent, positions: Positions, game_id: int) -> None:
+    With an ``actor`` the actor's move is played instead, the expert's values still
+    recorded: the decisions are then the ones the actor's own play leads to (DAgger,
+    Ross, Gordon & Bagnell 2011), where a network distilled from the expert's games
+    alone has seen few examples.
+    """
+
+    def __init__(
+        self, expert: ExpertAgent, positions: Positions, game_id: int, actor: Agent | None = None
+    ) -> None:
         self.expert = expert
         self.positions = positions
         self.game_id = game_id
+        self.actor = actor
         self.name = "expert"
 
     def choose(self, obs: Observation) -> Move:
@@ -122,12 +131,21 @@ class RecordingExpert:
         n = search_samples(self.expert, obs)
         best = max(range(len(moves)), key=values.__getitem__)
         self.positions.add(obs, [v / n for v in values], best, self.game_id)
-        return moves[best]
+        return moves[best] if self.actor is None else self.actor.choose(obs)
 
 
-def play_game(rules_name: str, seed: int, index: int, samples: int, positions: Positions) -> None:
+def play_game(
+    rules_name: str,
+    seed: int,
+    index: int,
+    samples: int,
+    positions: Positions,
+    actor: str | None = None,
+) -> None:
     """Play game ``index`` of ``seed``: one deal of two players, a recording expert against
-    :data:`OPPONENTS` ``[index % 3]``, the expert's seat alternating every three games."""
+    :data:`OPPONENTS` ``[index % 3]``, the expert's seat alternating every three games.
+    With ``actor`` (a player's name) the recording seat plays the actor's moves
+    (:class:`RecordingExpert`); an expert opponent still plays its own."""
     g = game("chkobba")
     rules = preset(rules_name)
     rng = random.Random(sub_seed(seed, index))
@@ -140,7 +158,10 @@ def play_game(rules_name: str, seed: int, index: int, samples: int, positions: P
     ]
     for seat in range(2):
         s = sub_seed(seed, index, seat)
-        if seat == me or opponent == "expert":
+        if seat == me:
+            acting = None if actor is None else make_agent(actor, s)
+            agents[seat] = RecordingExpert(distill_expert(s, samples), positions, index, acting)
+        elif opponent == "expert":
             agents[seat] = RecordingExpert(distill_expert(s, samples), positions, index)
         else:
             agents[seat] = make_agent(opponent, s)
@@ -174,14 +195,22 @@ def shard_path(out: Path, rules_name: str, seed: int, start: int) -> Path:
     return out / f"{rules_name}-s{seed}-g{start:07d}.npz"
 
 
-def make_shard(rules_name: str, seed: int, start: int, games: int, samples: int, out: str) -> str:
+def make_shard(
+    rules_name: str,
+    seed: int,
+    start: int,
+    games: int,
+    samples: int,
+    out: str,
+    actor: str | None = None,
+) -> str:
     """Play ``games`` games from ``start`` and write their shard (skipped if it exists)."""
     path = shard_path(Path(out), rules_name, seed, start)
     if path.exists():
         return str(path)
     positions = Positions()
     for index in range(start, start + games):
-        play_game(rules_name, seed, index, samples, positions)
+        play_game(rules_name, seed, index, samples, positions, actor)
     write_shard(path, positions)
     return str(path)
 
@@ -195,19 +224,20 @@ def generate(
     jobs: int = 1,
     first: int = 0,
     shard_games: int = SHARD_GAMES,
+    actor: str | None = None,
 ) -> Iterable[str]:
     """Play games ``first`` to ``first + games - 1`` in shards, yielding each shard's path
-    as it is written (in order of completion with several ``jobs``)."""
+    as it is written (in order with several ``jobs``); ``actor``: see :func:`play_game`."""
     out.mkdir(parents=True, exist_ok=True)
     starts = range(first, first + games, shard_games)
     sizes = [min(shard_games, first + games - s) for s in starts]
     if jobs == 1:
         for s, n in zip(starts, sizes, strict=True):
-            yield make_shard(rules_name, seed, s, n, samples, str(out))
+            yield make_shard(rules_name, seed, s, n, samples, str(out), actor)
         return
     with ProcessPoolExecutor(jobs) as pool:
         futures = [
-            pool.submit(make_shard, rules_name, seed, s, n, samples, str(out))
+            pool.submit(make_shard, rules_name, seed, s, n, samples, str(out), actor)
             for s, n in zip(starts, sizes, strict=True)
         ]
         for f in futures:
