@@ -164,3 +164,16 @@ def test_the_distillation_data_is_deterministic_whatever_the_jobs(tmp_path: Path
     for k in range(len(a)):
         v = a.values[a.offsets[k]:a.offsets[k + 1]]
         assert v[a.chosen[k]] == v.max()
+
+
+def test_with_an_actor_the_expert_labels_the_actors_games(tmp_path: Path) -> None:
+    """DAgger: the recording seat plays greedy's moves, the expert's values are recorded."""
+    from chkobba.rl.distill import Positions, play_game
+
+    own, acted = Positions(), Positions()
+    play_game("chkobba", 4, 1, 8, own)  # game 1: against heuristic, one seat recorded
+    play_game("chkobba", 4, 1, 8, acted, actor="greedy")
+    assert len(own) > 5 and len(acted) > 5
+    # The same first decision, then the games part: greedy does not play as the search.
+    assert np.array_equal(own.obs[0], acted.obs[0])
+    assert any(not np.array_equal(a, b) for a, b in zip(own.obs, acted.obs, strict=False))

@@ -121,8 +121,8 @@ def seat_names(human: str, computers: dict[int, str], seats: int) -> list[str]:
     "opponent",
     metavar="NAME",
     help="The computer player you play against: a level (easy, medium, hard, expert), "
-    "a player (random, greedy, heuristic), or a trained policy (policy:PATH, docs/rl.md). "
-    "Default: hard.",
+    "a player (random, greedy, heuristic, neural: the learned one), or a trained policy "
+    "(policy:PATH, docs/rl.md). Default: hard.",
 )
 @click.option("--partner", metavar="NAME", help="Your computer partner (4 players only).")
 @click.option(
