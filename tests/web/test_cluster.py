@@ -28,7 +28,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 from wsutil import FAST, PgServer, ServerProcess, free_port, hello, recv_until
 
-from chkobba.record import GameRecord, replay
+from chkobba.fishing.record import GameRecord, replay
 from chkobba.store import MoveRow, SeatRow, Store, StoredGame
 from chkobba.store.store import now
 from chkobba.web.app import create_app

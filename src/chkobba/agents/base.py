@@ -7,8 +7,8 @@ from collections.abc import Callable
 from pathlib import PurePath
 from typing import Protocol
 
-from chkobba.moves import Move
-from chkobba.observe import Observation
+from chkobba.fishing.moves import Move
+from chkobba.fishing.observe import Observation
 
 
 class AgentError(ValueError):

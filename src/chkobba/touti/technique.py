@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from chkobba.cards import FULL_DECK
+from chkobba.fishing.cards import FULL_DECK
 from chkobba.touti.agents import register
 from chkobba.touti.cards import ACE_MASK, BEATS, CARD_POINTS, PAIRS, STRENGTH, SUIT_MASKS
 from chkobba.touti.deal import SEATS, Phase, trick_winner_index

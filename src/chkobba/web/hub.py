@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from chkobba.agents.base import AgentError
+from chkobba.fishing.match import Match
+from chkobba.fishing.rules import RULES_VERSION, RulesError
 from chkobba.games import Game, MoveRefused, Table, game, replay
-from chkobba.match import Match
-from chkobba.rules import RULES_VERSION, RulesError
 from chkobba.store import Finish, MoveRow, SeatRow, Store, StoredGame
 from chkobba.store.store import now
 from chkobba.web.engines import RoomEngines

@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from chkobba.cards import (
+from chkobba.fishing.cards import (
     CARDS,
     DIAMONDS,
     DIAMONDS_MASK,
@@ -51,7 +51,7 @@ from chkobba.cards import (
 )
 
 if TYPE_CHECKING:
-    from chkobba.rules import RuleSet
+    from chkobba.fishing.rules import RuleSet
 
 POINT_NAMES: Final = {
     "karta": "kārṭa",
