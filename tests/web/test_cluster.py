@@ -33,7 +33,7 @@ from chkobba.store import MoveRow, SeatRow, Store, StoredGame
 from chkobba.store.store import now
 from chkobba.web.app import create_app
 from chkobba.web.cluster import NotOwner, Ownership, haproxy_config, lock_key
-from chkobba.web.hub import CODE_ALPHABET, CODE_LENGTH
+from chkobba.web.codes import CODE_ALPHABET, CODE_LENGTH
 
 ROOT = Path(__file__).resolve().parents[2]
 codes = st.text(alphabet=CODE_ALPHABET, min_size=CODE_LENGTH, max_size=CODE_LENGTH)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from chkobba.agents.base import register
 from chkobba.agents.expert import (
     EXPERT_SAMPLES,
     EXPERT_TEMPERATURE,
@@ -27,6 +26,7 @@ from chkobba.agents.expert import (
     margin,
     playout_margin,
 )
+from chkobba.agents.player import register
 from chkobba.fishing.game import Phase, Round
 from chkobba.fishing.moves import Move
 from chkobba.fishing.observe import Observation, observe_round

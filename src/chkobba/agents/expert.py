@@ -35,7 +35,7 @@ import time
 from collections.abc import Sequence
 from typing import Final
 
-from chkobba.agents.base import register
+from chkobba.agents.player import register
 from chkobba.fishing.game import HAND_SIZE, Phase, Round
 from chkobba.fishing.moves import Move
 from chkobba.fishing.observe import Observation

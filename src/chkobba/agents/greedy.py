@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from chkobba.agents.base import register
 from chkobba.agents.evaluate import CHKOBBA_POINT, STATIC, best_play
+from chkobba.agents.player import register
 from chkobba.fishing.cards import DIAMONDS_MASK, SEVENS_MASK
 from chkobba.fishing.moves import Cut, Move, Play
 from chkobba.fishing.observe import Observation

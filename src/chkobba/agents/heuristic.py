@@ -45,9 +45,9 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from chkobba.agents.base import register
 from chkobba.agents.evaluate import CHKOBBA_POINT, STATIC, CardValues, best_play, live_values
 from chkobba.agents.greedy import cut_decision, goal_sign
+from chkobba.agents.player import register
 from chkobba.fishing.captures import captures, card_value
 from chkobba.fishing.cards import rank_mask
 from chkobba.fishing.moves import Cut, Move, Play

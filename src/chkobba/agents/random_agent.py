@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from chkobba.agents.base import register
+from chkobba.agents.player import register
 from chkobba.fishing.moves import Move
 from chkobba.fishing.observe import Observation
 
