@@ -25,7 +25,7 @@ import os
 import time
 from collections.abc import Sequence
 
-from chkobba.agents.base import register
+from chkobba.agents.player import register
 from chkobba.agents.expert import (
     EXPERT_DEAL_SAMPLES,
     EXPERT_ENDGAME_SAMPLES,
