@@ -25,7 +25,6 @@ import os
 import time
 from collections.abc import Sequence
 
-from chkobba.agents.player import register
 from chkobba.agents.expert import (
     EXPERT_DEAL_SAMPLES,
     EXPERT_ENDGAME_SAMPLES,
@@ -39,6 +38,7 @@ from chkobba.agents.expert import (
     ExpertAgent,
     budget,
 )
+from chkobba.agents.player import register
 from chkobba.duel.harness import DuelResult, duel_spec, play_all
 from chkobba.duel.stats import mean_estimate
 from chkobba.fishing.cards import VALUE_OF
