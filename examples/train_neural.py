@@ -59,7 +59,7 @@ def _batches(n: int, size: int, rng: np.random.Generator) -> list[np.ndarray]:
 
 
 def after(obs, feats):  # type: ignore[no-untyped-def]
-    """:func:`chkobba.agents.neural.after` on torch rows (each move with its observation)."""
+    """:func:`chkobba.rl.neural.after` on torch rows (each move with its observation)."""
     import torch
 
     from chkobba.agents import neural as n
@@ -78,8 +78,8 @@ def suit_permutations():  # type: ignore[no-untyped-def]
     the observation vector and the move features: the diamonds (coins in Scopa) carry the
     points and stay put, so each relabelled decision is as valid as the recorded one and
     has the same values (an exact symmetry of both presets)."""
-    from chkobba.agents.neural import MOVE_FEATURES
-    from chkobba.cards import DIAMONDS
+    from chkobba.fishing.cards import DIAMONDS
+    from chkobba.rl.neural import MOVE_FEATURES
     from chkobba.rl.spaces import OBS_LAYOUT, OBS_SIZE
 
     plain = [s for s in range(4) if s != DIAMONDS]
@@ -101,14 +101,14 @@ def suit_permutations():  # type: ignore[no-untyped-def]
 
 
 class Scorer:
-    """The torch twin of :class:`chkobba.agents.neural.Network` (same layers, same order)."""
+    """The torch twin of :class:`chkobba.rl.neural.Network` (same layers, same order)."""
 
     def __init__(self, hidden: tuple[int, ...], seed: int, skip_init: float) -> None:
         import torch
 
-        from chkobba.agents.neural import _GREEDY_CUT as GREEDY_CUT
-        from chkobba.agents.neural import _HEURISTIC as HEURISTIC
-        from chkobba.agents.neural import AFTER_FEATURES, MOVE_FEATURES
+        from chkobba.rl.neural import _GREEDY_CUT as GREEDY_CUT
+        from chkobba.rl.neural import _HEURISTIC as HEURISTIC
+        from chkobba.rl.neural import AFTER_FEATURES, MOVE_FEATURES
         from chkobba.rl.spaces import OBS_SIZE
 
         torch.manual_seed(seed)
@@ -140,7 +140,7 @@ class Scorer:
         return x + self.skip(feats)
 
     def export(self, preset_name: str):  # type: ignore[no-untyped-def]
-        from chkobba.agents.neural import Network
+        from chkobba.rl.neural import Network
 
         def a(t):  # type: ignore[no-untyped-def]
             return t.detach().numpy().astype("float32")
@@ -153,9 +153,9 @@ class Scorer:
 def measure(network, rules_name: str, pairs: int, seed: int) -> dict[str, list[float]]:  # type: ignore[no-untyped-def]
     """Duplicate pairs of the candidate against greedy and heuristic (one process)."""
     from chkobba.agents.base import AGENTS
-    from chkobba.agents.neural import NeuralAgent
     from chkobba.duel.harness import run_duel
-    from chkobba.rules import preset
+    from chkobba.rl.neural import NeuralAgent
+    from chkobba.fishing.rules import preset
 
     AGENTS["neural-candidate"] = lambda s: NeuralAgent(network, "neural-candidate")
     out = {}
@@ -230,7 +230,7 @@ def train(args: argparse.Namespace) -> None:
 
     def heuristic_baseline(ids):  # type: ignore[no-untyped-def]
         # The heuristic's own choice on the same decisions: its score (or greedy's cut).
-        from chkobba.agents.neural import _GREEDY_CUT, _HEURISTIC, _KEEP, _TABLE
+        from chkobba.rl.neural import _GREEDY_CUT, _HEURISTIC, _KEEP, _TABLE
 
         agree = 0
         regret = 0.0

@@ -11,7 +11,11 @@ import numpy as np
 import pytest
 
 from chkobba.agents import AgentError, make_agent
-from chkobba.agents.neural import (
+from chkobba.fishing.match import Match
+from chkobba.fishing.observe import observe
+from chkobba.fishing.rules import preset
+from chkobba.rl.distill import generate, load_shards
+from chkobba.rl.neural import (
     AFTER_FEATURES,
     MOVE_FEATURES,
     WEIGHTS_DIR,
@@ -22,11 +26,7 @@ from chkobba.agents.neural import (
     move_features,
     weights_for,
 )
-from chkobba.match import Match
-from chkobba.observe import observe
-from chkobba.rl.distill import generate, load_shards
 from chkobba.rl.spaces import OBS_SIZE
-from chkobba.rules import preset
 
 MAX_BYTES = 4_000_000
 """A shipped weight file stays small (the issue: a few MB at most)."""
@@ -119,9 +119,9 @@ def test_the_player_loads_and_plays_without_torch() -> None:
     code = (
         "import sys; sys.modules['torch'] = None\n"
         "from chkobba.agents import make_agent\n"
-        "from chkobba.match import Match\n"
-        "from chkobba.observe import observe\n"
-        "from chkobba.rules import preset\n"
+        "from chkobba.fishing.match import Match\n"
+        "from chkobba.fishing.observe import observe\n"
+        "from chkobba.fishing.rules import preset\n"
         "m = Match(preset('chkobba'), 2, False, seed=1)\n"
         "a = make_agent('neural', 0)\n"
         "obs = observe(m, m.turn)\n"

@@ -3,7 +3,7 @@
 :func:`generate` plays seeded deals of a recording expert (:class:`RecordingExpert`)
 against the expert, ``heuristic`` and ``greedy`` in turn, and keeps, for every decision
 of a recording seat that had a choice, the seat's ``chkobba_v1`` observation vector,
-each legal move's features (:func:`chkobba.agents.neural.move_features`), the search's
+each legal move's features (:func:`chkobba.rl.neural.move_features`), the search's
 mean round-point margin for each move and the move it chose. Game ``i`` of seed ``s``
 depends only on ``(s, i)``, so the shards are the same whatever the number of worker
 processes (``jobs``). The shards are ``.npz`` files written by :func:`write_shard` and
@@ -34,14 +34,14 @@ from chkobba.agents.expert import (
     EXPERT_SOLVE_STOCK,
     ExpertAgent,
 )
-from chkobba.agents.neural import move_features
 from chkobba.duel.play import sub_seed
-from chkobba.game import Phase
+from chkobba.fishing.game import Phase
+from chkobba.fishing.moves import Move
+from chkobba.fishing.observe import Observation
+from chkobba.fishing.rules import preset
 from chkobba.games.base import game, play_out
-from chkobba.moves import Move
-from chkobba.observe import Observation
+from chkobba.rl.neural import move_features
 from chkobba.rl.spaces import OBS_SIZE, encode
-from chkobba.rules import preset
 from chkobba.search.endgame import scores_exactly
 
 OPPONENTS: Final = ("expert", "heuristic", "greedy")

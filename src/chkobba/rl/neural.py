@@ -7,7 +7,7 @@ player"): for every decision it sees the seat's ``chkobba_v1`` observation vecto
 greedy and heuristic players' one-ply judgements make of it). It writes one score per
 move and plays the best: deterministic, a fraction of a millisecond a move, NumPy only.
 
-The weights are shipped per rule set in ``chkobba/agents/weights/neural_<preset>.npz``
+The weights are shipped per rule set in ``chkobba/rl/weights/neural_<preset>.npz``
 (format :data:`FORMAT`); a game whose preset has none plays with the Chkobba weights
 (:func:`weights_for` says which file it picked), which is the network trained on
 Chkobba's deals: still legal, but not measured elsewhere.
@@ -24,11 +24,11 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from chkobba.agents.base import register
 from chkobba.agents.greedy import KEEP_ON_CUT, goal_sign, play_worth
 from chkobba.agents.heuristic import HeuristicAgent, Judge
-from chkobba.moves import Cut, Move
-from chkobba.observe import Observation
+from chkobba.agents.player import register
+from chkobba.fishing.moves import Cut, Move
+from chkobba.fishing.observe import Observation
 from chkobba.rl.spaces import OBS_LAYOUT, OBS_SIZE, VERSION, encode
 
 FORMAT: Final = "chkobba-neural/1"
