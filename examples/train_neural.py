@@ -154,8 +154,8 @@ def measure(network, rules_name: str, pairs: int, seed: int) -> dict[str, list[f
     """Duplicate pairs of the candidate against greedy and heuristic (one process)."""
     from chkobba.agents.base import AGENTS
     from chkobba.duel.harness import run_duel
-    from chkobba.rl.neural import NeuralAgent
     from chkobba.fishing.rules import preset
+    from chkobba.rl.neural import NeuralAgent
 
     AGENTS["neural-candidate"] = lambda s: NeuralAgent(network, "neural-candidate")
     out = {}
