@@ -62,7 +62,7 @@ def after(obs, feats):  # type: ignore[no-untyped-def]
     """:func:`chkobba.rl.neural.after` on torch rows (each move with its observation)."""
     import torch
 
-    from chkobba.agents import neural as n
+    from chkobba.rl import neural as n
 
     card = feats[:, n._CARD:n._CARD + 40]
     lays = (feats[:, n._LAY] + feats[:, n._TABLE])[:, None]
