@@ -1,23 +1,38 @@
 """Train the learned player ``neural`` from nothing: generate the expert's decisions, distil.
 
-Three steps, each its own subcommand (``docs/rl.md``, "The learned player"):
+``all`` does every step from nothing, the others one each (``docs/rl.md``, "The learned
+player"):
+
+``all``
+    generates ``--games`` deals of the expert's decisions (seed 1), trains on them,
+    generates ``--games / 2`` more in which the recording seat plays that network's moves
+    while the expert labels them (DAgger, seed 2), trains again on everything, and draws
+    the curve: the weights, curves and figure go to ``--out``.
 
 ``generate``
     plays seeded deals of the expert's search against the expert, heuristic and greedy
     and writes its decisions (observation, move features, the search's mean margin of
     every legal move, the move chosen) as shards under ``--out`` (default
     ``data/neural``, never inside the package). Deterministic for ``--seed``, whatever
-    ``--jobs``; shards already written are skipped, so a stopped run resumes.
+    ``--jobs``; shards already written are skipped, so a stopped run resumes. With
+    ``--actor`` (a player's name or a weight file) the recording seat plays the actor's
+    moves and the expert still labels every decision (DAgger).
 ``train``
     fits the action-scoring network with torch (the ``train`` extra) on every shard of
-    a preset, measures it against greedy and heuristic after each epoch (duplicate pairs
-    on seeds from 10,000, never the data's), and writes the weights (``--weights``, a
+    a preset, measures it against greedy and heuristic every ``--measure-every`` epochs
+    (duplicate pairs on seeds from 10,000, never the data's), and writes the weights of
+    the epoch with the least regret on held-out games (``--weights``, a
     ``chkobba-neural/1`` file) and the curve's figures (``--curve``, JSON).
 ``plot``
     draws the curves of one or more ``--curve`` files as a PNG.
+``teacher``
+    measures the data's expert (the search at ``--samples``) against ``heuristic``: the
+    strength the network imitates.
 
-    python examples/train_neural.py generate --rules chkobba --games 12000 --jobs 2
-    python examples/train_neural.py train --rules chkobba --weights /tmp/neural_chkobba.npz
+    python examples/train_neural.py all --rules scopa --games 2400 --out neural-out
+    python examples/train_neural.py generate --rules chkobba --games 1200 --out data/neural
+    python examples/train_neural.py train --rules chkobba --data data/neural \
+        --weights neural-out/neural_chkobba.npz --curve neural-out/curve_chkobba.json
 """
 
 from __future__ import annotations
@@ -339,9 +354,59 @@ def plot(args: argparse.Namespace) -> None:
     print(f"wrote {args.out}")
 
 
-def main() -> None:
+def teacher(args: argparse.Namespace) -> None:
+    """The data's expert (its search at ``--samples``, uniform) against heuristic: the
+    strength the network imitates, measured as ``chkobba duel`` measures."""
+    from chkobba.agents.base import AGENTS
+    from chkobba.duel.harness import run_duel
+    from chkobba.fishing.rules import preset
+    from chkobba.rl.distill import distill_expert
+
+    AGENTS["teacher"] = lambda s: distill_expert(s, args.samples)
+    r = run_duel("teacher", args.opponent, args.pairs, seed=args.seed,
+                 rules=preset(args.rules), jobs=1)
+    print(f"{args.rules}: the expert at {args.samples} samples against {args.opponent}, "
+          f"{args.pairs} pairs, seed {args.seed}: {r.margin.mean:+.2f} "
+          f"[{r.margin.low:+.2f}, {r.margin.high:+.2f}] points a deal, "
+          f"{r.a_timing.median_ms:.1f} ms a move (median)")
+
+
+def run_all(args: argparse.Namespace) -> None:
+    """Every step, from nothing: see the module's docstring."""
+    out = Path(args.out)
+    data = out / "data"
+    weights = out / f"neural_{args.rules}.npz"
+    curve = out / f"curve_{args.rules}.json"
+    parser = build_parser()
+
+    def step(*words: str) -> None:
+        print("==", " ".join(words), flush=True)
+        sub = parser.parse_args(list(words))
+        sub.run(sub)
+
+    common = ["--rules", args.rules, "--samples", str(args.samples), "--jobs", str(args.jobs),
+              "--out", str(data)]
+    step("generate", "--seed", "1", "--games", str(args.games), *common)
+    training = ["--rules", args.rules, "--data", str(data), "--weights", str(weights)]
+    step("train", *training, "--measure-every", "0")
+    step("generate", "--seed", "2", "--games", str(args.games // 2), "--actor", str(weights),
+         *common)
+    step("train", *training, "--curve", str(curve), "--pairs", str(args.pairs))
+    step("plot", str(curve), "--out", str(out / f"curve_{args.rules}.png"))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: one subcommand a step."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
+    a = sub.add_parser("all", help="every step from nothing (generate, train, DAgger, train)")
+    a.add_argument("--rules", default="chkobba")
+    a.add_argument("--games", type=int, default=2400)
+    a.add_argument("--samples", type=int, default=1000)
+    a.add_argument("--jobs", type=int, default=1)
+    a.add_argument("--out", default="neural-out")
+    a.add_argument("--pairs", type=int, default=200, help="duplicate pairs a point of the curve")
+    a.set_defaults(run=run_all)
     g = sub.add_parser("generate", help="record the expert's decisions")
     g.add_argument("--rules", default="chkobba")
     g.add_argument("--seed", type=int, default=1)
@@ -359,13 +424,13 @@ def main() -> None:
     t.add_argument("--data", default="data/neural")
     t.add_argument("--weights", required=True, help="where to write the chkobba-neural/1 file")
     t.add_argument("--curve", help="where to write the training curve (JSON)")
-    t.add_argument("--epochs", type=int, default=12)
+    t.add_argument("--epochs", type=int, default=8)
     t.add_argument("--batch", type=int, default=512)
-    t.add_argument("--lr", type=float, default=2e-3)
-    t.add_argument("--hidden", type=int, nargs="+", default=[256, 128])
+    t.add_argument("--lr", type=float, default=1e-3)
+    t.add_argument("--hidden", type=int, nargs="+", default=[64, 32])
     t.add_argument("--temperature", type=float, default=0.2,
                    help="softmax temperature of the targets, in points")
-    t.add_argument("--policy-loss", choices=("advantage", "ce"), default="advantage",
+    t.add_argument("--policy-loss", choices=("advantage", "ce"), default="ce",
                    help="the logit regresses each move's advantage (its margin less its "
                    "decision's mean) or matches the softmax of the margins (cross-entropy)")
     t.add_argument("--value-weight", type=float, default=0.5)
@@ -374,7 +439,7 @@ def main() -> None:
     t.add_argument("--augment", action=argparse.BooleanOptionalAction, default=True,
                    help="relabel the plain suits at random in each batch")
     t.add_argument("--holdout", type=float, default=0.05)
-    t.add_argument("--val-limit", type=int, default=3000)
+    t.add_argument("--val-limit", type=int, default=5000)
     t.add_argument("--max-shards", type=int, default=0)
     t.add_argument("--measure-every", type=int, default=2, help="epochs between duels (0: none)")
     t.add_argument("--pairs", type=int, default=200)
@@ -382,11 +447,22 @@ def main() -> None:
     t.add_argument("--threads", type=int, default=1)
     t.add_argument("--seed", type=int, default=0)
     t.set_defaults(run=train)
+    e = sub.add_parser("teacher", help="measure the data's expert against a player")
+    e.add_argument("--rules", default="chkobba")
+    e.add_argument("--samples", type=int, default=1000)
+    e.add_argument("--opponent", default="heuristic")
+    e.add_argument("--pairs", type=int, default=300)
+    e.add_argument("--seed", type=int, default=10_001)
+    e.set_defaults(run=teacher)
     p = sub.add_parser("plot", help="draw training curves as a PNG")
     p.add_argument("curve", nargs="+", help="curve files written by train --curve")
     p.add_argument("--out", default="docs/img/neural_curve.png")
     p.set_defaults(run=plot)
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> None:
+    args = build_parser().parse_args()
     args.run(args)
 
 

@@ -40,7 +40,7 @@ from chkobba.fishing.moves import Move
 from chkobba.fishing.observe import Observation
 from chkobba.fishing.rules import preset
 from chkobba.games.base import game, play_out
-from chkobba.rl.neural import move_features
+from chkobba.rl.neural import NeuralAgent, load_network, move_features
 from chkobba.rl.spaces import OBS_SIZE, encode
 from chkobba.search.endgame import scores_exactly
 
@@ -144,7 +144,7 @@ def play_game(
 ) -> None:
     """Play game ``index`` of ``seed``: one deal of two players, a recording expert against
     :data:`OPPONENTS` ``[index % 3]``, the expert's seat alternating every three games.
-    With ``actor`` (a player's name) the recording seat plays the actor's moves
+    With ``actor`` (:func:`actor_agent`) the recording seat plays the actor's moves
     (:class:`RecordingExpert`); an expert opponent still plays its own."""
     g = game("chkobba")
     rules = preset(rules_name)
@@ -159,7 +159,7 @@ def play_game(
     for seat in range(2):
         s = sub_seed(seed, index, seat)
         if seat == me:
-            acting = None if actor is None else make_agent(actor, s)
+            acting = None if actor is None else actor_agent(actor, s)
             agents[seat] = RecordingExpert(distill_expert(s, samples), positions, index, acting)
         elif opponent == "expert":
             agents[seat] = RecordingExpert(distill_expert(s, samples), positions, index)
@@ -167,6 +167,14 @@ def play_game(
             agents[seat] = make_agent(opponent, s)
     table = g.start(rules, 2, False, seed=0, dealer=dealer, decks=lambda k: deck)
     play_out(table, agents, [[], []], "round")
+
+
+def actor_agent(actor: str, seed: int) -> Agent:
+    """The player ``actor`` names: a ``chkobba-neural/1`` weight file (``*.npz``) played by
+    :class:`~chkobba.rl.neural.NeuralAgent`, or a registered player's name."""
+    if actor.endswith(".npz"):
+        return NeuralAgent(load_network(actor))
+    return make_agent(actor, seed)
 
 
 def write_shard(path: Path, positions: Positions) -> None:
