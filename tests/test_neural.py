@@ -177,3 +177,16 @@ def test_with_an_actor_the_expert_labels_the_actors_games(tmp_path: Path) -> Non
     # The same first decision, then the games part: greedy does not play as the search.
     assert np.array_equal(own.obs[0], acted.obs[0])
     assert any(not np.array_equal(a, b) for a, b in zip(own.obs, acted.obs, strict=False))
+
+
+def test_an_actor_may_be_a_weight_file(tmp_path: Path) -> None:
+    """``--actor PATH.npz``: the network in that file plays the recording seat."""
+    from chkobba.rl.distill import Positions, actor_agent, play_game
+
+    path = tmp_path / "w.npz"
+    random_network(4).save(path)
+    agent = actor_agent(str(path), 0)
+    assert isinstance(agent, NeuralAgent) and agent.network is not None
+    positions = Positions()
+    play_game("scopa", 4, 2, 8, positions, actor=str(path))
+    assert len(positions) > 5
