@@ -546,6 +546,32 @@ def test_cli_two_against_two(tmp_path: Path) -> None:
     assert replay(record).winner is not None
 
 
+@pytest.mark.parametrize(
+    ("args", "seats", "names", "sides"),
+    [
+        (["--players", "3"], 3, ["Ann", "Right", "Left"], "you against two computers"),
+        (
+            ["--players", "4", "--no-teams"],
+            4,
+            ["Ann", "Right", "Opposite", "Left"],
+            "you against three computers",
+        ),
+    ],
+)
+def test_cli_seats_every_table_each_for_themselves(
+    tmp_path: Path, args: list[str], seats: int, names: list[str], sides: str
+) -> None:
+    """docs/rules.md §2.1: 3 and 4 players each for themselves, as the README says."""
+    path = tmp_path / "g.json"
+    cli = [*args, "--opponent", "random", "--seed", "5", "--name", "Ann", "--target", "11"]
+    code, output = run_cli([*cli, "--save", str(path)], "1\n" * 3000)
+    assert code == 0, output[-2000:]
+    assert f"{sides} (random), each for themselves" in " ".join(output.split())
+    record = GameRecord.load(path)
+    assert record.seats == seats and not record.teams and record.names == names
+    assert replay(record).winner is not None
+
+
 def test_cli_saves_to_the_data_directory_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -575,10 +601,16 @@ def test_the_default_opponent_is_the_strongest_available() -> None:
     [
         (["--opponent", "nosuch"], "unknown player 'nosuch' (known:"),
         (["--players", "4", "--partner", "nosuch"], "unknown player 'nosuch'"),
-        (["--players", "3"], "'3' is not one of '2', '4', '6'"),
-        (["--players", "6"], "chkobba is not played with --players 6"),
+        (["--players", "5"], "'5' is not one of '2', '3', '4', '6'"),
+        (
+            ["--players", "6"],
+            "chkobba is not played with --players 6 (its tables: --players 2, --players 3, "
+            "--players 4 --no-teams, --players 4)",
+        ),
         (["--target", "0"], "0 is not in the range x>=1"),
-        (["--partner", "random"], "--partner needs --players 4"),
+        (["--partner", "random"], "--partner needs a partner: --players 4, 2 against 2"),
+        (["--players", "4", "--no-teams", "--partner", "random"], "--partner needs a partner"),
+        (["--players", "3", "--teams"], "--teams and --no-teams need --players 4"),
         (["--seed", "x"], "'x' is not a valid integer"),
         (["--name", "  "], "a name cannot be empty"),
     ],

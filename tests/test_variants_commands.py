@@ -171,6 +171,8 @@ def test_play_refuses_a_table_the_rules_do_not_have(tmp_path: Path) -> None:
     )
     assert result.exit_code == 2
     assert "scopone is not played with --players 2" in result.output
+    # Only the tables `play` seats, in its own options.
+    assert "(its tables: --players 4)" in result.output
 
 
 def test_play_six_players_against_five_computers(tmp_path: Path) -> None:
