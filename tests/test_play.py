@@ -25,6 +25,7 @@ from chkobba.record import GameRecord, replay
 from chkobba.rules import preset
 from chkobba.tui import Ending, PlaySession
 from chkobba.tui.command import PREFERRED_OPPONENTS, default_player
+from chkobba.tui.render import in_hand_order
 
 RULES_11 = preset("chkobba", {"target": 11})
 
@@ -161,8 +162,11 @@ def test_the_human_sees_the_board_before_each_play(tmp_path: Path) -> None:
     assert " A♣ " in board and " 3♠ " in board
     assert "Score" in board and "first to 11" in board and "Stock" in board
     assert "cpu1: 3 cards" in board
-    # Each legal play is listed with its number and its notation.
-    for i, move in enumerate(play.match.legal_moves(), 1):
+    # Each legal play is listed with its number and its notation, in the hand's order
+    # (by value: 5♥ 7♣ K♠), where the engine lists them by suit.
+    listed = in_hand_order(play.match.legal_moves())
+    assert [str(m).split(":")[0] for m in listed][:1] == ["5h"]
+    for i, move in enumerate(listed, 1):
         assert any(
             line.split()[:1] == [str(i)] and str(move) in line for line in board.splitlines()
         )

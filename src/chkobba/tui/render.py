@@ -21,7 +21,7 @@ from rich.text import Text
 
 from chkobba.cards import CARDS, DIAMONDS, HEARTS, cards_of, format_cards, sort_for_display
 from chkobba.game import Phase
-from chkobba.moves import Cut, Move
+from chkobba.moves import Cut, Move, Play
 from chkobba.narrate import (
     describe_turn,
     goal,
@@ -100,6 +100,16 @@ def move_text(move: Move) -> Text:
     if not move.capture:
         return Text("lay ").append_text(card_text(move.card))
     return card_text(move.card).append(" takes ").append_text(cards_words(move.capture))
+
+
+def in_hand_order(moves: Sequence[Move]) -> list[Move]:
+    """The moves in the order the hand is shown (by the played card's value, then suit),
+    each card's captures in the engine's order; a cut's two answers as they are."""
+    plays = [m for m in moves if isinstance(m, Play)]
+    if len(plays) != len(moves):
+        return list(moves)
+    rank = {c: i for i, c in enumerate(sort_for_display({m.card for m in plays}))}
+    return sorted(plays, key=lambda m: rank[m.card])
 
 
 def choices_table(moves: Sequence[Move]) -> Table:
