@@ -24,10 +24,10 @@ from typing import Any, Final
 from rich.console import Console
 from rich.markup import escape
 
-from chkobba.cards import CARDS, FULL_DECK, SUIT_SYMBOLS
+from chkobba.cards import CARDS, FULL_DECK, SUIT_SYMBOLS, SUITS
 from chkobba.coach.hints import hint_meta
 from chkobba.touti.agents import ToutiAgent
-from chkobba.touti.cards import STRENGTH, card_points, suit_name
+from chkobba.touti.cards import STRENGTH, SUIT_NAMES, card_points, suit_name
 from chkobba.touti.deal import Deal, IllegalMove, Phase, canto_value, team_of
 from chkobba.touti.match import ToutiMatch
 from chkobba.touti.moves import (
@@ -36,10 +36,13 @@ from chkobba.touti.moves import (
     MIN_BID,
     Bid,
     Call,
+    Canto,
     CardPlay,
     NotationError,
     ToutiMove,
+    Trump,
 )
+from chkobba.touti.moves import Ask as AskPartner
 from chkobba.touti.moves import parse_move as parse_touti_move
 from chkobba.touti.narrate import (
     describe_move,
@@ -98,9 +101,23 @@ def hand_line(hand: int, trump: int | None) -> str:
         if cs:
             colour = "red" if s in (1, 2) else "default"
             label = SUIT_SYMBOLS[s] + (" (trumps)" if s == trump else "")
-            cards = " ".join(str(CARDS[c]) for c in cs)
+            cards = " ".join(CARDS[c].pretty() for c in cs)
             parts.append(f"[{colour}]{label}[/{colour}] {cards}")
     return "   ".join(parts)
+
+
+def move_label(m: ToutiMove) -> str:
+    """A move as the help says to type it, cards with their suit symbol: ``Q♥``,
+    ``trump s (espadas)``, ``canto h``, ``ask aces``; bids and calls as they are."""
+    if isinstance(m, CardPlay):
+        return CARDS[m.card].pretty()
+    if isinstance(m, Trump):
+        return f"trump {SUITS[m.suit]} ({SUIT_NAMES[m.suit]})"
+    if isinstance(m, Canto):
+        return f"canto {SUITS[m.suit]} ({SUIT_NAMES[m.suit]})"
+    if isinstance(m, AskPartner):
+        return f"ask {m.topic}"
+    return str(m)
 
 
 class ToutiSession:
@@ -148,7 +165,9 @@ class ToutiSession:
             assert w is not None
             head = f"{team_label(w, self.names)} win the match!"
             self.console.rule(f"[bold green]{escape(head)}[/bold green]")
-        self.console.print(self._totals())
+        else:
+            # A finished match's score was just printed with its last deal.
+            self.console.print(self._totals())
         return SessionResult(ending, self.match.winner, self.save())
 
     def save(self) -> Path | None:
@@ -265,7 +284,7 @@ class ToutiSession:
             self.console.print(escape(self._running_count(obs)))
         if obs.current:
             cards = " ".join(
-                f"{CARDS[c]}({escape(self.names[(obs.leader + i) % 4])})"
+                f"{CARDS[c].pretty()}({escape(self.names[(obs.leader + i) % 4])})"
                 for i, c in enumerate(obs.current)
             )
             self.console.print(f"Trick so far: {cards}")
@@ -274,7 +293,7 @@ class ToutiSession:
         if obs.phase is Phase.BID:
             bids = [m for m in moves if isinstance(m, Bid)]
             others = [m for m in moves if not isinstance(m, Bid)]
-            choices = [f"[cyan]{i}[/cyan] {m}" for i, m in enumerate(others, 1)]
+            choices = [f"[cyan]{i}[/cyan] {move_label(m)}" for i, m in enumerate(others, 1)]
             if bids:
                 choices.append(
                     ("or " if others else "") + f"a bid from {bids[0].amount} to {bids[-1].amount}"
@@ -290,7 +309,9 @@ class ToutiSession:
                     f"{bids[0].amount}.[/yellow]"
                 )
         else:
-            self.console.print("  ".join(f"[cyan]{i}[/cyan] {m}" for i, m in enumerate(moves, 1)))
+            self.console.print(
+                "  ".join(f"[cyan]{i}[/cyan] {move_label(m)}" for i, m in enumerate(moves, 1))
+            )
 
     def _show_hand(self, hand: int, trump: int | None, force: bool = False) -> None:
         if force or self._shown != (hand, trump):
@@ -342,10 +363,10 @@ class ToutiSession:
                 "points minus the opponents', and a quarter of the card points):"
             )
             for i, (m, v) in enumerate(values[:HINT_CARDS], 1):
-                self.console.print(f"{i}. {CARDS[m.card]}  {v:+.1f}")
+                self.console.print(f"{i}. {CARDS[m.card].pretty()}  {v:+.1f}")
         else:
             move = technique_move(obs)
-            self.console.print(f"The technique player would say: {escape(str(move))}")
+            self.console.print(f"The technique player would say: {escape(move_label(move))}")
         self.console.print(
             f"[dim]Hints this game: {len(self.hinted)} (noted in the record)[/dim]"
         )
@@ -442,4 +463,4 @@ def unseen_cards(obs: ToutiObservation) -> int:
     return FULL_DECK & ~obs.hand & ~obs.played & ~shown
 
 
-__all__ = ["HELP", "SEAT_NAMES", "ToutiSession", "hand_line", "unseen_cards"]
+__all__ = ["HELP", "SEAT_NAMES", "ToutiSession", "hand_line", "move_label", "unseen_cards"]
