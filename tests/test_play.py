@@ -7,6 +7,7 @@ import itertools
 import json
 import re
 import signal
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from chkobba.rules import preset
 from chkobba.tui import Ending, PlaySession
 from chkobba.tui.command import PREFERRED_OPPONENTS, default_player
 from chkobba.tui.render import in_hand_order
+from chkobba.tui.saving import chkobba_command
 
 RULES_11 = preset("chkobba", {"target": 11})
 
@@ -271,7 +273,8 @@ def test_quit_saves_a_record_that_replays_unfinished(tmp_path: Path) -> None:
     assert "Quit now? The game so far will be saved. [y/N]" in text
     assert " is saved" not in text
     assert text.rstrip().endswith(
-        f"Game record saved to {play.save_path}\n  replay it with: chkobba replay {play.save_path}"
+        f"Game record saved to {play.save_path}\n"
+        f"  replay it with: {chkobba_command()} replay {play.save_path}"
     )
     record = check_record(play)
     assert replay(record).winner is None
@@ -653,3 +656,37 @@ def test_cli_record_verifies_with_the_verify_command(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["verify", "--json", str(path)])
     assert result.exit_code == 0
     assert json.loads(result.output)["winner"] is None
+
+
+def test_the_replay_command_works_as_typed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the quick start `chkobba` is only in .venv/bin: the last screen's command
+    names the program as it was started, and plain `chkobba` only when that is it."""
+    venv = tmp_path / ".venv" / "bin"
+    venv.mkdir(parents=True)
+    program = venv / "chkobba"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", [".venv/bin/chkobba", "play"])
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    assert chkobba_command() == ".venv/bin/chkobba"
+    monkeypatch.setenv("PATH", str(venv))  # the virtualenv activated
+    assert chkobba_command() == "chkobba"
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "chkobba").write_text("#!/bin/sh\n")
+    (other / "chkobba").chmod(0o755)
+    monkeypatch.setenv("PATH", str(other))  # another chkobba comes first: not this one
+    assert chkobba_command() == ".venv/bin/chkobba"
+    # Started some other way (python -c, a test runner): the one beside this Python.
+    monkeypatch.setattr(sys, "argv", ["-c"])
+    monkeypatch.setattr(sys, "executable", str(venv / "python"))
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    assert chkobba_command() == ".venv/bin/chkobba"
+    # A path with a space is quoted for the shell.
+    spaced = tmp_path / "my games" / "bin"
+    spaced.mkdir(parents=True)
+    (spaced / "chkobba").write_text("#!/bin/sh\n")
+    monkeypatch.setattr(sys, "executable", str(spaced / "python"))
+    monkeypatch.chdir(other)
+    assert chkobba_command() == f"'{spaced / 'chkobba'}'"
