@@ -17,7 +17,6 @@ from chkobba.rules import (
     preset,
 )
 
-
 TOUTI_DESCRIPTION = (
     "Touti, the Moroccan bidding and trick-taking game (docs/rules.md §4): 4 players, "
     "2 against 2; its own options (`chkobba rules touti`), played with `--game touti`."

@@ -17,6 +17,7 @@ from rich.markup import escape
 from chkobba.agents import Agent, AgentError, make_agent
 from chkobba.agents.base import check_playable
 from chkobba.agents.engine import close_all, shared_fallbacks
+from chkobba.duel.cli import ENGINE_LOG_OPTION
 from chkobba.game import seating_name
 from chkobba.games.base import choose_table
 from chkobba.match import Match
@@ -152,8 +153,9 @@ def table_options(seatings: tuple[str, ...]) -> str:
     "opponent",
     metavar="NAME",
     help="The computer player you play against: a level (easy, medium, hard, expert), "
-    "a player (random, greedy, heuristic), or a trained policy (policy:PATH, docs/rl.md). "
-    "Default: hard.",
+    "a player (random, greedy, heuristic; `chkobba players` lists them), a trained policy "
+    "(policy:PATH, docs/rl.md) or an outside program (engine:COMMAND, "
+    "docs/engine-protocol.md). Default: hard.",
 )
 @click.option("--partner", metavar="NAME", help="Your computer partner (4 players only).")
 @click.option(
@@ -188,6 +190,7 @@ def table_options(seatings: tuple[str, ...]) -> str:
     help="Show the cards you have not seen yet (type 'unseen' to toggle during the game).",
 )
 @touti_play_options
+@ENGINE_LOG_OPTION
 def play(
     game: str,
     rules_name: str,

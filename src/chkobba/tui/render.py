@@ -105,11 +105,13 @@ def move_text(move: Move) -> Text:
 def in_hand_order(moves: Sequence[Move]) -> list[Move]:
     """The moves in the order the hand is shown (by the played card's value, then suit),
     each card's captures in the engine's order; a cut's two answers as they are."""
-    plays = [m for m in moves if isinstance(m, Play)]
+    plays: list[Play] = [m for m in moves if isinstance(m, Play)]
     if len(plays) != len(moves):
         return list(moves)
-    rank = {c: i for i, c in enumerate(sort_for_display({m.card for m in plays}))}
-    return sorted(plays, key=lambda m: rank[m.card])
+    shown = sort_for_display(CARDS[p.card] for p in plays)
+    rank = {int(c): i for i, c in enumerate(shown)}
+    plays.sort(key=lambda p: rank[p.card])
+    return list(plays)
 
 
 def choices_table(moves: Sequence[Move]) -> Table:

@@ -53,8 +53,8 @@ from chkobba.tui.render import (
     card_text,
     cards_words,
     choices_table,
-    in_hand_order,
     coloured,
+    in_hand_order,
     play_line,
     score_line,
 )
