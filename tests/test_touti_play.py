@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import re
 from pathlib import Path
@@ -351,3 +352,20 @@ def test_one_notation_and_one_match_score(tmp_path: Path) -> None:
     tail = text[text.rindex("win the match") :]
     assert text.count("Match score") >= 2 and "Match score" not in tail
     assert "Match score" in text[: text.rindex("win the match")].splitlines()[-2]
+
+
+def test_the_cards_to_play_are_listed_in_the_hand_s_order(tmp_path: Path) -> None:
+    """The numbered cards follow the hand as shown (by suit, trumps first, high to low),
+    not the deck's order."""
+    _, text = session(tmp_path, ["230"], limit=300)
+    lines = text.splitlines()
+    checked = 0
+    card = re.compile(r"\b[A2-7QJK][♠♥♦♣]")
+    for hand, listing in itertools.pairwise(lines):
+        if not hand.startswith("Your hand: ") or not re.match(r"^1 \S+[♠♥♦♣]", listing):
+            continue
+        shown = card.findall(hand)
+        listed = card.findall(listing)
+        assert listed == [c for c in shown if c in listed], (hand, listing)
+        checked += len(listed) > 1
+    assert checked >= 3

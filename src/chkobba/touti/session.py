@@ -90,13 +90,19 @@ HINT_CARDS: Final = 3
 """How many cards a hint shows."""
 
 
+def hand_order(card: int, trump: int | None) -> tuple[bool, int, int]:
+    """Where a card stands in a hand as shown: by suit, trumps first, then high to low in
+    trick order."""
+    return (card // 10 != trump, card // 10, -STRENGTH[card])
+
+
 def hand_line(hand: int, trump: int | None) -> str:
     """A hand by suit, trumps first, each suit high to low in trick order (Rich markup)."""
     parts = []
     for s in sorted(range(4), key=lambda s: (s != trump, s)):
         cs = sorted(
             (c for c in range(40) if hand >> c & 1 and c // 10 == s),
-            key=lambda c: -STRENGTH[c],
+            key=lambda c: hand_order(c, trump),
         )
         if cs:
             colour = "red" if s in (1, 2) else "default"
@@ -251,7 +257,11 @@ class ToutiSession:
 
     def _human_turn(self) -> None:
         obs = observe(self.match, 0)
-        moves = list(obs.legal_moves)
+        # The cards to play are listed (and numbered) in the order the hand shows them.
+        moves = sorted(
+            obs.legal_moves,
+            key=lambda m: hand_order(m.card, obs.trump) if isinstance(m, CardPlay) else (),
+        )
         if moves == [Call.NO_CANTO] or obs.phase is Phase.ANSWER:
             # Nothing to announce, or the partner's question, whose one answer is the true
             # one: nothing to ask the person.
