@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from chkobba import fast
-from chkobba.rules import PRESETS, preset
+from chkobba.fishing.rules import PRESETS, preset
+from chkobba.search import fast
 
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")

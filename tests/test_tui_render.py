@@ -11,9 +11,9 @@ from rich.cells import cell_len
 from rich.console import Console
 
 from chkobba.agents import make_agent
-from chkobba.match import Match
-from chkobba.observe import observe
-from chkobba.rules import preset
+from chkobba.fishing.match import Match
+from chkobba.fishing.observe import observe
+from chkobba.fishing.rules import preset
 from chkobba.tui import PlaySession
 from chkobba.tui.render import board
 
@@ -109,8 +109,8 @@ def test_the_board_is_square_with_names_that_carry_marks() -> None:
 def test_the_plays_are_listed_in_the_hand_s_order() -> None:
     """The hand is shown by value, then suit; the numbered plays beside it follow that
     order (not the engine's suit order), each card's captures kept together."""
-    from chkobba.cards import cards_of, sort_for_display
-    from chkobba.moves import Play
+    from chkobba.fishing.cards import cards_of, sort_for_display
+    from chkobba.fishing.moves import Play
     from chkobba.tui.render import in_hand_order
 
     m = Match(seats=2, seed=8)  # the engine lists 4s, Ks:Kh, Ks:Kd, 2h

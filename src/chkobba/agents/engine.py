@@ -5,7 +5,7 @@ An engine is any program that speaks the line protocol of docs/engine-protocol.m
 per line. The harness starts the program (without a shell) the first time its
 seat must decide, tells it the game and its seat, then hands it each decision
 as the observation of its seat, built from the seat's
-:class:`~chkobba.observe.Observation` or
+:class:`~chkobba.fishing.observe.Observation` or
 :class:`~chkobba.touti.observe.ToutiObservation` alone, so nothing hidden can
 reach it. Each seat gets its own process: partners do not share one, so they
 cannot share their hands.
@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import IO, Any, Final
 
-from chkobba.cards import CARDS, cards_of
+from chkobba.fishing.cards import CARDS, cards_of
 
 PREFIX: Final = "engine:"
 """How a player name points at an outside engine: ``engine:COMMAND``."""
@@ -192,7 +192,7 @@ class TrafficTap:
 def newgame_message(obs: Any, seed: int, seconds: float) -> dict[str, Any]:
     """The ``newgame`` message for the seat of ``obs``: the game, its rules and the seating
     (``seed`` told as :func:`engine_seed`)."""
-    from chkobba.observe import Observation
+    from chkobba.fishing.observe import Observation
 
     seed = engine_seed(seed)
     ms = round(seconds * 1000)
@@ -225,7 +225,7 @@ def newgame_message(obs: Any, seed: int, seconds: float) -> dict[str, Any]:
 
 def observation_json(obs: Any) -> dict[str, Any]:
     """Everything the seat of ``obs`` may know, as JSON (docs/engine-protocol.md)."""
-    from chkobba.observe import Observation
+    from chkobba.fishing.observe import Observation
 
     if isinstance(obs, Observation):
         return {
@@ -304,10 +304,10 @@ def round_of(obs: Any) -> int:
 
 def parse_answer(obs: Any, text: str) -> Any:
     """The move ``text`` names in the notation of ``obs``'s game; ``ValueError`` if malformed."""
-    from chkobba.observe import Observation
+    from chkobba.fishing.observe import Observation
 
     if isinstance(obs, Observation):
-        from chkobba.moves import parse_move
+        from chkobba.fishing.moves import parse_move
 
         return parse_move(text)
     from chkobba.touti.moves import parse_move as parse_touti_move
