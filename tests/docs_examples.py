@@ -103,7 +103,8 @@ def small(command: str) -> str:
         return f"--{m.group(1)} {min(int(m.group(2)), n)}"
 
     cut_down = _SIZE.sub(cut, command)
-    return cut_down if "--jobs" in cut_down else f"{cut_down} --jobs 1"
+    parallel = shlex.split(command)[1] in ("duel", "tournament")
+    return f"{cut_down} --jobs 1" if parallel and "--jobs" not in cut_down else cut_down
 
 
 def masked(output: str) -> str:
