@@ -570,7 +570,7 @@ def test_cli_seats_every_table_each_for_themselves(
 ) -> None:
     """docs/rules.md §2.1: 3 and 4 players each for themselves, as the README says."""
     path = tmp_path / "g.json"
-    cli = [*args, "--opponent", "random", "--seed", "5", "--name", "Ann", "--target", "11"]
+    cli = [*args, "--opponent", "random", "--seed", "5", "--name", "Ann", "--target", "5"]
     code, output = run_cli([*cli, "--save", str(path)], "1\n" * 3000)
     assert code == 0, output[-2000:]
     assert f"{sides} (random), each for themselves" in " ".join(output.split())
