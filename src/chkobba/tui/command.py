@@ -157,7 +157,7 @@ def table_options(seatings: tuple[str, ...]) -> str:
     "(policy:PATH, docs/rl.md) or an outside program (engine:COMMAND, "
     "docs/engine-protocol.md). Default: hard.",
 )
-@click.option("--partner", metavar="NAME", help="Your computer partner (4 players only).")
+@click.option("--partner", metavar="NAME", help="Your computer partner (--players 4, 2 against 2).")
 @click.option(
     "--target",
     type=click.IntRange(min=1),
