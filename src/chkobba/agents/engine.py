@@ -162,18 +162,23 @@ def _log_path() -> str | None:
 
 
 class TrafficTap:
-    """Appends one seat's engine traffic to the engine log, a line per message:
-    time, process, engine, seat, ``>`` (to the engine) or ``<`` (from it), the line."""
+    """Appends one seat's engine traffic to the engine log, a line per message: time,
+    this process, the engine's process, seat, player name, ``>`` (to the engine) or ``<``
+    (from it), the line."""
 
     def __init__(self, path: str, name: str, seat: int) -> None:
         self.path = path
-        self.head = f"pid {os.getpid()} seat {seat} {name}"
+        self.name = name
+        self.seat = seat
+        self.engine_pid = 0
+        """The engine's process id, once started (a new one each game)."""
         self._lock = threading.Lock()
 
     def __call__(self, direction: str, line: str) -> None:
         """Append ``line`` (one message) in ``direction``; a failed write is logged once."""
         stamp = time.strftime("%H:%M:%S") + f".{int(time.time() * 1000) % 1000:03d}"
-        text = f"{stamp} {self.head} {direction} {line}\n"
+        head = f"pid {os.getpid()} engine {self.engine_pid} seat {self.seat} {self.name}"
+        text = f"{stamp} {head} {direction} {line}\n"
         with self._lock:
             try:
                 # One write of one line on a file opened for appending: the lines of
@@ -330,6 +335,8 @@ class EngineProcess:
             list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
         )
         self.tap = tap
+        if tap is not None:
+            tap.engine_pid = self.popen.pid
         self.lines: queue.Queue[object] = queue.Queue()
         assert self.popen.stdout is not None
         self._reader = threading.Thread(
