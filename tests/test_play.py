@@ -579,6 +579,20 @@ def test_cli_seats_every_table_each_for_themselves(
     assert replay(record).winner is not None
 
 
+@pytest.mark.parametrize("game", ["chkobba", "touti"])
+def test_cli_players_2v2_is_the_rules_name_of_two_against_two(tmp_path: Path, game: str) -> None:
+    """`chkobba rules` names the table 2v2: `--players 2v2` asks for it."""
+    path = tmp_path / "g.json"
+    args = ["--game", game, "--players", "2v2", "--seed", "3", "--save", str(path)]
+    code, output = run_cli([*args, "--opponent", "random", "--partner", "random"], "q\ny\n")
+    assert code == 0, output
+    data = json.loads(path.read_text())
+    if game == "touti":
+        assert data["format"] == "touti-record/1"  # Touti is 2 against 2: accepted
+    else:
+        assert (data["seats"], data["teams"]) == (4, True)
+
+
 def test_cli_saves_to_the_data_directory_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -608,7 +622,8 @@ def test_the_default_opponent_is_the_strongest_available() -> None:
     [
         (["--opponent", "nosuch"], "unknown player 'nosuch' (known:"),
         (["--players", "4", "--partner", "nosuch"], "unknown player 'nosuch'"),
-        (["--players", "5"], "'5' is not one of '2', '3', '4', '6'"),
+        (["--players", "5"], "'5' is not one of '2', '3', '4', '6', '2v2'"),
+        (["--players", "2v2", "--no-teams"], "--players 2v2 is 2 against 2"),
         (
             ["--players", "6"],
             "chkobba is not played with --players 6 (its tables: --players 2, --players 3, "

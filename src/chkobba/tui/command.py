@@ -133,13 +133,14 @@ def table_options(seatings: tuple[str, ...]) -> str:
 )
 @click.option(
     "--players",
-    type=click.Choice(["2", "3", "4", "6"]),
+    type=click.Choice(["2", "3", "4", "6", "2v2"]),
     default=None,
     help="2 (you against the computer), 3 (you against two computers, each for "
     "themselves), 4 (you and a computer partner, sitting opposite, against two computers; "
-    "with --no-teams, four each for themselves) or 6 (the Scopa family: you against five "
-    "computers, each for themselves), as the rules allow (`chkobba rules NAME` lists its "
-    "tables). Default: 2 where the rules allow it, else their first table.",
+    "with --no-teams, four each for themselves; 2v2 is the same as 4 with teams) or 6 (the "
+    "Scopa family: you against five computers, each for themselves), as the rules allow "
+    "(`chkobba rules NAME` lists its tables). Default: 2 where the rules allow it, else "
+    "their first table.",
 )
 @click.option(
     "--teams/--no-teams",
@@ -243,6 +244,11 @@ def play(
             param_hint="--target",
         )
     rules = preset(rules_name, {"target": target} if target is not None else {})
+    if players == "2v2":
+        # The name `chkobba rules` gives the table: 4 players in teams.
+        if teams is False:
+            raise click.UsageError("--players 2v2 is 2 against 2: it cannot be --no-teams")
+        players, teams = "4", True
     seats, together = choose_table(
         rules.seatings, None if players is None else int(players), teams, prefer_teams=True
     )
@@ -345,7 +351,7 @@ def _play_touti(
     # Imported here so that Chkobba games do not load the Touti terminal game.
     from chkobba.touti.play import play_touti
 
-    if players not in (None, "4"):
+    if players not in (None, "4", "2v2"):
         raise click.UsageError("Touti is played by 4 players (--players 4)")
     if target is not None and target not in (600, 800, 1000):
         raise click.BadParameter("Touti is played to 600, 800 or 1000", param_hint="--target")
