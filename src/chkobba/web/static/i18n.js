@@ -95,8 +95,7 @@ export function mountLangPicker(select) {
 
 /** A computer level in words, in the page's language (Touti's too). */
 export function levelName(level) {
-  const key = `level_${level}`;
-  return hasWord("page", key) ? t(key) : level;
+  return hasWord("page", `level_${level}`) ? t(`level_${level}`) : level;
 }
 
 /** A game's proper name (``scopa-di-quindici``: "Scopa di quindici"), in the page's language. */
