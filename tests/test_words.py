@@ -52,7 +52,8 @@ def test_no_text_is_empty_and_the_placeholders_match(lang: str) -> None:
 def test_a_translation_is_not_english_left_in_place(lang: str) -> None:
     # Names, numbers and signs may be the same in two languages; whole sentences may not.
     english = catalogue("en")
-    for section in ("page", "coach", "touti", "rules_page", "rules_option", "rules_game"):
+    for section in ("page", "coach", "touti", "rules_page", "rules_option", "rules_game",
+                    "terminal"):
         for key, text in catalogue(lang)[section].items():
             # Placeholders aside, four words or more make a sentence.
             if len(re.findall(r"[^\W\d_]{2,}", re.sub(r"\{\w+\}", "", text))) >= 4:
