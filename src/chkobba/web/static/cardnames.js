@@ -64,3 +64,21 @@ export function suitMark(suit, deck = currentDeck()) {
 export function listSep() {
   return word("cards", "list");
 }
+
+const WRITTEN = /[A2-7QJK][♠♥♦♣]/g;
+const LETTER = { "♠": "s", "♥": "h", "♦": "d", "♣": "c" };
+
+/** A sentence of the server's (the coach's, written with French card signs: "7♦") with
+ * its cards in the deck drawn: unchanged on French cards, "7 di denari" on Italian ones. */
+export function cardsInText(text, deck = currentDeck()) {
+  if (deck === "french" || !text) return text;
+  return text.replace(WRITTEN, (m) => cardShort(`${m[0]}${LETTER[m[1]]}`, deck));
+}
+
+/** A play in the notation (7d:3s+4h, 5s, keep, table) as people read it: the card, and
+ * after an arrow the cards it takes. */
+export function moveShort(move, deck = currentDeck()) {
+  const [card, taken] = move.split(":");
+  if (!/^[A2-7QJK][shdc]$/.test(card)) return move;
+  return taken ? `${cardShort(card, deck)} → ${cardsShort(taken.split("+"), deck)}` : cardShort(card, deck);
+}

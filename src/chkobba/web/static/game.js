@@ -1,5 +1,5 @@
 // The game screen: one WebSocket to the server, which sends only what this seat may see.
-import { t, gameName, onLangChange, levelName } from "./i18n.js";
+import { t, bidiSafe, gameName, onLangChange, levelName } from "./i18n.js";
 import {
   api, breakdownTable, cardEl, describeMove, el, endNotes, pretty,
   saveToken, savedToken, seatName, seatState, settingsWords, setupHeader, sideName,
@@ -213,7 +213,7 @@ function renderScores() {
     const marks = "★".repeat(state.chkobba[s] ?? 0);
     items.push(
       el("span", { class: "score", "data-side": s },
-        `${sideName(players(), sideOf(), s)}: `, el("b", { text: state.totals[s] }),
+        `${bidiSafe(sideName(players(), sideOf(), s))}: `, el("b", { text: state.totals[s] }),
         ` / ${state.target}`,
         el("span", { class: "info", text: ` · ${t("pile")} ${state.piles[s]} ` }),
         el("span", { class: "marks", text: marks })),

@@ -1,5 +1,5 @@
 // The lobby: a game against the computer, an online room, joining by code, the lists.
-import { t, gameLine, gameName, isolate, levelName, onLangChange } from "./i18n.js";
+import { t, bidiSafe, gameLine, gameName, isolate, levelName, onLangChange } from "./i18n.js";
 import { api, saveToken, seatName, setupHeader, el } from "./common.js";
 
 let info = null;
@@ -136,12 +136,12 @@ async function lists() {
     const [p, f] = await Promise.all([api("/api/games?status=playing"), api("/api/games?status=finished&limit=20")]);
     playing.replaceChildren(
       ...p.games.map((g) =>
-        el("li", {}, el("span", { class: "grow", text: `${gameName(g.rules ?? g.game_name)}: ${g.players.map((x) => isolate(seatName(g.players, x.seat))).join(" · ")}` }),
+        el("li", {}, el("span", { class: "grow", text: `${gameName(g.rules ?? g.game_name)}: ${g.players.map((x) => bidiSafe(seatName(g.players, x.seat))).join(" · ")}` }),
           el("span", { text: isolate(g.totals.join("–")) }), el("a", { href: `${g.game_name === TOUTI ? "/touti" : "/g"}/${g.game}`, text: t("watch") }))),
     );
     finished.replaceChildren(
       ...f.games.map((g) =>
-        el("li", {}, el("span", { class: "grow", text: g.names.map((n, i) => isolate(seatName(g.names.map((name, seat) => ({ seat, name: g.computer[seat] ? null : name, computer: g.computer[seat] })), i))).join(" · ") }),
+        el("li", {}, el("span", { class: "grow", text: g.names.map((n, i) => bidiSafe(seatName(g.names.map((name, seat) => ({ seat, name: g.computer[seat] ? null : name, computer: g.computer[seat] })), i))).join(" · ") }),
           el("span", { text: isolate((g.totals || []).join("–")) }),
           el("a", { href: `/replay/${g.game}`, class: "replay-link", text: t("replay") }))),
     );
