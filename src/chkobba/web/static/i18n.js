@@ -1,7 +1,7 @@
 // The pages' words and the language switch. The words are in one JSON catalogue per
 // language (chkobba/words/catalogues/LANG.json, served at /static/i18n/LANG.json), shared
-// with the server and the terminal; this module loads the page's language (and English,
-// for any word a catalogue lacks) before any page script runs, so t() stays synchronous.
+// with the server and the terminal; this module loads them before any page script runs,
+// so t() stays synchronous (English stands in for any word a catalogue lacks).
 
 /** Every language, in its own name, in the order the switch lists them. */
 export const LANGS = { en: "English", fr: "Français", it: "Italiano", es: "Español", ar: "العربية" };
@@ -30,7 +30,9 @@ function initialLang() {
 }
 
 let lang = initialLang();
-await Promise.all([load("en"), load(lang)]);
+// Every catalogue is loaded before a page draws (a few kilobytes each, compressed, and
+// cached), so that switching the language redraws the page at once.
+await Promise.all(Object.keys(LANGS).map(load));
 const listeners = [];
 
 export function currentLang() {
@@ -81,9 +83,8 @@ export function applyWords(root = document) {
   }
 }
 
-export async function setLang(code) {
-  if (!LANGS[code]) return;
-  await load(code);
+export function setLang(code) {
+  if (!LANGS[code] || !catalogues[code]) return;
   lang = code;
   localStorage.setItem("chkobba.lang", code);
   applyWords();
