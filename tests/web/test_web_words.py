@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -125,3 +126,18 @@ def test_the_card_names_cover_every_deck() -> None:
 def test_the_words_of_the_games_life(section: str, keys: set[str]) -> None:
     for lang in LANGUAGES:
         assert not keys - set(catalogue(lang)[section]), (section, lang)
+
+
+def test_the_server_serves_every_catalogue_and_names_the_games(sqlite_client: Any) -> None:
+    for lang in LANGUAGES:
+        r = sqlite_client.get(f"/static/i18n/{lang}.json")
+        assert r.status_code == 200 and r.json() == catalogue(lang)
+    assert sqlite_client.get("/static/i18n/de.json").status_code == 404
+    # The pages' own scripts are still served beside them.
+    assert sqlite_client.get("/static/cardnames.js").status_code == 200
+    games = {g["name"]: g for g in sqlite_client.get("/api/rules").json()["games"]}
+    assert games["scopa-di-quindici"]["title"]["it"] == "Scopa di quindici"
+    assert set(games["touti"]["description"]) == set(LANGUAGES)
+    scopa = sqlite_client.get("/api/rules/scopa").json()
+    for option in scopa["options"]:
+        assert set(option["help"]) == set(LANGUAGES), option["key"]
