@@ -3,7 +3,7 @@
 // seats around an oval, one of them at the bottom, the table's cards in the middle, the
 // hands declared (Cirulla) face up at their seats, the wild 7♠'s value by the table.
 import { cardsRow, el } from "./common.js";
-import { cardsShort } from "./cardnames.js";
+import { cardShort, cardsShort } from "./cardnames.js";
 import { t } from "./i18n.js";
 
 /** Where the seat ``k`` places after the one at the bottom sits around an oval table of
@@ -80,7 +80,8 @@ export function drawWild(table, state) {
     note = el("span", { id: "wild", class: "wild" });
     table.querySelector("h3").after(note);
   }
-  note.textContent = `7♠ = ${wild}`;
+  // In the deck drawn: 7♠ on French cards, "7 di spade" on Italian ones.
+  note.textContent = `${cardShort("7s")} = ${wild}`;
 }
 
 /** With three sides or more, each for themselves, the scores are at the seats. */
