@@ -1,5 +1,5 @@
 // Shared by the pages: cards, moves in words, names, seat tokens, the header.
-import { t, mountLangPicker, levelName } from "./i18n.js";
+import { t, bidiSafe, mountLangPicker, levelName } from "./i18n.js";
 import { cardImage, mountDeckPicker } from "./cards.js";
 import { backName, cardName, cardShort, cardsShort, coinsSign } from "./cardnames.js";
 import { mountSoundToggle } from "./sound.js";
@@ -57,7 +57,8 @@ export function seatState(room, seat) {
 export function seatName(players, seat) {
   const p = players?.[seat];
   if (!p) return `#${seat + 1}`;
-  if (p.name) return p.name;
+  // A name in the other direction's script is isolated, so it reads right in any line.
+  if (p.name) return bidiSafe(p.name);
   // Numbered, so that several computer seats (partner and opponents) can be told apart;
   // a name, so capitalised ("Computer 2 wins"), like the names people give themselves.
   if (p.computer) return `${t("computer")} ${seat + 1} (${levelName(p.computer)})`;
