@@ -130,6 +130,12 @@ def test_scopa_on_italian_cards_in_italian(server: ServerProcess) -> None:
             """const done = arguments[arguments.length - 1];
                import('/static/common.js').then((m) => done([m.pretty('Jh'), m.pretty('7d')]));""")
         assert written == ["\u2068Cavallo di coppe\u2069", "\u20687 di denari\u2069"]
+        # A name in Arabic script is isolated inside the Italian line; a Latin one is not.
+        said = d.execute_async_script(
+            """const done = arguments[arguments.length - 1];
+               import('/static/i18n.js').then((m) => done([
+                 m.t('winner', { name: 'مختبر' }), m.t('winner', { name: 'Selma' })]));""")
+        assert said == ["Vince \u2068مختبر\u2069", "Vince Selma"]
     finally:
         d.quit()
 
