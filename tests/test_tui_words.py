@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from chkobba.cards import Card, mask_of
 from chkobba.cli import main
-from chkobba.game import Turn
-from chkobba.moves import Cut, Play
-from chkobba.record import GameRecord, replay
+from chkobba.fishing.cards import Card, mask_of
+from chkobba.fishing.game import Turn
+from chkobba.fishing.moves import Cut, Play
+from chkobba.fishing.record import GameRecord, replay
 from chkobba.tui.words import Speech
 
 FRENCH_SIGNS = re.compile("[♠♥♦♣]")

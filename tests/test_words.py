@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from chkobba.cards import CARDS, CardError
-from chkobba.rules import OPTION_HELP
-from chkobba.scoring import POINT_RULES
+from chkobba.fishing.cards import CARDS, CardError
+from chkobba.fishing.rules import OPTION_HELP
+from chkobba.fishing.scoring import POINT_RULES
 from chkobba.touti import rules as touti_rules
 from chkobba.web.rules_page import description
 from chkobba.words import LANGUAGES, CatalogueError, catalogue, locale_language, word

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from chkobba.cards import RANKS, SUITS
+from chkobba.fishing.cards import RANKS, SUITS
+from chkobba.fishing.rules import PRESETS
 from chkobba.games import GAME_NAMES, game
-from chkobba.rules import PRESETS
 from chkobba.web.rules_page import names as rules_names
 from chkobba.words import LANGUAGES, catalogue
 from chkobba.words.cards import DECKS

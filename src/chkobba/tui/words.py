@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from chkobba.cards import CARDS, DIAMONDS, HEARTS, cards_of, sort_for_display
-from chkobba.game import Turn
-from chkobba.moves import Cut, Move, Play
-from chkobba.narrate import seat_name
-from chkobba.rules import RuleSet
+from chkobba.fishing.cards import CARDS, DIAMONDS, HEARTS, cards_of, sort_for_display
+from chkobba.fishing.game import Turn
+from chkobba.fishing.moves import Cut, Move, Play
+from chkobba.fishing.narrate import seat_name
+from chkobba.fishing.rules import RuleSet
 from chkobba.words import DEFAULT_LANGUAGE, word
 from chkobba.words.cards import card_short
 

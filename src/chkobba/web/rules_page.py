@@ -1,8 +1,8 @@
 """The rules pages (``/rules/NAME``): each game's rules from the data ``chkobba rules NAME``
 prints (:mod:`chkobba.rules_command`), in every language of the pages.
 
-The English words are the command's own (:data:`chkobba.rules.OPTION_HELP`,
-:data:`chkobba.rules.PRESET_DESCRIPTIONS`, :data:`chkobba.scoring.POINT_RULES` and
+The English words are the command's own (:data:`chkobba.fishing.rules.OPTION_HELP`,
+:data:`chkobba.fishing.rules.PRESET_DESCRIPTIONS`, :data:`chkobba.fishing.scoring.POINT_RULES` and
 Touti's :data:`chkobba.touti.rules.OPTION_HELP`); their translations are the catalogues'
 ``rules_*`` sections (:mod:`chkobba.words`), keyed by option, point rule and preset name;
 this module builds the JSON the page draws.
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from chkobba.rules import CHKOBBA, OPTION_HELP, PRESET_DESCRIPTIONS, PRESETS
+from chkobba.fishing.rules import CHKOBBA, OPTION_HELP, PRESET_DESCRIPTIONS, PRESETS
+from chkobba.fishing.scoring import POINT_KEYS, POINT_RULES
 from chkobba.rules_command import _value, preset_detail
-from chkobba.scoring import POINT_KEYS, POINT_RULES
 from chkobba.touti import rules as touti_rules
 from chkobba.touti.cli import rules_json as touti_rules_json
 from chkobba.touti.cli import rules_lines as touti_rules_lines
@@ -41,16 +41,18 @@ def _translations(section: str) -> dict[str, dict[str, str]]:
 
 
 OPTION_WORDS: Final[dict[str, dict[str, str]]] = _translations("rules_option")
-"""The Chkobba family's options (:data:`chkobba.rules.OPTION_HELP`) in the other languages."""
+"""The Chkobba family's options (:data:`chkobba.fishing.rules.OPTION_HELP`) in the other
+languages."""
 
 TOUTI_OPTION_WORDS: Final[dict[str, dict[str, str]]] = _translations("rules_touti_option")
 """Touti's options (:data:`chkobba.touti.rules.OPTION_HELP`) in the other languages."""
 
 POINT_RULE_WORDS: Final[dict[str, dict[str, str]]] = _translations("rules_point")
-"""The point rules (:data:`chkobba.scoring.POINT_RULES`) in the other languages."""
+"""The point rules (:data:`chkobba.fishing.scoring.POINT_RULES`) in the other languages."""
 
 DESCRIPTION_WORDS: Final[dict[str, dict[str, str]]] = _translations("rules_game")
-"""Each game's one line (:data:`chkobba.rules.PRESET_DESCRIPTIONS`) in the other languages."""
+"""Each game's one line (:data:`chkobba.fishing.rules.PRESET_DESCRIPTIONS`) in the other
+languages."""
 
 
 class UnknownRules(LookupError):

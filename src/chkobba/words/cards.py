@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from chkobba.cards import CARDS, RANKS, SUIT_SYMBOLS, SUITS, Card, CardError
+from chkobba.fishing.cards import CARDS, RANKS, SUIT_SYMBOLS, SUITS, Card, CardError
 from chkobba.words.catalogue import word
 
 DECKS: Final = ("french", "italian", "spanish")
