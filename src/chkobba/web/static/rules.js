@@ -13,6 +13,10 @@ const wanted = decodeURIComponent(location.pathname.split("/")[2] || "chkobba");
 let index = null;
 let rules = null;
 
+/** Values and section numbers ("600, 800, 1000", "§2.4") kept left to right, so that
+ * they read right inside an Arabic line. */
+const ltr = (text) => `\u2066${text}\u2069`;
+
 /** A text in the page's language, English when it has none. */
 const say = (words) => words[currentLang()] ?? words.en;
 
@@ -43,7 +47,7 @@ function render() {
     { "data-option": o.key, class: o.differs ? "differs" : "" },
     el("td", {}, el("code", { text: `${o.differs ? "* " : ""}${o.key}` })),
     el("td", {}, el("code", { text: o.value })),
-    el("td", {}, say(o.help), ...(o.values ? [el("div", { class: "info", text: `${rw("values", { list: o.values })} · ${o.section}` })] : [])))));
+    el("td", {}, say(o.help), ...(o.values ? [el("div", { class: "info", text: `${rw("values", { list: ltr(o.values) })} · ${ltr(o.section)}` })] : [])))));
   $("rules-text").textContent = rules.text.join("\n");
   document.body.dataset.rules = rules.name;
   document.body.dataset.lang = currentLang();
