@@ -388,7 +388,7 @@ def test_a_touti_room_for_friends(server: ServerProcess, browser: Any) -> None:
         guest.quit()
 
 
-def test_the_rules_pages_in_three_languages(server: ServerProcess, browser: Any) -> None:
+def test_the_rules_pages_in_every_language(server: ServerProcess, browser: Any) -> None:
     d = browser
     d.get(server.base + "/")
     wait(d, lambda d: body(d, "data-ready") == "1")
@@ -397,7 +397,8 @@ def test_the_rules_pages_in_three_languages(server: ServerProcess, browser: Any)
     wait(d, lambda d: body(d, "data-rules") == "cirulla")
     with urllib.request.urlopen(f"{server.base}/api/rules/cirulla", timeout=30) as r:
         rules = json.loads(r.read())
-    for lang in ("en", "fr", "ar"):
+    # Arabic last: the page is then right to left.
+    for lang in ("en", "fr", "it", "es", "ar"):
         Select(d.find_element(By.ID, "lang")).select_by_value(lang)
         wait(d, lambda d, lang=lang: body(d, "data-lang") == lang)
         assert d.find_element(By.ID, "rules-description").text == rules["description"][lang]
