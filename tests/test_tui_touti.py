@@ -65,13 +65,13 @@ def test_touti_and_chkobba_are_the_one_session(tmp_path: Path) -> None:
         {seat: make_touti_agent("technique", seat) for seat in (1, 2, 3)},
         tmp_path / "t.json",
     )
-    chkobba = PlaySession(
+    family = PlaySession(
         Match(seed=1), {1: make_agent("random", 1)}, ["A", "B"], tmp_path / "c.json"
     )
-    assert isinstance(s, TerminalSession) and isinstance(chkobba, TerminalSession)
+    assert isinstance(s, TerminalSession) and isinstance(family, TerminalSession)
     # Both drive their match through the game interface.
     assert s.table.match is s.match  # type: ignore[attr-defined]
-    assert chkobba.table.match is chkobba.match  # type: ignore[attr-defined]
+    assert family.table.match is family.match  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
