@@ -20,8 +20,8 @@ from chkobba.touti.narrate import describe_move, score_lines
 from chkobba.touti.record import ToutiRecord, replay
 from chkobba.touti.rules import OPTION_HELP, ToutiRules
 from chkobba.touti.scoring import DealScore
-from chkobba.tui.touti import ToutiSession
 from chkobba.tui.session import Ending
+from chkobba.tui.touti import ToutiSession
 from touti_helpers import deck_for
 
 

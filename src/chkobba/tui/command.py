@@ -73,6 +73,30 @@ def _human_name() -> str:
         return "Player"
 
 
+def _person(name: str | None, save: Path | None, seed: int | None) -> tuple[str, int]:
+    """The person's name (``--name``, else the login name) and the game's seed (``--seed``,
+    else a random one), once ``--save`` is known not to overwrite a record."""
+    human = (name if name is not None else _human_name()).strip()
+    if not human:
+        raise click.BadParameter("a name cannot be empty", param_hint="--name")
+    if save is not None and save.exists():
+        raise click.BadParameter(
+            f"{save} already exists; choose a new file so no record is overwritten",
+            param_hint="--save",
+        )
+    return human, seed if seed is not None else secrets.randbelow(2**32)
+
+
+def _meta(app: str, seed: int, players: dict[str, str], agents: Iterable[Any]) -> dict[str, Any]:
+    """The record's ``meta``: the command, the seed, the person's seat, the computers."""
+    meta: dict[str, Any] = {"app": app, "seed": seed, "human_seat": 0, "players": players}
+    fallbacks = shared_fallbacks(agents)
+    if fallbacks is not None:
+        # Filled as the game goes: the record says which moves an engine failed to make.
+        meta["engine_fallbacks"] = fallbacks
+    return meta
+
+
 def _agent(name: str, seed: int, option: str) -> Agent:
     try:
         # Any playable name: a built-in player, a level or a trained policy:PATH.
@@ -276,16 +300,7 @@ def play(
         )
     if partner is not None and not together:
         raise click.UsageError("--partner needs a partner: --players 4, 2 against 2")
-    human = (name if name is not None else _human_name()).strip()
-    if not human:
-        raise click.BadParameter("a name cannot be empty", param_hint="--name")
-    if save is not None and save.exists():
-        raise click.BadParameter(
-            f"{save} already exists; choose a new file so no record is overwritten",
-            param_hint="--save",
-        )
-    if seed is None:
-        seed = secrets.randbelow(2**32)
+    human, seed = _person(name, save, seed)
     try:
         default = default_player() if opponent is None or partner is None else ""
     except AgentError as e:
@@ -319,16 +334,9 @@ def play(
     )
     ask = console.input if interactive else _echoing(console)
     coach = TerminalCoach(console, ask, hints=hints, trainer=trainer, show_unseen=unseen, seed=seed)
-    meta: dict[str, Any] = {
-        "app": "chkobba play",
-        "seed": seed,
-        "human_seat": 0,
-        "players": {str(s): n for s, n in roles.items()},
-    }
-    fallbacks = shared_fallbacks(agents.values())
-    if fallbacks is not None:
-        # Filled as the game goes: the record says which moves an engine failed to make.
-        meta["engine_fallbacks"] = fallbacks
+    meta = _meta(
+        "chkobba play", seed, {str(s): n for s, n in roles.items()}, agents.values()
+    )
     session = PlaySession(
         match,
         agents,
@@ -373,16 +381,7 @@ def _play_touti(
             f"not {target}",
             param_hint="--target",
         )
-    human = (name if name is not None else _human_name()).strip()
-    if not human:
-        raise click.BadParameter("a name cannot be empty", param_hint="--name")
-    if save is not None and save.exists():
-        raise click.BadParameter(
-            f"{save} already exists; choose a new file so no record is overwritten",
-            param_hint="--save",
-        )
-    if seed is None:
-        seed = secrets.randbelow(2**32)
+    human, seed = _person(name, save, seed)
     default = TOUTI_GAME.default_level()
     opp = opponent or default
     part = partner or default
@@ -416,16 +415,8 @@ def _play_touti(
         f"{'; ' + escape(shown) if shown else ''}, seed {seed}. Type ? for help.",
         soft_wrap=True,
     )
-    meta: dict[str, Any] = {
-        "app": "chkobba play --game touti",
-        "seed": seed,
-        "human_seat": 0,
-        "players": {"1": opp, "2": part, "3": opp},
-    }
-    fallbacks = shared_fallbacks(agents.values())
-    if fallbacks is not None:
-        # Filled as the game goes: the record says which moves an engine failed to make.
-        meta["engine_fallbacks"] = fallbacks
+    computers = {"1": opp, "2": part, "3": opp}
+    meta = _meta("chkobba play --game touti", seed, computers, agents.values())
     session = ToutiSession(
         ToutiMatch(rules, seed=seed),
         agents,

@@ -53,7 +53,7 @@ from chkobba.fishing.record import record_of
 from chkobba.fishing.rules import RuleSet
 from chkobba.games.base import MoveRefused, Player, Table
 from chkobba.games.chkobba import ChkobbaTable
-from chkobba.tui.coach import TerminalCoach, show_summary
+from chkobba.tui.coach import show_summary
 from chkobba.tui.render import (
     board,
     breakdown_panel,
@@ -492,7 +492,12 @@ class TerminalSession:
 
 
 class PlaySession(TerminalSession):
-    """A match of the Chkobba family between one human seat and computers at the others."""
+    """A match of the Chkobba family between one human seat and computers at the others.
+
+    ``options`` are :class:`TerminalSession`'s (``human``, ``console``, ``ask``,
+    ``pause``, ``meta``, ``coach``: a :class:`~chkobba.tui.coach.TerminalCoach`,
+    ``lang``); the cards take the names of the rules' deck.
+    """
 
     def __init__(
         self,
@@ -500,28 +505,10 @@ class PlaySession(TerminalSession):
         agents: Mapping[int, Agent],
         names: Sequence[str],
         save_path: Path,
-        *,
-        human: int = 0,
-        console: Console | None = None,
-        ask: Ask | None = None,
-        pause: float = 0.0,
-        meta: dict[str, Any] | None = None,
-        coach: TerminalCoach | None = None,
-        lang: str = DEFAULT_LANGUAGE,
+        **options: Any,
     ) -> None:
         super().__init__(
-            ChkobbaTable(match),
-            agents,
-            names,
-            save_path,
-            human=human,
-            console=console,
-            ask=ask,
-            pause=pause,
-            meta=meta,
-            coach=coach,
-            lang=lang,
-            deck=match.rules.deck,
+            ChkobbaTable(match), agents, names, save_path, deck=match.rules.deck, **options
         )
         self.match = match
         self._round: Round | None = None

@@ -47,6 +47,7 @@ from chkobba.touti.observe import ToutiObservation
 from chkobba.touti.record import record_of
 from chkobba.touti.search import SearchAgent
 from chkobba.touti.technique import technique_move
+from chkobba.tui.coach import CoachCommands
 from chkobba.tui.saving import Savable
 from chkobba.tui.session import COMMON_HELP, Ask, TerminalSession
 from chkobba.tui.words import Speech
@@ -157,8 +158,12 @@ def hint_lines(obs: ToutiObservation, seed: int) -> list[str]:
     return [f"The technique player would say: {escape(move_label(move))}"]
 
 
-class ToutiCoach:
-    """Hints and the unseen-cards toggle of Touti's table (:class:`~chkobba.tui.session.Coach`)."""
+class ToutiCoach(CoachCommands):
+    """Hints and the unseen-cards toggle of Touti's table, as
+    :class:`~chkobba.tui.coach.TerminalCoach` gives them in the Chkobba family; ``hinter``
+    is the seam to Touti's coach (:func:`hint_lines`)."""
+
+    thinking = "The search player is thinking…"
 
     def __init__(
         self,
@@ -175,6 +180,7 @@ class ToutiCoach:
         self.show_unseen = show_unseen
         self.seed = seed
         self.speech = speech if speech is not None else Speech()
+        self.hidden = self.speech.say("unseen_hidden")
         self.hinter = hinter
         self.hinted: list[tuple[int, int]] = []
         """(deal, move) of every hint asked, both 1-based as in the record."""
@@ -187,20 +193,6 @@ class ToutiCoach:
         """What the record's ``meta.coach`` holds about this game."""
         return {"hints_enabled": self.hints, **hint_meta(self.hinted)}
 
-    def command(self, text: str, obs: Any) -> bool:
-        """Act on ``hint`` or ``unseen``; False for anything else."""
-        if text in ("hint", "!"):
-            self._hint(obs)
-            return True
-        if text in ("unseen", "u"):
-            self.show_unseen = not self.show_unseen
-            if self.show_unseen:
-                self.after_board(obs)
-            else:
-                self.console.print(f"[dim]{escape(self.speech.say('unseen_hidden'))}[/dim]")
-            return True
-        return False
-
     def after_board(self, obs: Any) -> None:
         """Show the cards the person has not seen, when the toggle is on."""
         if self.show_unseen:
@@ -211,21 +203,11 @@ class ToutiCoach:
     def before_turn(self, obs: Any) -> None:
         """Touti has no trainer questions."""
 
-    def _hint(self, obs: ToutiObservation) -> None:
-        if not self.hints:
-            self.console.print("[yellow]Hints are off: start the game with --hints.[/yellow]")
-            return
-        if len(obs.legal_moves) < 2:
-            self.console.print("Only one move is possible here.")
-            return
-        self.hinted.append((obs.deal_number, len(obs.history) + 1))
-        with self.console.status("The search player is thinking…"):
-            lines = self.hinter(obs, self.seed + 7919 * len(self.hinted))
-        for line in lines:
-            self.console.print(line)
-        self.console.print(
-            f"[dim]Hints this game: {len(self.hinted)} (noted in the record)[/dim]"
-        )
+    def _hint_place(self, obs: ToutiObservation) -> tuple[int, int]:
+        return (obs.deal_number, len(obs.history) + 1)
+
+    def _hint_lines(self, obs: ToutiObservation, seed: int) -> list[str]:
+        return self.hinter(obs, seed)
 
 
 class ToutiSession(TerminalSession):
