@@ -21,6 +21,7 @@ from typing import Any, Final
 from rich.console import Console
 from rich.markup import escape
 
+import chkobba.touti.moves as tm
 from chkobba.coach.hints import hint_meta
 from chkobba.fishing.cards import CARDS, FULL_DECK, SUIT_SYMBOLS, SUITS
 from chkobba.games.touti import ToutiTable
@@ -28,20 +29,6 @@ from chkobba.touti.agents import ToutiAgent
 from chkobba.touti.cards import STRENGTH, SUIT_NAMES, card_points, suit_name
 from chkobba.touti.deal import Deal, Phase, canto_value, team_of
 from chkobba.touti.match import ToutiMatch
-from chkobba.touti.moves import (
-    BID_STEP,
-    MAX_BID,
-    MIN_BID,
-    Bid,
-    Call,
-    Canto,
-    CardPlay,
-    NotationError,
-    ToutiMove,
-    Trump,
-)
-from chkobba.touti.moves import Ask as AskPartner
-from chkobba.touti.moves import parse_move as parse_touti_move
 from chkobba.touti.narrate import describe_move, describe_trick, score_lines, team_label, verb
 from chkobba.touti.observe import ToutiObservation
 from chkobba.touti.record import record_of
@@ -112,16 +99,16 @@ def hand_line(hand: int, trump: int | None, speech: Speech | None = None) -> str
     return "   ".join(parts)
 
 
-def move_label(m: ToutiMove) -> str:
+def move_label(m: tm.ToutiMove) -> str:
     """A move as the help says to type it, cards with their suit symbol: ``Q♥``,
     ``trump s (espadas)``, ``canto h``, ``ask aces``; bids and calls as they are."""
-    if isinstance(m, CardPlay):
+    if isinstance(m, tm.CardPlay):
         return CARDS[m.card].pretty()
-    if isinstance(m, Trump):
+    if isinstance(m, tm.Trump):
         return f"trump {SUITS[m.suit]} ({SUIT_NAMES[m.suit]})"
-    if isinstance(m, Canto):
+    if isinstance(m, tm.Canto):
         return f"canto {SUITS[m.suit]} ({SUIT_NAMES[m.suit]})"
-    if isinstance(m, AskPartner):
+    if isinstance(m, tm.Ask):
         return f"ask {m.topic}"
     return str(m)
 
@@ -142,7 +129,7 @@ def hint_lines(obs: ToutiObservation, seed: int) -> list[str]:
     The one seam between the terminal and Touti's coach: what the coach says of a
     position comes from here only.
     """
-    cards = [m for m in obs.legal_moves if isinstance(m, CardPlay)]
+    cards = [m for m in obs.legal_moves if isinstance(m, tm.CardPlay)]
     if obs.phase is Phase.PLAY and len(cards) > 1:
         agent = SearchAgent(seed, samples=HINT_SAMPLES)
         values = sorted(agent.card_values(obs), key=lambda mv: -mv[1])
@@ -308,7 +295,7 @@ class ToutiSession(TerminalSession):
         d = self._deal
         assert d is not None
         last_seat, last_move = d.history[-1]
-        if last_move is not Call.NO_CANTO:
+        if last_move is not tm.Call.NO_CANTO:
             text = escape(
                 describe_move(last_seat, last_move, self.names, trump=d.trump, bid=d.bid)
             )
@@ -335,25 +322,25 @@ class ToutiSession(TerminalSession):
 
     # -- asking the person -------------------------------------------------------
 
-    def _automatic(self, obs: Any) -> ToutiMove | None:
-        moves: list[ToutiMove] = list(obs.legal_moves)
-        if moves == [Call.NO_CANTO] or obs.phase is Phase.ANSWER:
+    def _automatic(self, obs: Any) -> tm.ToutiMove | None:
+        moves: list[tm.ToutiMove] = list(obs.legal_moves)
+        if moves == [tm.Call.NO_CANTO] or obs.phase is Phase.ANSWER:
             # Nothing to announce, or the partner's question, whose one answer is the true
             # one: nothing to ask the person.
             return moves[0]
         return None
 
-    def _ordered(self, obs: ToutiObservation) -> list[ToutiMove]:
+    def _ordered(self, obs: ToutiObservation) -> list[tm.ToutiMove]:
         # The cards to play are listed (and numbered) in the order the hand shows them.
         return sorted(
             obs.legal_moves,
-            key=lambda m: hand_order(m.card, obs.trump) if isinstance(m, CardPlay) else (),
+            key=lambda m: hand_order(m.card, obs.trump) if isinstance(m, tm.CardPlay) else (),
         )
 
     def _choices(self, obs: Any) -> list[Any]:
         moves = self._ordered(obs)
         if obs.phase is Phase.BID:
-            return [m for m in moves if not isinstance(m, Bid)]
+            return [m for m in moves if not isinstance(m, tm.Bid)]
         return moves
 
     def _prompt(self, obs: Any) -> str:
@@ -391,7 +378,7 @@ class ToutiSession(TerminalSession):
         if self.coach is not None:
             self.coach.after_board(obs)
         if obs.phase is Phase.BID:
-            bids = [m for m in moves if isinstance(m, Bid)]
+            bids = [m for m in moves if isinstance(m, tm.Bid)]
             listing = [f"[cyan]{i}[/cyan] {move_label(m)}" for i, m in enumerate(choices, 1)]
             if bids:
                 listing.append(
@@ -403,7 +390,7 @@ class ToutiSession(TerminalSession):
                 so_far = f"{obs.bid} ({self.names[obs.high_bidder]})"
             head = escape(say("touti_bid_so_far", bid=so_far))
             self.console.print(head + "  " + "  ".join(listing))
-            if bids and Call.PASS not in moves:
+            if bids and tm.Call.PASS not in moves:
                 self.console.print(
                     f"[yellow]{escape(say('touti_zadtak', n=bids[0].amount))}[/yellow]"
                 )
@@ -447,33 +434,33 @@ class ToutiSession(TerminalSession):
 
     def _read_move(self, text: str, obs: Any, choices: Sequence[Any]) -> Any:
         low = text.lower()
-        if low.isascii() and low.isdigit() and int(low) < MIN_BID:
+        if low.isascii() and low.isdigit() and int(low) < tm.MIN_BID:
             n = int(low)
             if 1 <= n <= len(choices):
                 return choices[n - 1]
-            if obs.phase is Phase.BID and (n % BID_STEP == 0 or n > len(choices) + BID_STEP):
+            if obs.phase is Phase.BID and (n % tm.BID_STEP == 0 or n > len(choices) + tm.BID_STEP):
                 self._complain(self._bid_range(n, obs.legal_moves))
                 return None
             self._complain(f"there is no move number {n}: choose 1 to {len(choices)}")
             return None
         if low in ("no", "n") and obs.phase is Phase.CANTO:
-            return Call.NO_CANTO
+            return tm.Call.NO_CANTO
         words = text.split()
         if len(words) == 2 and words[0].lower() in ("trump", "canto", "ask"):
             text = f"{words[0]}:{words[1]}"
         try:
-            return parse_touti_move(text)
-        except NotationError as e:
+            return tm.parse_move(text)
+        except tm.NotationError as e:
             self._complain(str(e))
             return None
 
-    def _bid_range(self, n: int, moves: Sequence[ToutiMove]) -> str:
+    def _bid_range(self, n: int, moves: Sequence[tm.ToutiMove]) -> str:
         # A number too small to be a bid and too big to be a move's number: a bid meant.
-        bids = [m for m in moves if isinstance(m, Bid)]
-        head = f"{n} is not a bid: bids are {MIN_BID} to {MAX_BID} by tens"
+        bids = [m for m in moves if isinstance(m, tm.Bid)]
+        head = f"{n} is not a bid: bids are {tm.MIN_BID} to {tm.MAX_BID} by tens"
         if not bids:
             return f"{head}, and you may not bid now"
-        if bids[0].amount == MIN_BID:
+        if bids[0].amount == tm.MIN_BID:
             return head
         return f"{head}; now {bids[0].amount} to {bids[-1].amount}"
 
