@@ -159,3 +159,42 @@ def test_the_command_line_plays_touti_in_french(tmp_path: Path) -> None:
 def test_touti_refuses_what_it_does_not_have_with_a_clear_message() -> None:
     r = CliRunner().invoke(main, ["play", "--game", "touti", "--trainer"])
     assert r.exit_code == 2 and "--trainer asks Chkobba's card-counting questions" in r.output
+
+
+def test_the_chkobba_familys_help_has_the_same_shared_lines(tmp_path: Path) -> None:
+    out = io.StringIO()
+    s = PlaySession(
+        Match(seed=1),
+        {1: make_agent("random", 1)},
+        ["A", "B"],
+        tmp_path / "c.json",
+        console=Console(file=out, width=110, highlight=False),
+        ask=Script(["?", "q", "y"]),
+    )
+    assert s.run().ending is Ending.QUIT
+    for line in Console(file=io.StringIO()).render_str(COMMON_HELP).plain.splitlines():
+        assert line.strip() in out.getvalue()
+
+
+def test_a_hint_goes_through_the_coach_seam_and_is_noted(tmp_path: Path) -> None:
+    asked: list[int] = []
+
+    def hinter(obs: Any, seed: int) -> list[str]:
+        asked.append(len(obs.legal_moves))
+        return ["[bold]the seam's hint[/bold]"]
+
+    out = io.StringIO()
+    console = Console(file=out, width=110, highlight=False)
+    s = ToutiSession(
+        ToutiMatch(seed=3),
+        {seat: make_touti_agent("technique", seat) for seat in (1, 2, 3)},
+        tmp_path / "rec.json",
+        console=console,
+        ask=Script(["hint", "q", "y"]),
+        hints=True,
+    )
+    s.touti_coach.hinter = hinter
+    assert s.run().ending is Ending.QUIT
+    assert asked and "the seam's hint" in out.getvalue()
+    meta = ToutiRecord.load(tmp_path / "rec.json").meta
+    assert meta is not None and meta["coach"]["hints"] == 1
