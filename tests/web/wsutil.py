@@ -217,6 +217,20 @@ class ServerProcess:
                 self.kill()
 
 
+def post_json(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST a JSON body to a served app at ``base``; its JSON answer."""
+    import urllib.request
+
+    req = urllib.request.Request(
+        base + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return dict(json.loads(r.read()))
+
+
 def play_out(base: str, game: str, token: str) -> None:
     """Seat 0 plays its first legal move, over a real WebSocket to a served app at
     ``base``, until the match is over (the computers play the rest)."""
