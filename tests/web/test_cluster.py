@@ -33,7 +33,7 @@ from chkobba.store import MoveRow, SeatRow, Store, StoredGame
 from chkobba.store.store import now
 from chkobba.web.app import create_app
 from chkobba.web.cluster import NotOwner, Ownership, haproxy_config, lock_key
-from chkobba.web.hub import CODE_ALPHABET, CODE_LENGTH
+from chkobba.web.hub import CODE_ALPHABET, CODE_LENGTH, Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 codes = st.text(alphabet=CODE_ALPHABET, min_size=CODE_LENGTH, max_size=CODE_LENGTH)
@@ -387,3 +387,32 @@ def test_a_game_goes_on_when_its_worker_dies_or_restarts(balanced: Balanced, how
     assert len(acked) >= ply - 2
     for p in players:
         p.close()
+
+
+@pytest.mark.timeout(60)  # before the fix, the client waited for ever
+def test_a_game_held_elsewhere_is_refused_with_an_error_then_1013(pg_server: PgServer) -> None:
+    """The holder does not let go (it does not listen, as a hung worker): the client is
+    told ``server_error``, answering its hello, and the connection is closed with 1013."""
+    url = pg_server.new_database()
+    quick = Settings(bot_delay=0, rate=10_000, burst=10_000, adopt_seconds=0.3)
+    store = Store(url)
+    holder = Ownership(store, "hung")
+    try:
+        with TestClient(create_app(url, quick, worker="a")) as a:
+            made = a.post("/api/games", json={"level": "random", "target": 11}).json()
+            assert holder.try_own(made["game"])
+            with a.websocket_connect("/ws") as ws:
+                ws.send_json({"type": "hello", "game": made["game"], "token": made["token"],
+                              "id": "h1"})
+                err = ws.receive_json()
+                assert err["type"] == "error" and err["code"] == "server_error", err
+                assert err["re"] == "h1" and "try again" in err["message"]
+                closed = ws.receive()
+                assert closed["type"] == "websocket.close" and closed["code"] == 1013, closed
+            # Once the holder lets go, the game is served again.
+            holder.release(made["game"])
+            with a.websocket_connect("/ws") as ws:
+                assert hello(ws, made["game"], made["token"])["you"] == 0
+    finally:
+        holder.close()
+        store.close()

@@ -61,6 +61,8 @@ log = logging.getLogger("chkobba.web")
 
 STATIC: Final = Path(__file__).parent / "static"
 MAX_BODY: Final = 4096
+FLUSH_SECONDS: Final = 5.0
+"""How long a closing WebSocket may take to send what is queued for it, and its close."""
 MAX_LIST: Final = 100
 """The most finished games ``GET /api/games?status=finished&limit=N`` lists."""
 PING_SECONDS: Final = 2.0
@@ -465,7 +467,11 @@ def create_app(
         finally:
             hub.detach(conn)
             conn.close()
-            writer.cancel()
+            # The writer sends what is queued (an error the client must read, say) and the
+            # close code; a client that stopped reading cannot hold the connection open.
+            done, _ = await asyncio.wait({writer}, timeout=FLUSH_SECONDS)
+            if not done:
+                writer.cancel()
 
     def _spawn_writer(conn: Conn, ws: WebSocket) -> asyncio.Task[None]:
         async def run() -> None:

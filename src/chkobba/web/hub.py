@@ -58,8 +58,6 @@ CODE_ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 """Game codes avoid letters and digits that look alike (0/O, 1/I/L)."""
 CODE_LENGTH: Final = 6
 MAX_NAME: Final = 24
-ADOPT_SECONDS: Final = 5.0
-"""How long a cluster worker waits for another to let a game go before refusing."""
 OUTBOX_LIMIT: Final = 256
 """Messages queued for one slow connection before it is dropped."""
 
@@ -511,6 +509,9 @@ class Settings:
     """Seconds between a cluster worker's looks for abandoned games nobody holds."""
     retry_after: float = 2.0
     """Seconds before the computer tries again a move the database did not take."""
+    adopt_seconds: float = 5.0
+    """How long a cluster worker waits for another to let a game go before refusing
+    (``server_error``, then the connection closed with 1013)."""
 
 
 class Hub:
@@ -1370,7 +1371,7 @@ class Hub:
             room = self.rooms.get(code)
             if room is not None:
                 return room
-            deadline = time.monotonic() + ADOPT_SECONDS
+            deadline = time.monotonic() + self.settings.adopt_seconds
             while not await self.journal.call(cluster.try_own, code):
                 if time.monotonic() > deadline:
                     raise Busy(code)
