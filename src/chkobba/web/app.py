@@ -177,6 +177,7 @@ def create_app(
         hub.journal.write_seen = hub.cluster.mark_seen
         hub.journal.write_rematch = hub.cluster.link_rematch
         hub.journal.write_use = hub.cluster.count_use
+        hub.journal.write_hint = hub.cluster.add_hint
     metrics = Metrics(hub, worker or "single")
     hub.journal.write_moves = metrics.count_writes(hub.journal.write_moves)
     work = Work(limits or Limits())

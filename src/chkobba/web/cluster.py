@@ -30,9 +30,10 @@ from typing import Any, Final
 
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from chkobba.store import Finish, MoveRow, SeatRow, Store
+from chkobba.store.hints import write_hint
 from chkobba.web.hub import CODE_ALPHABET, CODE_LENGTH, NotOwner
 
 log = logging.getLogger("chkobba.web")
@@ -165,26 +166,48 @@ class Ownership:
             lambda c: c.execute(text("SELECT pg_notify(:ch, :code)"), {"ch": CHANNEL, "code": code})
         )
 
+    def _held(self, conn: Connection, codes: set[str]) -> set[str]:
+        # The games of ``codes`` whose advisory lock this session holds now, by pg_locks.
+        by_key = {(a << 32) | b: code for code, (a, b) in ((c, lock_key(c)) for c in codes)}
+        held = conn.execute(
+            text(
+                "SELECT (classid::bigint << 32) | objid::bigint FROM pg_locks"
+                " WHERE locktype = 'advisory' AND granted AND pid = pg_backend_pid()"
+                " AND objsubid = 2 AND (classid::bigint << 32) | objid::bigint = ANY(:keys)"
+            ),
+            {"keys": list(by_key)},
+        ).scalars()
+        return {by_key[k] for k in held}
+
     def _fence(self, conn: Connection, codes: set[str], tell: bool = True) -> None:
-        # In the transaction that writes: the session still holds every game's lock. A
-        # game found lost is handed to on_lost (the hub lets it go) if ``tell``.
+        # In the transaction that writes: the session still holds every game's lock. The
+        # games found lost, and only those (a batch holds many games' moves), are handed to
+        # on_lost (the hub lets them go) if ``tell``.
         missing = codes - self.owned
+        if codes - missing:
+            missing |= (codes - missing) - self._held(conn, codes - missing)
         if not missing:
-            keys = [(a << 32) | b for a, b in map(lock_key, codes)]
-            held = conn.execute(
-                text(
-                    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
-                    " AND pid = pg_backend_pid() AND objsubid = 2"
-                    " AND (classid::bigint << 32) | objid::bigint = ANY(:keys)"
-                ),
-                {"keys": keys},
-            ).scalar_one()
-            if held == len(keys):
-                return
-            missing = set(codes)
+            return
+        self.owned -= missing
         if tell:
             self.on_lost(missing)
         raise NotOwner(f"worker {self.worker} does not hold game(s) {', '.join(sorted(missing))}")
+
+    def holds(self, code: str) -> bool:
+        """Whether this worker still holds the game, asked of the database (a worker that
+        was paused, or cut off, may have lost it meanwhile without knowing): before serving
+        the state of a game it has in memory. A lost session holds nothing."""
+        if code not in self.owned:
+            return False
+        try:
+            held = self._run(lambda c: self._held(c, {code}))
+        except DBAPIError as e:
+            if e.connection_invalidated:
+                return False  # _run dropped the session and told on_lost
+            raise
+        if not held:
+            self.owned.discard(code)
+        return bool(held)
 
     def append_moves(self, rows: Sequence[MoveRow], finishes: Sequence[Finish] = ()) -> None:
         """Write moves and game ends, as :meth:`Store.append_moves`, fenced by the locks."""
@@ -240,6 +263,23 @@ class Ownership:
             return self.store.write_use(conn, game_id, seat, aid)
 
         return int(self._run(write))
+
+    def add_hint(self, game_id: str, ply: int, seat: int) -> bool:
+        """Note a hint, as :func:`~chkobba.store.hints.add_hint`, fenced by the game's lock
+        (hints are asked in a game being played): a worker that lost the game writes
+        nothing. False if it was already noted."""
+
+        def write(conn: Connection) -> bool:
+            self._fence(conn, {game_id}, tell=False)
+            try:
+                # In a savepoint: a hint noted already must not undo the transaction.
+                with conn.begin_nested():
+                    write_hint(conn, game_id, ply, seat)
+            except IntegrityError:
+                return False
+            return True
+
+        return bool(self._run(write))
 
     # -- being asked ---------------------------------------------------------------
 
