@@ -172,6 +172,15 @@ def test_a_game_moves_between_workers_on_demand(pg_server: PgServer) -> None:
                 assert seat == 0 or state["legal"] == []
         playing = a.get("/api/games?status=playing").json()["games"]
         assert [g["game"] for g in playing] == [made["game"]]
+        # Each took the game over once; a counter, which only grows.
+        for worker in (a, b):
+            assert "chkobba_games_adopted_total 1.0" in worker.get("/metrics").text
+            assert worker.get("/healthz").json()["adopted"] == 1
+            deadline = time.monotonic() + 5
+            while not (handoff := worker.get("/healthz").json()["handoff"])["listening"]:
+                assert time.monotonic() < deadline, handoff
+                time.sleep(0.05)
+            assert handoff["since"] and handoff["failures"] == 0
 
 
 # -- real workers behind HAProxy ---------------------------------------------------
@@ -371,7 +380,7 @@ def test_a_game_goes_on_when_its_worker_dies_or_restarts(balanced: Balanced, how
     assert longest < 8, f"the game stood still {longest:.1f} s"
     survivor = next(w for w in balanced.workers if w is not stopped)
     with urllib.request.urlopen(survivor.base + "/metrics", timeout=5) as r:
-        assert "chkobba_games_adopted 1.0" in r.read().decode()
+        assert "chkobba_games_adopted_total 1.0" in r.read().decode()
     with urllib.request.urlopen(f"{base}/api/games/{code}/record", timeout=10) as r:
         record = GameRecord.loads(r.read().decode())
     rep = replay(record)

@@ -232,6 +232,8 @@ def create_app(
         if hub.cluster is not None:
             answer["worker"] = hub.cluster.worker
             answer["owned"] = len(hub.cluster.owned)
+            answer["handoff"] = hub.cluster.listener_state()
+            answer["adopted"] = hub.adopted
         return JSONResponse(answer)
 
     async def metrics_page(request: Request) -> Response:

@@ -25,6 +25,7 @@ import logging
 import os
 import socket
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -90,6 +91,13 @@ class Ownership:
         self._conn: Connection | None = None
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
+        self.listening_since: float | None = None
+        """Since when (seconds since the epoch) the hand-over listener has been listening;
+        None while it is not (not started, or reconnecting after a failure)."""
+        self.listener_failures = 0
+        """How many times the listener's connection failed (it reconnects after a second)."""
+        self.listener_error: str | None = None
+        """Why it last failed."""
 
     # -- the session -----------------------------------------------------------
 
@@ -283,6 +291,19 @@ class Ownership:
 
     # -- being asked ---------------------------------------------------------------
 
+    def listener_state(self) -> dict[str, Any]:
+        """The hand-over listener, as ``/healthz`` shows it: whether it listens (another
+        worker's request for a game reaches this one only then), since when, how many
+        times its connection failed and why last."""
+        since = self.listening_since
+        at = None if since is None else dt.datetime.fromtimestamp(since, dt.UTC).isoformat()
+        return {
+            "listening": since is not None,
+            "since": at,
+            "failures": self.listener_failures,
+            "last_error": self.listener_error,
+        }
+
     def listen(self, on_request: Callable[[str], None]) -> None:
         """Hand every game another worker asks for to ``on_request``, from a thread."""
         import psycopg
@@ -294,14 +315,21 @@ class Ownership:
                 try:
                     with psycopg.connect(url, autocommit=True, connect_timeout=5) as conn:
                         conn.execute(f"LISTEN {CHANNEL}")
+                        self.listening_since = time.time()
                         while not self._stop.is_set():
                             for note in conn.notifies(timeout=0.5):
                                 if note.payload in self.owned:
                                     on_request(note.payload)
-                except Exception:
+                except Exception as e:
+                    self.listening_since = None
                     if not self._stop.is_set():
+                        self.listener_failures += 1
+                        reason = str(e).strip().splitlines()
+                        self.listener_error = reason[0] if reason else type(e).__name__
                         log.exception("listening for hand-off requests failed; again in 1 s")
                         self._stop.wait(1.0)
+                finally:
+                    self.listening_since = None
 
         self._listener = threading.Thread(target=run, name="chkobba-handoff", daemon=True)
         self._listener.start()

@@ -541,6 +541,8 @@ class Hub:
         )
         self.adopted = 0
         """Games this worker has loaded on demand (taken over, in a cluster)."""
+        self.on_adopted: list[Callable[[], Any]] = []
+        """Called at each game taken over (``/metrics`` counts them)."""
         self.scanner: asyncio.Task[None] | None = None
         """A cluster worker's looks for abandoned games (:meth:`scan_abandoned`)."""
 
@@ -1426,6 +1428,8 @@ class Hub:
             # The room's timers (away seats, the clock) count from the stored times.
             self.arm(room)
             self.adopted += 1
+            for told in self.on_adopted:
+                told()
             return room
 
     async def _scan_loop(self) -> None:
