@@ -10,6 +10,7 @@ import contextlib
 import json
 import random
 import shutil
+import signal
 import subprocess
 import time
 import urllib.request
@@ -425,3 +426,27 @@ def test_a_game_held_elsewhere_is_refused_with_an_error_then_1013(pg_server: PgS
     finally:
         holder.close()
         store.close()
+
+
+def test_a_worker_marked_down_loses_its_websockets(balanced: Balanced) -> None:
+    """A hung worker (SIGSTOP) fails its health checks; HAProxy marks it down and shuts
+    its sessions (``on-marked-down shutdown-sessions``), so its clients' WebSockets close
+    and they reconnect elsewhere, instead of waiting on a worker that does not answer."""
+    lines = [ln for ln in balanced.cfg.read_text().splitlines() if ln.strip().startswith("server")]
+    assert lines and all("on-marked-down shutdown-sessions" in ln for ln in lines)
+    made = post(balanced.base, "/api/games", {"mode": "room", "seating": "2", "target": 11})
+    player = Player(balanced.base, made["game"], made["token"])
+    player.connect()
+    hung = balanced.owner(made["game"])
+    assert hung.proc is not None
+    hung.proc.send_signal(signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        assert player.ws is not None
+        with pytest.raises(ConnectionClosed):
+            while time.monotonic() - started < 15:
+                player.ws.recv(timeout=15)  # what was sent before the pause, then the close
+        assert time.monotonic() - started < 15
+    finally:
+        hung.proc.send_signal(signal.SIGCONT)
+        player.close()

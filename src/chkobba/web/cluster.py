@@ -343,8 +343,13 @@ def haproxy_config(listen: str, workers: Sequence[str], checks: str = "inter 500
     ``deploy/haproxy.cfg`` is this text."""
     names = [f"w{i + 1}" for i in range(len(workers))]
     pairs = list(zip(names, workers, strict=True))
-    by_game = "\n".join(f"    server {n} {a} check {checks} fall 2 rise 2" for n, a in pairs)
-    anyone = "\n".join(f"    server {n} {a} track by_game/{n}" for n, a in pairs)
+    # A worker marked down (dead, hung, or cut off from the database: /healthz answers
+    # 503) has its sessions shut, WebSockets included: its clients reconnect elsewhere.
+    down = "on-marked-down shutdown-sessions"
+    by_game = "\n".join(
+        f"    server {n} {a} check {checks} fall 2 rise 2 {down}" for n, a in pairs
+    )
+    anyone = "\n".join(f"    server {n} {a} track by_game/{n} {down}" for n, a in pairs)
     return f"""\
 # chkobba behind HAProxy: each game's requests and WebSockets reach one worker (docs/deploy.md).
 global
@@ -357,9 +362,11 @@ defaults
     timeout connect 2s
     timeout client 60s
     timeout server 60s
-    # A WebSocket is a tunnel once upgraded: it may stay quiet between two moves.
-    timeout tunnel 1h
+    # A WebSocket is a tunnel once upgraded. The pages ping every 15 s, so a minute
+    # with nothing either way is a client (or a worker) gone without closing.
+    timeout tunnel 60s
     timeout client-fin 5s
+    timeout server-fin 5s
 
 frontend chkobba
     bind {listen}
