@@ -35,7 +35,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from chkobba.store import Finish, MoveRow, SeatRow, Store
 from chkobba.store.hints import write_hint
-from chkobba.web.hub import CODE_ALPHABET, CODE_LENGTH, NotOwner
+from chkobba.web.codes import CODE_ALPHABET, CODE_LENGTH
 
 log = logging.getLogger("chkobba.web")
 
@@ -68,6 +68,11 @@ def worker_name(port: int) -> str:
 def libpq_url(url: str) -> str:
     """The ``postgresql://`` URL psycopg takes, from SQLAlchemy's ``postgresql+psycopg://``."""
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class NotOwner(RuntimeError):
+    """A cluster worker's write for a game it does not hold (any more): refused, nothing
+    written (this module)."""
 
 
 class Ownership:
