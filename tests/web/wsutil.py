@@ -108,11 +108,6 @@ class PgServer:
 FAST = Settings(bot_delay=0, rate=10_000, burst=10_000)
 
 
-def auth(token: str) -> dict[str, str]:
-    """The header that carries a seat token on a GET (never the URL)."""
-    return {"Authorization": f"Bearer {token}"}
-
-
 def make_client(url: str, settings: Settings = FAST) -> TestClient:
     """A test client of an app on ``url`` (enter it to run the lifespan)."""
     return TestClient(create_app(url, settings))

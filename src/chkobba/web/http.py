@@ -29,7 +29,7 @@ HTTP_ERROR_CODES: Final = {
     "bad_request": "a parameter or a field is missing, malformed or out of range",
     "bad_json": "the body is not JSON (or nests too deeply, or holds a lone surrogate)",
     "bad_record": "the game record does not verify",
-    "token_in_url": "a seat token was sent in the URL: send it in the Authorization header",
+    "token_in_url": "a seat token was sent in the URL: send it in the request's JSON body",
     "bad_token": "the seat token is not one of this game's",
     "unknown_game": "no game has that id",
     "unknown_level": "no computer player has that name",
@@ -169,7 +169,7 @@ class NoTokenInUrl:
     the access log, which uvicorn writes from it, never shows it.
 
     URLs end up in access logs, proxies' logs and browser histories: tokens travel in
-    a JSON body, an ``Authorization`` header or the WebSocket's ``hello``.
+    a JSON body or the WebSocket's ``hello``.
     """
 
     def __init__(self, app: ASGIApp) -> None:
@@ -191,8 +191,8 @@ class NoTokenInUrl:
         answer = error(
             400,
             "token_in_url",
-            "never put a seat token in a URL: send it in the JSON body or as "
-            "'Authorization: Bearer TOKEN' (on the WebSocket, in hello)",
+            "never put a seat token in a URL: send it in the request's JSON body "
+            '({"token": "…"}; on the WebSocket, in hello)',
         )
         await answer(scope, receive, send)
 
