@@ -16,8 +16,8 @@ from chkobba.coach.analysis import Analysis, Decision, analyze, default_seat
 from chkobba.coach.estimate import DEFAULT_BATCHES, DEFAULT_SAMPLES
 from chkobba.fishing.narrate import seat_name
 from chkobba.fishing.record import FORMAT, GameRecord, RecordError, replay
+from chkobba.games import game_of_record
 from chkobba.search import fast
-from chkobba.touti.cli import is_touti_record
 from chkobba.touti.record import FORMAT as TOUTI_FORMAT
 
 FIGURE_NOTE = (
@@ -96,7 +96,7 @@ def analyze_cmd(
     legal play, the play made, its loss against the best, and the biggest mistakes
     in words.
     """
-    if is_touti_record(file):
+    if game_of_record(file).name != "chkobba":
         # A usage error like a bad option (exit 2): the file is of another game.
         click.echo(
             f"{file}: a Touti record ({TOUTI_FORMAT}); the analysis reads records of "

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Final
 
 from chkobba.agents.base import AgentError
@@ -37,9 +38,15 @@ from chkobba.touti.moves import (
     Trump,
     parse_move,
 )
-from chkobba.touti.narrate import describe_move, describe_trick, score_lines
+from chkobba.touti.narrate import (
+    describe_move,
+    describe_trick,
+    narrate_deal,
+    score_lines,
+    team_label,
+)
 from chkobba.touti.observe import ToutiObservation, observe, observe_deal
-from chkobba.touti.record import DealRecord, ToutiRecord
+from chkobba.touti.record import FORMAT, DealRecord, ToutiRecord, replay
 from chkobba.touti.rules import DEFAULT, TARGETS, ToutiRules
 
 SIDE_OF: Final = tuple(team_of(s) for s in range(SEATS))
@@ -507,6 +514,37 @@ class ToutiGame:
     def parse(self, text: str) -> ToutiMove:
         """A move in Touti's notation (``90``, ``pass``, ``trump:h``, ``Ah``)."""
         return parse_move(text)
+
+    # -- its records ---------------------------------------------------------------
+
+    record_format = FORMAT
+
+    def read_record(self, path: str | Path) -> ToutiRecord:
+        """A ``touti-record/1`` file (:class:`~chkobba.touti.record.ToutiRecordError`)."""
+        return ToutiRecord.load(path)
+
+    def verify(self, record: ToutiRecord) -> tuple[str, dict[str, Any]]:
+        """``valid Touti record: D deal(s), totals [...], won by team T`` (or
+        ``unfinished``), and each deal's points, the totals and the winner."""
+        rep = replay(record)
+        return rep.summary(), rep.to_json()
+
+    def replay_lines(self, record: ToutiRecord) -> list[str]:
+        """Every deal move by move, trick by trick, with its score; then the match's."""
+        rep = replay(record)
+        names = record.names
+        out: list[str] = []
+        for i, d in enumerate(rep.deals, 1):
+            out += [*narrate_deal(d, i, names), ""]
+        out.append(
+            f"Match score: {team_label(0, names)} {rep.totals[0]}, "
+            f"{team_label(1, names)} {rep.totals[1]} (target {rep.rules.target})"
+        )
+        if rep.winner is not None:
+            out.append(f"Winner: {team_label(rep.winner, names)}")
+        else:
+            out.append("The match is unfinished.")
+        return out
 
 
 TOUTI_GAME: Final = ToutiGame()
