@@ -96,6 +96,7 @@ class GameRecord(RecordFile):
     """Free-form facts about the game (where it was played, hints used, …)."""
 
     error = RecordError
+    record_format = FORMAT
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON-ready dict."""

@@ -112,6 +112,8 @@ class RecordFile:
     """
 
     error: ClassVar[type[LocatedError]] = LocatedError
+    record_format: ClassVar[str] = ""
+    """The ``format`` the subclass's records name (``chkobba-record/1``)."""
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON-ready dict."""

@@ -587,13 +587,15 @@ def game_of_record(path: str | Path) -> Game[Any]:
     except (OSError, ValueError, RecursionError):
         data = None
     fmt = data.get("format") if isinstance(data, dict) else None
+    return game_of_format(fmt if isinstance(fmt, str) else "")
+
+
+def game_of_format(fmt: str) -> Game[Any]:
+    """The game whose records have the format ``fmt`` (its family: ``touti-record`` for
+    ``touti-record/1``); the first game for a format no game has."""
     games = [game(name) for name in GAME_NAMES]
-    if isinstance(fmt, str):
-        family = fmt.split("/")[0]
-        for g in games:
-            if g.record_format.split("/")[0] == family:
-                return g
-    return games[0]
+    family = fmt.split("/")[0]
+    return next((g for g in games if g.record_format.split("/")[0] == family), games[0])
 
 
 def describe(g: Game[R], rules: R) -> str:

@@ -68,6 +68,7 @@ class ToutiRecord(RecordFile):
     meta: dict[str, Any] | None = None
 
     error = ToutiRecordError
+    record_format = FORMAT
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON-ready dict."""
