@@ -48,6 +48,10 @@ class Coach:
     """What the figures are (``chkobba analyze --json``'s ``figure``)."""
     part: str
     """What a part of a record is called: ``round``, ``deal``."""
+    adviser: str
+    """Whose plays a hint gives: ``The expert's top plays``."""
+    measure: str
+    """The figure in a few words: ``expected round margin``."""
     replay: Callable[[Any], Any]
     """Replay a record, raising its game's located error at the first fault."""
     seats: Callable[[Any], int]
@@ -113,6 +117,8 @@ CHKOBBA_COACH: Final = Coach(
     game="chkobba",
     figure=CHKOBBA_FIGURE,
     part="round",
+    adviser="The expert's top plays",
+    measure="expected round margin",
     replay=chkobba_replay,
     seats=lambda r: r.seats,
     parts=lambda r: len(r.rounds),
@@ -131,6 +137,8 @@ TOUTI_COACH: Final = Coach(
     game="touti",
     figure=touti_coach.FIGURE,
     part="deal",
+    adviser="The search player's best cards",
+    measure="expected deal worth",
     replay=touti_replay,
     seats=lambda r: TOUTI_SEATS,
     parts=lambda r: len(r.deals),

@@ -29,17 +29,28 @@ from typing import Any, Final
 
 from chkobba.coach.estimate import Estimates, from_batches, solved
 from chkobba.fishing.cards import CARDS, Card
+from chkobba.touti import kernel
 from chkobba.touti.cards import STRENGTH
 from chkobba.touti.deal import Deal, Phase, team_of
 from chkobba.touti.moves import CardPlay, ToutiMove, parse_move
 from chkobba.touti.observe import ToutiObservation, observe_deal
 from chkobba.touti.record import ToutiRecord
 from chkobba.touti.rules import ToutiRules
-from chkobba.touti.search import DealSampler, SearchAgent, world, worth
+from chkobba.touti.search import (
+    COMPILED_SAMPLES,
+    DEFAULT_SAMPLES,
+    DealSampler,
+    SearchAgent,
+    world,
+    worth,
+)
 
 EXACT_CARDS: Final = 12
 """The most cards left in the four hands for a position with nothing hidden to be solved
 exactly (three tricks: a few thousand lines of play)."""
+PURE_DIVISOR: Final = COMPILED_SAMPLES // DEFAULT_SAMPLES
+"""How many times fewer samples a position gets without the compiled playouts (the
+search player's own ratio)."""
 PINNED_POOL: Final = 9
 """The most unseen cards for which the ways they may lie are counted (to find a position
 where they may lie in one way only)."""
@@ -69,6 +80,9 @@ def estimate(obs: ToutiObservation, samples: int, batches: int, seed: int) -> Es
     hands = pinned(obs)
     if hands is not None and sum(h.bit_count() for h in hands) <= EXACT_CARDS:
         return solved(cards, [solve_card(obs, hands, m) for m in cards])
+    if not kernel.AVAILABLE:
+        # The pure-Python playouts are some 75 times slower (docs/touti.md, Players).
+        samples = max(batches, samples // PURE_DIVISOR)
     rng = random.Random(seed)
     per = max(1, samples // batches)
     means = []
@@ -183,6 +197,7 @@ __all__ = [
     "EXACT_CARDS",
     "FIGURE",
     "PINNED_POOL",
+    "PURE_DIVISOR",
     "estimate",
     "hand_words",
     "pinned",
