@@ -38,13 +38,14 @@ from starlette.routing import Route
 from chkobba.coach.analysis import analyze
 from chkobba.coach.counting import ask
 from chkobba.coach.estimate import DEFAULT_BATCHES, DEFAULT_SAMPLES
+from chkobba.coach.games import COACHES, coach_of
 from chkobba.coach.hints import hint
 from chkobba.coach.summary import Summary, chart, summarize
 from chkobba.fishing.cards import Card
 from chkobba.fishing.game import Round
 from chkobba.fishing.match import Match
 from chkobba.fishing.moves import Cut, Move, Play, parse_move
-from chkobba.fishing.observe import Observation, observe
+from chkobba.fishing.observe import observe
 from chkobba.fishing.record import GameRecord, RecordError
 from chkobba.games.chkobba import point_names
 from chkobba.store import Store, StoredGame
@@ -244,9 +245,10 @@ def stored_job(g: StoredGame, asked: Asked, max_cost: int) -> Answer:
     return Answer(200, body, facts, cache_key(facts, seats, asked))
 
 
-def hint_job(obs: Observation, seed: int) -> dict[str, Any]:
-    """A hint's work: the expert's top plays for the seat to move."""
-    return hint(obs, seed).to_json()
+def hint_job(obs: Any, seed: int, game: str = "chkobba") -> dict[str, Any]:
+    """A hint's work: the top plays for the seat to move, by the coach of ``game`` (a name:
+    the job runs in another process)."""
+    return hint(obs, seed, coach=COACHES[game]).to_json()
 
 
 def chart_job(s: Summary) -> bytes:
@@ -585,23 +587,37 @@ class Coach:
     async def hint(self, request: Request) -> Response:
         """``POST /api/games/{game}/hint``: the expert's top plays for the seat to move."""
         room, seat = await self._seat(request)
+        coach = coach_of(room.game)
         async with room.lock:
-            m = coached(room)
-            if room.status != "playing" or m.is_over:
+            table = room.table
+            if room.status != "playing" or table.is_over:
                 return error(409, "not_playing", "hints are for a game in play")
-            if m.turn != seat:
+            if table.turn != seat:
                 return error(409, "not_your_turn", "a hint is for your own turn")
-            obs = observe(m, seat)
+            obs = table.observe(seat)
             ply = room.ply
         if len(obs.legal_moves) < 2:
             return error(409, "forced", "only one play is possible here")
+        if not coach.weighed(obs):
+            return error(
+                409,
+                "not_weighed",
+                "hints weigh the cards to play: the bidding, the trumps and the "
+                "announcements are the technique player's",
+            )
         # The same position always gets the same hint: asking again costs nothing.
         key = ("hint", room.id, ply, seat)
         h = self.cache.get(key)
         if h is None:
             try:
                 h = await self._shared(
-                    request, key, self.work.light, hint_job, obs, room.seed ^ (ply * 7919 + seat)
+                    request,
+                    key,
+                    self.work.light,
+                    hint_job,
+                    obs,
+                    room.seed ^ (ply * 7919 + seat),
+                    coach.game,
                 )
             except ClientGone:
                 return _gone()
