@@ -5,6 +5,8 @@ import { currentLang } from "./i18n.js";
 
 const WORDS = {
   en: {
+    hint: "Hint",
+    top_cards: "The search player's best cards ({behind}; expected deal worth: your team's points for the deal minus the opponents', and a quarter of the card points, ± 1 standard error). Hints this game: {n} (noted in the record).",
     last_move_again: "Show the last move again",
     page_title: "Touti",
     heading: "Touti against the computer",
@@ -87,6 +89,8 @@ const WORDS = {
     rematch: "Rematch",
   },
   fr: {
+    hint: "Conseil",
+    top_cards: "Les meilleures cartes selon le joueur de recherche ({behind} ; valeur attendue de la donne : les points de votre équipe moins ceux des adversaires, plus un quart des points de cartes, ± 1 erreur type). Conseils dans cette partie : {n} (notés dans l'enregistrement).",
     last_move_again: "Revoir le dernier coup",
     page_title: "Touti",
     heading: "Touti contre l'ordinateur",
@@ -169,6 +173,8 @@ const WORDS = {
     rematch: "Revanche",
   },
   ar: {
+    hint: "تلميح",
+    top_cards: "أفضل الأوراق حسب لاعب البحث ({behind}؛ القيمة المتوقّعة للتوزيعة: نقاط فريقك ناقص نقاط الخصمين، وربع نقاط الأوراق، ± خطأ معياري واحد). التلميحات في هذه اللعبة: {n} (مسجّلة في السجلّ).",
     last_move_again: "أعد عرض الحركة الأخيرة",
     page_title: "توتي",
     heading: "توتي ضد الحاسوب",
