@@ -81,7 +81,7 @@ def estimate(obs: ToutiObservation, samples: int, batches: int, seed: int) -> Es
     if hands is not None and sum(h.bit_count() for h in hands) <= EXACT_CARDS:
         return solved(cards, [solve_card(obs, hands, m) for m in cards])
     if not kernel.AVAILABLE:
-        # The pure-Python playouts are some 75 times slower (docs/touti.md, Players).
+        # The pure-Python playouts are slower: as many fewer samples as the search player takes.
         samples = max(batches, samples // PURE_DIVISOR)
     rng = random.Random(seed)
     per = max(1, samples // batches)
