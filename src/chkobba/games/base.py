@@ -578,6 +578,13 @@ def game(name: str) -> Game[Any]:
     raise ValueError(f"unknown game {name!r} (known: {', '.join(GAME_NAMES)})")
 
 
+def match_lines(totals: str, target: int, winner: str | None) -> list[str]:
+    """The last lines ``chkobba replay`` prints: the match score (``totals`` in words),
+    then its winner or that it is unfinished."""
+    end = f"Winner: {winner}" if winner is not None else "The match is unfinished."
+    return [f"Match score: {totals} (target {target})", end]
+
+
 def game_of_record(path: str | Path) -> Game[Any]:
     """The game a record file belongs to, by the family of its ``format`` (``touti-record``
     for ``touti-record/1``: the game's reader then checks the version). A file that is not

@@ -28,7 +28,7 @@ from chkobba.fishing.observe import Observation, observe, observe_round
 from chkobba.fishing.record import FORMAT, GameRecord, replay, round_record
 from chkobba.fishing.rules import CHKOBBA, PRESETS, RULES_VERSION, RuleSet, preset
 from chkobba.fishing.scoring import POINT_KEYS, SWEEP_WORDS, RoundScore
-from chkobba.games.base import Decks, MatchTable, MoveRefused, Player
+from chkobba.games.base import Decks, MatchTable, MoveRefused, Player, match_lines
 
 TARGETS: Final = (11, 21, 31)
 """The match targets the lobby offers besides a preset's own."""
@@ -488,12 +488,8 @@ class ChkobbaGame:
             out += [*narrate_round(r, i, names), ""]
         side_of = rep.rounds[0].side_of if rep.rounds else tuple(range(record.seats))
         totals = ", ".join(f"{side_name(s, side_of, names)} {t}" for s, t in enumerate(rep.totals))
-        out.append(f"Match score: {totals} (target {rep.rules.target})")
-        if rep.winner is not None:
-            out.append(f"Winner: {side_name(rep.winner, side_of, names)}")
-        else:
-            out.append("The match is unfinished.")
-        return out
+        winner = None if rep.winner is None else side_name(rep.winner, side_of, names)
+        return out + match_lines(totals, rep.rules.target, winner)
 
 
 CHKOBBA_GAME: Final = ChkobbaGame()

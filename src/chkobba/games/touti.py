@@ -21,7 +21,14 @@ from typing import Any, Final
 from chkobba.agents.base import AgentError
 from chkobba.fishing.cards import CARDS
 from chkobba.fishing.rules import RulesError
-from chkobba.games.base import Decks, MatchTable, MoveRefused, Player, seating_words
+from chkobba.games.base import (
+    Decks,
+    MatchTable,
+    MoveRefused,
+    Player,
+    match_lines,
+    seating_words,
+)
 from chkobba.touti.agents import ToutiAgentError, make_touti_agent, touti_players
 from chkobba.touti.cards import STRENGTH, card_points
 from chkobba.touti.deal import SEATS, Deal, IllegalMove, team_of
@@ -536,15 +543,9 @@ class ToutiGame:
         out: list[str] = []
         for i, d in enumerate(rep.deals, 1):
             out += [*narrate_deal(d, i, names), ""]
-        out.append(
-            f"Match score: {team_label(0, names)} {rep.totals[0]}, "
-            f"{team_label(1, names)} {rep.totals[1]} (target {rep.rules.target})"
-        )
-        if rep.winner is not None:
-            out.append(f"Winner: {team_label(rep.winner, names)}")
-        else:
-            out.append("The match is unfinished.")
-        return out
+        totals = f"{team_label(0, names)} {rep.totals[0]}, {team_label(1, names)} {rep.totals[1]}"
+        winner = None if rep.winner is None else team_label(rep.winner, names)
+        return out + match_lines(totals, rep.rules.target, winner)
 
 
 TOUTI_GAME: Final = ToutiGame()

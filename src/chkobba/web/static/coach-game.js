@@ -5,6 +5,7 @@
 import { api, cardEl, cardsRow, el, savedToken } from "./common.js";
 import { onLangChange } from "./i18n.js";
 import { ct } from "./coach-i18n.js";
+import { hintView } from "./coach-view.js";
 
 const game = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 const $ = (id) => document.getElementById(id);
@@ -51,12 +52,7 @@ async function showHint() {
   out.replaceChildren(el("p", { text: ct("thinking") }));
   try {
     const h = await api(`/api/games/${game}/hint`, { token: token() });
-    const behind = h.exact ? ct("solved") : ct("sampled", { n: h.samples });
-    out.replaceChildren(
-      el("p", { class: "note", text: ct("top_plays", { behind, n: h.hints }) }),
-      el("ol", {}, ...h.plays.map((p) => el("li", { class: "coach-hint-line" },
-        el("b", { text: p.move }), ` ${p.mean >= 0 ? "+" : ""}${p.mean.toFixed(2)}${h.exact ? "" : ` ± ${p.se.toFixed(2)}`} — ${p.words}`))),
-    );
+    out.replaceChildren(...hintView(h, (behind, n) => ct("top_plays", { behind, n })));
   } catch (e) {
     out.replaceChildren(el("p", { class: "error", text: e.message }));
   }

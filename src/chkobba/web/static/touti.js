@@ -8,6 +8,7 @@ import { mountSoundToggle } from "./sound.js";
 import { mountLangPicker, onLangChange } from "./i18n.js";
 import { applyToutiWords, tt } from "./touti-i18n.js";
 import { ct } from "./coach-i18n.js";
+import { hintView } from "./coach-view.js";
 import { drawToutiCenter, drawToutiSeats, fillToutiTable, story, suit, thisDeal } from "./touti-table.js";
 
 const DEFAULT_NAMES = new Set(["You", "Vous", "أنت"]);
@@ -174,12 +175,7 @@ async function showHint() {
   out.replaceChildren(el("p", { text: ct("thinking") }));
   try {
     const h = await api(`/api/games/${gameId}/hint`, { token: token() });
-    const behind = h.exact ? ct("solved") : ct("sampled", { n: h.samples });
-    out.replaceChildren(
-      el("p", { class: "note", text: tt("top_cards", { behind, n: h.hints }) }),
-      el("ol", {}, ...h.plays.map((p) => el("li", { class: "coach-hint-line" },
-        el("b", { text: pretty(p.move) }), ` ${p.mean >= 0 ? "+" : ""}${p.mean.toFixed(2)}${h.exact ? "" : ` ± ${p.se.toFixed(2)}`} — ${p.words}`))),
-    );
+    out.replaceChildren(...hintView(h, (behind, n) => tt("top_cards", { behind, n }), pretty));
   } catch (e) {
     out.replaceChildren(el("p", { class: "error", text: e.message }));
   }
