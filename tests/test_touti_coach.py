@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -170,7 +171,8 @@ def test_the_terminal_hint_gives_each_cards_worth_with_its_error(tmp_path: Path)
     assert "; expected deal worth ± 1 SE):" in lines[0]
     if "solved exactly" not in lines[0]:
         assert "sampled deals" in lines[0]
-        assert lines[1].startswith("1. ") and " ± " in lines[1]
+        # Cards with their suit symbols, as the terminal shows them: "1. A♦  +12.30 ± 1.10".
+        assert re.match(r"1\. [A2-7JQK][♠♥♦♣]  [+-]\d+\.\d\d ± \d+\.\d\d  — ", lines[1])
 
 
 # -- records through the game interface ------------------------------------------------------

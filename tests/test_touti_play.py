@@ -217,7 +217,7 @@ def test_hints_and_unseen_cards(tmp_path: Path) -> None:
                       limit=12, match=m, hints=True, show_unseen=True, seed=5)
     assert "Unseen (30):" in text and "Unseen cards hidden." in text
     assert "The technique player would say:" in text
-    assert "The search player's best cards" in text and re.search(r"\n1\. \w\w  [+-]", text)
+    assert "The search player's best cards" in text and re.search(r"\n1\. \w[♠♥♦♣]  [+-]", text)
     meta = ToutiRecord.load(tmp_path / "rec.json").meta
     assert meta is not None and meta["coach"] == {
         "hints_enabled": True, "hints": 2, "hinted": [[1, 1], [1, 6]]

@@ -8,6 +8,7 @@ in their record: :func:`hint_meta` is what ``meta.coach`` holds (docs/coach.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -52,13 +53,14 @@ class Hint:
             ],
         }
 
-    def text_lines(self) -> list[str]:
-        """The hint in plain lines, best first."""
+    def text_lines(self, show: Callable[[str], str] = str) -> list[str]:
+        """The hint in plain lines, best first; ``show`` writes a move (as it is, by
+        default)."""
         behind = "solved exactly" if self.exact else f"{self.samples} sampled deals"
         out = [f"{self.adviser} ({behind}; {self.measure} ± 1 SE):"]
         for i, h in enumerate(self.lines, 1):
             err = "" if self.exact else f" ± {h.se:.2f}"
-            out.append(f"{i}. {h.move}  {h.mean:+.2f}{err}  — {h.words}")
+            out.append(f"{i}. {show(h.move)}  {h.mean:+.2f}{err}  — {h.words}")
         return out
 
 

@@ -26,7 +26,7 @@ from rich.markup import escape
 
 from chkobba.coach.games import TOUTI_COACH
 from chkobba.coach.hints import hint, hint_meta
-from chkobba.fishing.cards import CARDS, FULL_DECK, SUIT_SYMBOLS
+from chkobba.fishing.cards import CARDS, FULL_DECK, SUIT_SYMBOLS, Card
 from chkobba.touti.agents import ToutiAgent
 from chkobba.touti.cards import STRENGTH, card_points, suit_name
 from chkobba.touti.deal import Deal, IllegalMove, Phase, canto_value, team_of
@@ -331,7 +331,7 @@ class ToutiSession:
             # The coach's hint, as for Chkobba: each card's worth with its standard error.
             with self.console.status("The search player is thinking…"):
                 h = hint(obs, self.seed + 7919 * len(self.hinted), coach=TOUTI_COACH)
-            for line in h.text_lines():
+            for line in h.text_lines(lambda card: Card.parse(card).pretty()):
                 self.console.print(escape(line))
         else:
             move = technique_move(obs)
