@@ -23,6 +23,7 @@ from chkobba.fishing.rules import PRESETS, preset
 from chkobba.touti.cli import play_options as touti_play_options
 from chkobba.tui.coach import TerminalCoach
 from chkobba.tui.session import Ask, Ending, PlaySession
+from chkobba.words import LANGUAGES, locale_language
 
 PREFERRED_OPPONENTS: Final = ("hard", "heuristic", "greedy", "random")
 """The default computer player: the first of these that exists."""
@@ -156,6 +157,14 @@ def seat_names(human: str, computers: dict[int, str], seats: int) -> list[str]:
     is_flag=True,
     help="Show the cards you have not seen yet (type 'unseen' to toggle during the game).",
 )
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    default=None,
+    help="The language of the game's words and card names: en, fr, it, es or ar. "
+    "Default: the locale's (LC_ALL, LC_MESSAGES, LANG), else English. Touti's terminal "
+    "speaks English.",
+)
 @touti_play_options
 def play(
     game: str,
@@ -170,6 +179,7 @@ def play(
     hints: bool,
     trainer: bool,
     unseen: bool,
+    lang: str | None,
     **touti: Any,
 ) -> None:
     """Play Chkobba (or a game of the Scopa family) against the computer in the terminal.
@@ -280,6 +290,7 @@ def play(
         coach=coach,
         pause=COMPUTER_PAUSE if interactive else 0.0,
         meta=meta,
+        lang=lang if lang is not None else locale_language(),
     )
     try:
         result = session.run()

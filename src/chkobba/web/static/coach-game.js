@@ -3,6 +3,7 @@
 // It follows the game page through the marks game.js puts on the body (ply, whose
 // turn, the end) and asks the server, which answers from this seat's view only.
 import { api, cardEl, cardsRow, el, savedToken } from "./common.js";
+import { cardsInText } from "./cardnames.js";
 import { onLangChange } from "./i18n.js";
 import { ct } from "./coach-i18n.js";
 import { hintView } from "./coach-view.js";
@@ -99,7 +100,7 @@ async function askQuestion() {
   box.classList.remove("hidden");
   box.replaceChildren(
     el("h3", { text: ct("trainer_title") }),
-    el("p", { id: "coach-question", text: q.prompt }),
+    el("p", { id: "coach-question", text: cardsInText(q.prompt) }),
     el("div", { class: "cards" }, ...choices),
     ...(q.kind === "safe" ? [] : [el("p", { class: "note", text: ct("pick") }), done]),
   );
@@ -113,7 +114,7 @@ async function askQuestion() {
     save();
     box.replaceChildren(
       el("h3", { text: ct("trainer_title") }),
-      el("p", { id: "coach-verdict", class: right ? "coach-right" : "coach-wrong", text: `${ct(right ? "right" : "wrong")} ${q.why}` }),
+      el("p", { id: "coach-verdict", class: right ? "coach-right" : "coach-wrong", text: `${ct(right ? "right" : "wrong")} ${cardsInText(q.why)}` }),
     );
     asking = false;
     render();
