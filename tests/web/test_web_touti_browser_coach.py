@@ -27,8 +27,8 @@ def test_the_hint_button_on_touti_s_page(server: ServerProcess) -> None:
     try:
         d.get(server.base + "/touti")
         wait(d, lambda d: body(d, "data-ready") == "1")
-        Select(d.find_element(By.ID, "t-opponent")).select_by_visible_text("random")
-        Select(d.find_element(By.ID, "t-partner")).select_by_visible_text("random")
+        Select(d.find_element(By.ID, "t-opponent")).select_by_value("random")
+        Select(d.find_element(By.ID, "t-partner")).select_by_value("random")
         d.find_element(By.ID, "t-go").click()
         wait(d, lambda d: "/touti/" in d.current_url and body(d, "data-my-turn") == "1")
         deadline = time.monotonic() + 120
