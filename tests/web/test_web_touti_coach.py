@@ -52,3 +52,34 @@ def test_a_touti_hint_over_the_api_while_playing_on_the_websocket(
     assert rec.status_code == 200, rec.text
     meta = ToutiRecord.loads(rec.text).meta
     assert meta is not None and meta["coach"]["uses"]["hints"] == {"0": 1}
+
+
+def test_the_analysis_of_a_finished_touti_game(sqlite_client: TestClient) -> None:
+    """GET /api/games/{code}/analysis for a Touti game: its deals' cards weighed, each
+    decision at the ply of the stored move it is."""
+    c = sqlite_client
+    g = new_game(c, computers=[None, "random", "random", "random"])
+    game, token = g["game"], g["token"]
+    with c.websocket_connect("/ws") as ws:
+        v = my_turn(ws, hello(ws, game, token))
+        while not v["over"] and v["deal"] < 2:
+            move = "pass" if "pass" in v["legal"] else v["legal"][0]
+            ws.send_json({"type": "play", "move": move, "ply": v["ply"]})
+            v, _ = recv_until(ws, "state")
+            v = my_turn(ws, v)
+        ws.send_json({"type": "resign"})
+        while not v["over"]:
+            v, _ = recv_until(ws, "state")
+    text = c.get(f"/api/games/{game}/record").text
+    record = ToutiRecord.loads(text)
+    moves = [m for d in record.deals for m in d.moves]
+    a = c.get(f"/api/games/{game}/analysis?seat=0&samples=64&round=1")
+    assert a.status_code == 200, a.text
+    out = a.json()
+    assert out["game"] == "touti" and out["rounds"] == len(record.deals) >= 1
+    assert out["decisions"] and all(d["round"] == 1 and d["seat"] == 0 for d in out["decisions"])
+    for d in out["decisions"]:
+        # The ply is the stored move the decision is: the record's deal 1, move d["play"].
+        assert moves[d["ply"]] == record.deals[0].moves[d["play"] - 1] == d["move"]
+    bad = c.get(f"/api/games/{game}/analysis?seat=4&samples=64")
+    assert bad.status_code == 400 and "seat must be from 0 to 3" in bad.json()["message"]
