@@ -37,6 +37,7 @@ HTTP_ERROR_CODES: Final = {
     "unknown_card": "no card image has that deck and name (/cards/{deck}/{card}.svg)",
     "not_finished": "the game is not over yet",
     "not_coached": "the coach does not know this game (it coaches the Chkobba family)",
+    "not_weighed": "hints weigh the cards to play, not the bidding",
     "coaching_off": "the room's creator chose to play this game between people without the coach",
     "too_large": "the body, or the work asked for, is larger than the limit (413)",
     "rate_limited": "too many requests from this address: slow down (429)",
