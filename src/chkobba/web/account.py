@@ -48,7 +48,7 @@ class AccountService:
         self.accounts = Accounts(hub.store.engine)
         self._passwords: Passwords | None = None
         # Signing up is cheap to ask and costly to answer (a hash): a budget per address.
-        self.signups = Budgets(0.2, 5, "sign-ups")
+        self.signups = Budgets(self.policy.signup_rate, self.policy.signup_burst, "sign-ups")
 
     async def passwords(self) -> Passwords:
         """The hasher (made on first use, on a thread: it hashes a dummy password)."""

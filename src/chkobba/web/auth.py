@@ -47,6 +47,9 @@ class AccountPolicy:
     """Failed log-ins from one client address within ``window`` before it is refused."""
     window: float = 15 * 60.0
     """Seconds over which failed log-ins count."""
+    signup_rate: float = 0.2
+    signup_burst: float = 5.0
+    """Sign-ups a second from one address (each costs a hash), and their burst."""
     time_cost: int = 3
     memory_cost: int = 65536
     """Argon2id's memory in KiB (64 MiB: RFC 9106's second recommended option)."""
