@@ -248,6 +248,12 @@ class AccountService:
             if account_id in room.accounts:
                 room.accounts = [None if a == account_id else a for a in room.accounts]
 
+    async def session(self, request: Request) -> Response:
+        account = await self.current(request)
+        if account is None:
+            return JSONResponse({"signed_in": False})
+        return JSONResponse({"signed_in": True, "account": profile(account)})
+
     async def me(self, request: Request) -> Response:
         account, _ = await self.signed_in(request)
         played = await self.db(self.accounts.games_of, account.id)
@@ -267,6 +273,7 @@ class AccountService:
         """The account's routes under ``/api/account``."""
         return [
             Route("/api/account", self.me, methods=["GET"]),
+            Route("/api/account/session", self.session, methods=["GET"]),
             Route("/api/account/signup", self.signup, methods=["POST"]),
             Route("/api/account/login", self.login, methods=["POST"]),
             Route("/api/account/logout", self.logout, methods=["POST"]),

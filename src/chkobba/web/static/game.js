@@ -89,7 +89,8 @@ function handle(msg) {
       break;
     case "rematch":
       // Every person agreed: this seat's place in the new game, then off to it.
-      saveToken(msg.game, msg.token);
+      // A seat held by the signed-in account alone has no token: the session seats it.
+      if (msg.token) saveToken(msg.game, msg.token);
       $("rematch-link").href = msg.url;
       $("rematch-link").classList.remove("hidden");
       gone = true;
