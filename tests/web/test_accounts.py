@@ -493,3 +493,26 @@ def test_the_account_tables(url: str) -> None:
             assert conn.execute(sa.select(seats)).all() == []
     finally:
         store.close()
+
+
+# -- a cluster: accounts in the database, not in a worker --------------------------------
+
+
+def test_two_workers_share_accounts_sessions_and_seats(pg_server: Any) -> None:
+    url = pg_server.new_database()
+    with TestClient(create_app(url, FAST, worker="a", accounts=CHEAP)) as a, TestClient(
+        create_app(url, FAST, worker="b", accounts=CHEAP)
+    ) as b:
+        on_a, on_b = Device(a), Device(b)
+        assert signup(on_a, "Hedi").status_code == 201
+        # The session made by worker a is read by worker b.
+        on_b.sid = on_a.sid
+        assert on_b.get("/api/account").json()["account"]["name"] == "Hedi"
+        assert signup(Device(b), "HEDI").status_code == 409
+        game = on_a.post("/api/games", json={"mode": "room"}).json()["game"]
+        assert [g["game"] for g in on_b.get("/api/account").json()["games"]] == [game]
+        # Worker b, asked for the game, takes it over; the session seats its account there.
+        with on_b.ws() as ws:
+            assert hello(ws, game)["you"] == 0
+        assert on_b.post("/api/account/logout-everywhere").json()["sessions"] == 1
+        assert on_a.get("/api/account").status_code == 401
