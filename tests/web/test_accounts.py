@@ -347,6 +347,27 @@ def test_the_limit_holds_across_workers_and_per_address(url: str) -> None:
         assert login(other, "Salma").status_code == 200
 
 
+def test_old_failures_and_expired_sessions_are_forgotten(url: str) -> None:
+    import time
+
+    policy = AccountPolicy(time_cost=1, memory_cost=256, parallelism=1, window=0.5,
+                           prune_every=0.0)
+    with app_client(url, policy) as c:
+        signup(c, "Hedi")
+        login(c, "Hedi", "typo typo")
+        assert len(rows(url)["login_failures"]) == 2  # the account's and the address's
+        time.sleep(0.6)
+        assert login(c, "Hedi").status_code == 200
+        assert rows(url)["login_failures"] == []
+    assert len(rows(url)["sessions"]) == 2  # the sign-up's and the log-in's, unexpired
+    with app_client(url, AccountPolicy(time_cost=1, memory_cost=256, parallelism=1,
+                                       session_days=-1, prune_every=0.0)) as c:
+        login(c, "Hedi")
+        login(c, "Hedi")
+        # The first expired session is gone by the second log-in; the last one is left.
+        assert len(rows(url)["sessions"]) == 3
+
+
 def test_a_successful_log_in_forgives_the_account_s_failures(c: TestClient) -> None:
     signup(c, "Hedi")
     for _ in range(CHEAP.account_failures - 1):

@@ -113,6 +113,7 @@ accounts: Final = Table(
     Column("password_hash", String(255), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("password_at", DateTime(timezone=True), nullable=False),
+    sqlite_autoincrement=True,
 )
 """The players' accounts (docs/web.md, "Accounts"): the user name as typed, its two keys
 (chkobba.web.names: unique, so that no name can be registered twice, whatever its case

@@ -13,6 +13,7 @@ import asyncio
 import datetime as dt
 import json
 import logging
+import time
 from typing import Any
 
 from starlette.requests import HTTPConnection, Request
@@ -49,6 +50,7 @@ class AccountService:
         self._passwords: Passwords | None = None
         # Signing up is cheap to ask and costly to answer (a hash): a budget per address.
         self.signups = Budgets(self.policy.signup_rate, self.policy.signup_burst, "sign-ups")
+        self._pruned_at: float | None = None
 
     async def passwords(self) -> Passwords:
         """The hasher (made on first use, on a thread: it hashes a dummy password)."""
@@ -137,7 +139,21 @@ class AccountService:
         await self.start_session(request, account, answer)
         return answer
 
+    async def prune(self) -> None:
+        """Now and then (on a log-in), forget expired sessions and failed log-ins older
+        than the window: the database holds no more than the limits need."""
+        at = time.monotonic()
+        if self._pruned_at is not None and at - self._pruned_at < self.policy.prune_every:
+            return
+        self._pruned_at = at
+        before = now() - dt.timedelta(seconds=self.policy.window)
+        try:
+            await self.db(self.accounts.prune, before)
+        except Exception:
+            log.exception("could not clean up old sessions and failed log-ins")
+
     async def login(self, request: Request) -> Response:
+        await self.prune()
         data = await json_body(request, MAX_BODY)
         name, password = data.get("name"), data.get("password")
         if not isinstance(name, str) or not isinstance(password, str):

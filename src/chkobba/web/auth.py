@@ -47,6 +47,8 @@ class AccountPolicy:
     """Failed log-ins from one client address within ``window`` before it is refused."""
     window: float = 15 * 60.0
     """Seconds over which failed log-ins count."""
+    prune_every: float = 3600.0
+    """Seconds between two clean-ups of expired sessions and old failed log-ins."""
     signup_rate: float = 0.2
     signup_burst: float = 5.0
     """Sign-ups a second from one address (each costs a hash), and their burst."""

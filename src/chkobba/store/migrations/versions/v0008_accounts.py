@@ -40,6 +40,8 @@ def upgrade() -> None:
         sa.Column("password_hash", sa.String(255), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("password_at", sa.DateTime(timezone=True), nullable=False),
+        # A deleted account's id is never given to a new one (SQLite would reuse the last).
+        sqlite_autoincrement=True,
     )
     op.create_table(
         "sessions",
