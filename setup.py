@@ -2,7 +2,7 @@
 the rest is in pyproject.toml.
 
 The extensions are optional: where they cannot be compiled the package installs
-without them and chkobba.fast (chkobba.touti.kernel) falls back to the pure-Python
+without them and chkobba.search.fast (chkobba.touti.kernel) falls back to the pure-Python
 engine (playouts).
 """
 

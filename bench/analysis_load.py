@@ -56,10 +56,10 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from chkobba.agents import make_agent
-from chkobba.match import Match
-from chkobba.observe import observe
-from chkobba.record import GameRecord, record_of
-from chkobba.rules import preset
+from chkobba.fishing.match import Match
+from chkobba.fishing.observe import observe
+from chkobba.fishing.record import GameRecord, record_of
+from chkobba.fishing.rules import preset
 
 GOAL_PING_MS = 20.0
 GOAL_MOVE_MS = 100.0

@@ -21,10 +21,10 @@ import time
 from chkobba.agents import make_agent
 from chkobba.coach.analysis import analyze, position_seed, positions
 from chkobba.coach.estimate import DEFAULT_BATCHES, DEFAULT_SAMPLES, Estimates, estimate, is_exact
-from chkobba.fast import BACKEND
-from chkobba.match import Match
-from chkobba.observe import observe
-from chkobba.record import GameRecord, record_of
+from chkobba.fishing.match import Match
+from chkobba.fishing.observe import observe
+from chkobba.fishing.record import GameRecord, record_of
+from chkobba.search.fast import BACKEND
 
 
 def seeded_round(seed: int) -> GameRecord:

@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "web"))
 from wsutil import PgServer, free_port  # noqa: E402
 
-from chkobba.record import GameRecord, replay  # noqa: E402
+from chkobba.fishing.record import GameRecord, replay  # noqa: E402
 from chkobba.touti.record import ToutiRecord  # noqa: E402
 from chkobba.touti.record import replay as touti_replay  # noqa: E402
 from chkobba.web.cluster import haproxy_config  # noqa: E402

@@ -12,8 +12,8 @@ import random
 import statistics
 import time
 
-from chkobba.game import Round
-from chkobba.rules import CHKOBBA
+from chkobba.fishing.game import Round
+from chkobba.fishing.rules import CHKOBBA
 
 
 def play_random_rounds(n: int, seed: int) -> int:

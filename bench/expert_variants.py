@@ -25,8 +25,6 @@ import os
 import time
 from collections.abc import Sequence
 
-from chkobba import fast
-from chkobba.agents.base import register
 from chkobba.agents.expert import (
     EXPERT_DEAL_SAMPLES,
     EXPERT_ENDGAME_SAMPLES,
@@ -40,12 +38,13 @@ from chkobba.agents.expert import (
     ExpertAgent,
     budget,
 )
-from chkobba.cards import VALUE_OF
+from chkobba.agents.player import register
 from chkobba.duel.harness import DuelResult, duel_spec, play_all
 from chkobba.duel.stats import mean_estimate
+from chkobba.fishing.cards import VALUE_OF
+from chkobba.fishing.rules import PRESETS, RuleSet
 from chkobba.games.base import table_of
-from chkobba.rules import PRESETS, RuleSet
-from chkobba.search import policy
+from chkobba.search import fast, policy
 
 _WEIGHTS = policy.weights
 

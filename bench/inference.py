@@ -17,8 +17,8 @@ import argparse
 import json
 import time
 
-from chkobba.agents.base import register
 from chkobba.agents.expert import ExpertAgent
+from chkobba.agents.player import register
 from chkobba.duel.harness import DuelResult, run_duel
 
 

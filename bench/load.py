@@ -38,7 +38,7 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
-from chkobba.record import GameRecord, RecordError, replay
+from chkobba.fishing.record import GameRecord, RecordError, replay
 
 
 @dataclass

@@ -1,14 +1,14 @@
 """The fast path's speed: random rounds per second of every preset, and the expert's samples
 per second.
 
-Random rounds (``chkobba.fast.random_rounds``): dealer 0, a random cut decision
+Random rounds (``chkobba.search.fast.random_rounds``): dealer 0, a random cut decision
 where the rules have one, void deals redealt, every play drawn uniformly among the
 legal plays generated for it, the round scored in full; each preset at its first
 table (2 players, or 2 against 2 for the Scopone games). Timed on one core through
 the fast path (the C kernel when it is built) and through the pure engine in the
 same run; each figure is the median of several timed batches.
 
-Expert samples (``chkobba.fast.evaluate``): one sample deals the hidden cards
+Expert samples (``chkobba.search.fast.evaluate``): one sample deals the hidden cards
 at random, plays every legal move in it and finishes the round with the
 playout policy (or the exact solver at the end), over a set of seeded
 positions from 2-player rounds.
@@ -23,10 +23,10 @@ import statistics
 import time
 from collections.abc import Callable
 
-from chkobba import fast
-from chkobba.match import Match
-from chkobba.observe import Observation, observe
-from chkobba.rules import PRESETS, RuleSet
+from chkobba.fishing.match import Match
+from chkobba.fishing.observe import Observation, observe
+from chkobba.fishing.rules import PRESETS, RuleSet
+from chkobba.search import fast
 
 
 def rounds_per_second(

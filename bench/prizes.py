@@ -27,14 +27,14 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from chkobba.agents.expert import ENDGAME_CARDS
-from chkobba.cards import DIAMONDS, DIAMONDS_MASK, SEVEN_OF_DIAMONDS, SEVENS_MASK
 from chkobba.duel.play import DuelSpec, seat_roles, sub_seed
 from chkobba.duel.stats import mean_estimate
-from chkobba.game import Round
+from chkobba.fishing.cards import DIAMONDS, DIAMONDS_MASK, SEVEN_OF_DIAMONDS, SEVENS_MASK
+from chkobba.fishing.game import Round
+from chkobba.fishing.moves import Play
+from chkobba.fishing.rules import PRESETS, RuleSet
+from chkobba.fishing.scoring import has_rule
 from chkobba.games.base import DuelGame, game, table_of
-from chkobba.moves import Play
-from chkobba.rules import PRESETS, RuleSet
-from chkobba.scoring import has_rule
 
 STAGES = ("first", "middle", "last")
 """The first hand, the hands between, the last hand (nothing left to deal)."""

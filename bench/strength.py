@@ -58,8 +58,8 @@ from datetime import datetime
 from pathlib import Path
 
 from chkobba.duel.harness import DuelResult, run_duel
+from chkobba.fishing.rules import PRESETS, SEATINGS
 from chkobba.games.base import seating_words, table_of
-from chkobba.rules import PRESETS, SEATINGS
 
 PRESET_LADDER = [
     ("greedy", "random"),

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from chkobba.match import Match
-from chkobba.moves import parse_move
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import parse_move
 
 
 def check_checked_in(path: Path, actual: str, regen: str) -> None:

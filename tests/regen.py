@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from chkobba.cards import CARDS
-from chkobba.game import Round
-from chkobba.match import Match
-from chkobba.moves import Move
-from chkobba.observe import observe
-from chkobba.rules import preset
+from chkobba.fishing.cards import CARDS
+from chkobba.fishing.game import Round
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import Move
+from chkobba.fishing.observe import observe
+from chkobba.fishing.rules import preset
 
 DATA = Path(__file__).parent / "data"
 PLAYTHROUGHS = DATA / "playthroughs"

@@ -13,12 +13,12 @@ from chkobba.agents import make_agent
 from chkobba.agents.evaluate import STATIC, decided, live_values
 from chkobba.agents.greedy import GreedyAgent, cut_decision, play_worth
 from chkobba.agents.heuristic import HeuristicAgent
-from chkobba.cards import DIAMONDS_MASK, FULL_DECK, SEVEN_OF_DIAMONDS, Card, parse_cards
-from chkobba.game import Round
-from chkobba.match import Match
-from chkobba.moves import Cut, Play
-from chkobba.observe import Observation, observe, observe_round
-from chkobba.rules import CHKOBBA, PRESETS
+from chkobba.fishing.cards import DIAMONDS_MASK, FULL_DECK, SEVEN_OF_DIAMONDS, Card, parse_cards
+from chkobba.fishing.game import Round
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import Cut, Play
+from chkobba.fishing.observe import Observation, observe, observe_round
+from chkobba.fishing.rules import CHKOBBA, PRESETS
 from chkobba.search.policy import holds_one
 from chkobba.simulate import run_simulation
 

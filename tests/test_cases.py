@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from chkobba.cli import main
-from chkobba.record import GameRecord, RecordError, replay
+from chkobba.fishing.record import GameRecord, RecordError, replay
 
 CASES = Path(__file__).parent / "data" / "cases"
 LEGAL = sorted((CASES / "chkobba").glob("legal-[0-9][0-9].json"))

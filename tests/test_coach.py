@@ -15,9 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from chkobba import fast
 from chkobba.agents import make_agent
-from chkobba.cards import CARDS, FULL_DECK, Card, parse_cards, rank_mask
 from chkobba.cli import main
 from chkobba.coach import estimate as estimate_module
 from chkobba.coach.analysis import analyze, positions
@@ -38,13 +36,14 @@ from chkobba.coach.estimate import (
 )
 from chkobba.coach.explain import difference, facts, sentence, sweepers
 from chkobba.coach.summary import chart, summarize
-from chkobba.game import Round
-from chkobba.match import Match
-from chkobba.moves import Play
-from chkobba.observe import Observation, observe, observe_round
-from chkobba.record import GameRecord, record_of, replay
-from chkobba.rules import CHKOBBA, preset
-from chkobba.search import policy
+from chkobba.fishing.cards import CARDS, FULL_DECK, Card, parse_cards, rank_mask
+from chkobba.fishing.game import Round
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import Play
+from chkobba.fishing.observe import Observation, observe, observe_round
+from chkobba.fishing.record import GameRecord, record_of, replay
+from chkobba.fishing.rules import CHKOBBA, preset
+from chkobba.search import fast, policy
 from chkobba.search.determinize import determinize
 from chkobba.search.endgame import solve
 from chkobba.touti.match import ToutiMatch

@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from chkobba.cli import main
-from chkobba.rules import PRESETS, RuleSet
-from chkobba.scoring import POINT_KEYS
+from chkobba.fishing.rules import PRESETS, RuleSet
+from chkobba.fishing.scoring import POINT_KEYS
 from chkobba.touti.rules import ToutiRules
 
 ROOT = Path(__file__).parent.parent

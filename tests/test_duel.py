@@ -28,11 +28,11 @@ from chkobba.duel.stats import (
     percentile,
     score_from_elo,
 )
-from chkobba.game import Round
-from chkobba.moves import Cut, Move, Play
-from chkobba.observe import Observation
-from chkobba.record import GameRecord, replay
-from chkobba.rules import CHKOBBA
+from chkobba.fishing.game import Round
+from chkobba.fishing.moves import Cut, Move, Play
+from chkobba.fishing.observe import Observation
+from chkobba.fishing.record import GameRecord, replay
+from chkobba.fishing.rules import CHKOBBA
 
 # -- test players ---------------------------------------------------------------
 

@@ -26,8 +26,8 @@ from chkobba.duel.games import (
     table_of,
 )
 from chkobba.duel.play import DuelSpec, record_path, seat_roles
-from chkobba.record import GameRecord, replay
-from chkobba.rules import PRESETS, preset
+from chkobba.fishing.record import GameRecord, replay
+from chkobba.fishing.rules import PRESETS, preset
 from chkobba.simulate import run_simulation
 from chkobba.touti.agents import TOUTI_AGENTS
 from chkobba.touti.duplicate import TOUTI_GAME
@@ -431,8 +431,8 @@ def test_the_experts_inference_reads_hands_of_any_size(name: str) -> None:
     size (the presets' ladder plays the expert there)."""
     from chkobba.agents import make_agent
     from chkobba.agents.expert import EXPERT_TEMPERATURE, ExpertAgent
-    from chkobba.match import Match
-    from chkobba.observe import observe
+    from chkobba.fishing.match import Match
+    from chkobba.fishing.observe import observe
     from chkobba.search.inference import decisions
 
     m = Match(PRESETS[name], 4, True, seed=3)

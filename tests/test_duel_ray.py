@@ -24,7 +24,7 @@ from chkobba.cli import main
 from chkobba.duel import run_duel, run_tournament
 from chkobba.duel.play import DuelSpec
 from chkobba.duel.ray_backend import RayError, head_of, play_on_ray, ray_session
-from chkobba.rules import CHKOBBA, PRESETS
+from chkobba.fishing.rules import CHKOBBA, PRESETS
 
 HAS_RAY = importlib.util.find_spec("ray") is not None
 needs_ray = pytest.mark.skipif(

@@ -22,13 +22,13 @@ from hypothesis import strategies as st
 from chkobba.agents import AgentError, make_agent
 from chkobba.agents.engine import FAULTS, MAX_FAILED_GAMES, MAX_TIMEOUTS, EngineSpec
 from chkobba.agents.engine import observation_json as message_of
-from chkobba.cards import CARDS, cards_of
 from chkobba.cli import main
 from chkobba.duel import run_duel, run_tournament
-from chkobba.match import Match
-from chkobba.observe import observe
-from chkobba.record import GameRecord, replay
-from chkobba.rules import preset
+from chkobba.fishing.cards import CARDS, cards_of
+from chkobba.fishing.match import Match
+from chkobba.fishing.observe import observe
+from chkobba.fishing.record import GameRecord, replay
+from chkobba.fishing.rules import preset
 from chkobba.simulate import run_simulation
 from chkobba.touti.agents import ToutiAgentError, make_touti_agent
 from chkobba.touti.match import ToutiMatch

@@ -1,4 +1,4 @@
-"""The fast path (chkobba.fast): the C kernel against the pure engine, and the fallback.
+"""The fast path (chkobba.search.fast): the C kernel against the pure engine, and the fallback.
 
 Every preset of the family is checked at every table it allows, with its options
 varied at random (the cut, the cap on captured cards, the fewest cards, laying a
@@ -22,14 +22,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chkobba import fast
-from chkobba.cards import FULL_DECK
-from chkobba.game import Phase, Round, side_map
-from chkobba.match import Match
-from chkobba.moves import Cut, Play
-from chkobba.observe import Observation, observe
-from chkobba.rules import CHKOBBA, PRESETS, RuleSet, preset
-from chkobba.search import inference, policy
+from chkobba.fishing.cards import FULL_DECK
+from chkobba.fishing.game import Phase, Round, side_map
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import Cut, Play
+from chkobba.fishing.observe import Observation, observe
+from chkobba.fishing.rules import CHKOBBA, PRESETS, RuleSet, preset
+from chkobba.search import fast, inference, policy
 from chkobba.search.determinize import determinize
 from chkobba.search.endgame import solvable, solve_dealt
 from chkobba.search.endgame import solve as endgame_solve
@@ -255,7 +254,7 @@ def test_play_choices_rejects_bad_input(impl: SimpleNamespace) -> None:
 
 @needs_kernel
 def test_the_kernel_refuses_a_rules_object_it_was_not_given() -> None:
-    """The kernel's functions take the rules as chkobba.fast.kernel_rules builds them."""
+    """The kernel's functions take the rules as chkobba.search.fast.kernel_rules builds them."""
     from chkobba import _fastcore
 
     with pytest.raises(TypeError, match="kernel_rules"):
@@ -860,7 +859,7 @@ def test_state_of_and_round_of_round_trip(name: str) -> None:
 
 def test_chkobba_pure_forces_the_fallback() -> None:
     code = (
-        "from chkobba import fast;"
+        "from chkobba.search import fast;"
         "print(fast.AVAILABLE, fast.legal_plays(7, 1 << 20) == fast.py_legal_plays(7, 1 << 20))"
     )
     env = {**os.environ, "CHKOBBA_PURE": "1"}

@@ -16,11 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chkobba.fishing.record import GameRecord
+from chkobba.fishing.record import replay as replay_chkobba
+from chkobba.fishing.rules import PRESETS
 from chkobba.games import GAME_NAMES, MoveRefused, game, open_steps, replay
 from chkobba.games.base import table_of
-from chkobba.record import GameRecord
-from chkobba.record import replay as replay_chkobba
-from chkobba.rules import PRESETS
 from chkobba.touti.record import ToutiRecord
 from chkobba.touti.record import replay as replay_touti
 

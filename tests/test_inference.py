@@ -9,15 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chkobba import fast
 from chkobba.agents.expert import ExpertAgent
-from chkobba.cards import parse_cards
-from chkobba.game import Phase, Round
-from chkobba.match import Match
-from chkobba.moves import Cut, Play
-from chkobba.observe import Observation, observe, observe_round
-from chkobba.rules import CHKOBBA, RuleSet
-from chkobba.search import inference, policy
+from chkobba.fishing.cards import parse_cards
+from chkobba.fishing.game import Phase, Round
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import Cut, Play
+from chkobba.fishing.observe import Observation, observe, observe_round
+from chkobba.fishing.rules import CHKOBBA, RuleSet
+from chkobba.search import fast, inference, policy
 from chkobba.search.determinize import determinize
 from chkobba.search.endgame import solve as endgame_solve
 

@@ -10,13 +10,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chkobba.cards import CARDS, DIAMONDS_MASK, FULL_DECK, SEVEN_OF_DIAMONDS, cards_of
-from chkobba.game import Phase, Round
-from chkobba.match import Match, match_winner
-from chkobba.moves import Play
-from chkobba.observe import observe
-from chkobba.record import GameRecord, record_of, replay
-from chkobba.rules import preset
+from chkobba.fishing.cards import CARDS, DIAMONDS_MASK, FULL_DECK, SEVEN_OF_DIAMONDS, cards_of
+from chkobba.fishing.game import Phase, Round
+from chkobba.fishing.match import Match, match_winner
+from chkobba.fishing.moves import Play
+from chkobba.fishing.observe import observe
+from chkobba.fishing.record import GameRecord, record_of, replay
+from chkobba.fishing.rules import preset
 
 SEATINGS = [(2, False), (3, False), (4, False), (4, True)]
 

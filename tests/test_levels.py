@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 
 import chkobba.agents.levels as levels
-from chkobba import fast
 from chkobba.agents import make_agent
 from chkobba.agents.expert import EXPERT_SAMPLES, ExpertAgent, budget
-from chkobba.game import Phase, Round
-from chkobba.observe import Observation, observe_round
-from chkobba.rules import PRESETS, RuleSet
+from chkobba.fishing.game import Phase, Round
+from chkobba.fishing.observe import Observation, observe_round
+from chkobba.fishing.rules import PRESETS, RuleSet
+from chkobba.search import fast
 
 ROOT = Path(__file__).parent.parent
 VARIANTS_MD = ROOT / "docs" / "variants.md"

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chkobba.cards import (
+from chkobba.fishing.cards import (
     CARDS,
     RANKS,
     SUIT_SYMBOLS,
@@ -23,10 +23,10 @@ from chkobba.cards import (
     format_cards,
     parse_cards,
 )
-from chkobba.match import Match
-from chkobba.moves import Cut, NotationError, Play, parse_move
-from chkobba.record import GameRecord, RecordError, record_of, replay
-from chkobba.rules import preset
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import Cut, NotationError, Play, parse_move
+from chkobba.fishing.record import GameRecord, RecordError, record_of, replay
+from chkobba.fishing.rules import preset
 
 card_sets = st.integers(0, (1 << 40) - 1)
 

@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chkobba.cards import CARDS, FULL_DECK, iter_bits
-from chkobba.game import Phase, Round
-from chkobba.match import Match
-from chkobba.moves import Cut
-from chkobba.observe import Observation, observe, observe_round
-from chkobba.rules import CHKOBBA, preset
+from chkobba.fishing.cards import CARDS, FULL_DECK, iter_bits
+from chkobba.fishing.game import Phase, Round
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import Cut
+from chkobba.fishing.observe import Observation, observe, observe_round
+from chkobba.fishing.rules import CHKOBBA, preset
 
 SEATINGS = [(2, False), (3, False), (4, False), (4, True)]
 

@@ -7,14 +7,14 @@ from dataclasses import replace
 
 import pytest
 
-from chkobba import fast
 from chkobba.agents import make_agent
 from chkobba.agents.base import AgentError, check_playable
 from chkobba.agents.cheater import PeekerAgent
 from chkobba.duel.harness import run_duel
-from chkobba.game import Phase
-from chkobba.match import Match
-from chkobba.observe import Observation, observe
+from chkobba.fishing.game import Phase
+from chkobba.fishing.match import Match
+from chkobba.fishing.observe import Observation, observe
+from chkobba.search import fast
 from chkobba.search.determinize import determinize
 from test_fast import _assert_same_mean, needs_kernel, observation_at
 

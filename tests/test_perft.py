@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from chkobba.cards import Card
-from chkobba.game import Round
-from chkobba.moves import Cut, parse_move
-from chkobba.rules import preset
+from chkobba.fishing.cards import Card
+from chkobba.fishing.game import Round
+from chkobba.fishing.moves import Cut, parse_move
+from chkobba.fishing.rules import preset
 from regen import DEALS, PERFT, perft, perft_entry
 from test_rules import dealt, oracle_moves, set_up
 

@@ -15,14 +15,14 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from chkobba.agents import make_agent
-from chkobba.cards import Card
 from chkobba.cli import main
-from chkobba.match import Match
-from chkobba.moves import Cut, Move, Play
-from chkobba.narrate import describe_turn, sweep_word
-from chkobba.observe import Observation
-from chkobba.record import GameRecord, replay
-from chkobba.rules import preset
+from chkobba.fishing.cards import Card
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import Cut, Move, Play
+from chkobba.fishing.narrate import describe_turn, sweep_word
+from chkobba.fishing.observe import Observation
+from chkobba.fishing.record import GameRecord, replay
+from chkobba.fishing.rules import preset
 from chkobba.tui import Ending, PlaySession
 from chkobba.tui.command import PREFERRED_OPPONENTS, default_player
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from chkobba.match import Match
-from chkobba.rules import preset
+from chkobba.fishing.match import Match
+from chkobba.fishing.rules import preset
 from golden import check_checked_in, replay_playthrough
 from regen import GAMES, Game, playthrough, playthrough_path
 

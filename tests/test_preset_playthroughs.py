@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from chkobba.match import Match
-from chkobba.rules import PRESETS, preset
+from chkobba.fishing.match import Match
+from chkobba.fishing.rules import PRESETS, preset
 from golden import check_checked_in, replay_playthrough
 from regen import PRESET_GAMES, Game, playthrough, playthrough_path
 

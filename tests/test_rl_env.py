@@ -13,11 +13,12 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test
 
-from chkobba.cards import iter_bits
-from chkobba.game import Round
-from chkobba.match import Match
-from chkobba.moves import Move, Play
-from chkobba.observe import observe, observe_round
+from chkobba.fishing.cards import iter_bits
+from chkobba.fishing.game import Round
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import Move, Play
+from chkobba.fishing.observe import observe, observe_round
+from chkobba.fishing.rules import CHKOBBA, PRESETS, preset
 from chkobba.rl import ChkobbaGymEnv, IllegalActionPenalty, env, raw_env
 from chkobba.rl.aec import round_rewards
 from chkobba.rl.spaces import (
@@ -37,7 +38,6 @@ from chkobba.rl.spaces import (
     encode,
     legal_actions,
 )
-from chkobba.rules import CHKOBBA, PRESETS, preset
 
 TABLES = [
     ("chkobba", 2, False),

@@ -1,6 +1,6 @@
 """The environment's fast observation path against the reference.
 
-``chkobba.rl.spaces.encode(chkobba.observe.observe_round(...))`` defines the
+``chkobba.rl.spaces.encode(chkobba.fishing.observe.observe_round(...))`` defines the
 ``chkobba_v1`` vector; ``chkobba.rl.encoder.encode_round`` fills the same vector
 from the round through the compiled block ``encode_v1`` (or through the reference
 where the kernel is not built). Both must agree on every seat of every state.
@@ -15,9 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chkobba.game import Round
-from chkobba.match import Match
-from chkobba.observe import observe_round
+from chkobba.fishing.game import Round
+from chkobba.fishing.match import Match
+from chkobba.fishing.observe import observe_round
+from chkobba.fishing.rules import PRESETS, preset
 from chkobba.rl import encoder
 from chkobba.rl.encoder import encode_round, kernel_plays, legal_moves
 from chkobba.rl.spaces import (
@@ -30,7 +31,6 @@ from chkobba.rl.spaces import (
     encode,
     legal_actions,
 )
-from chkobba.rules import PRESETS, preset
 from test_rl_env import swap_hidden
 
 SEATINGS = [(2, False), (3, False), (4, False), (4, True)]
@@ -169,7 +169,7 @@ def test_the_kernel_rules_are_kept_by_rule_set_identity() -> None:
     correct one."""
     import dataclasses
 
-    from chkobba import fast
+    from chkobba.search import fast
 
     if not encoder.KERNEL:
         pytest.skip("the compiled kernel is not built")

@@ -21,9 +21,10 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from pettingzoo.utils.env_logger import EnvLogger
 
-from chkobba.cards import cards_of
-from chkobba.match import Match
-from chkobba.observe import observe_round
+from chkobba.fishing.cards import cards_of
+from chkobba.fishing.match import Match
+from chkobba.fishing.observe import observe_round
+from chkobba.fishing.rules import preset
 from chkobba.rl import GYM_ID, ChkobbaGymEnv, IllegalActionPenalty, env, raw_env
 from chkobba.rl.spaces import (
     HISTORY_ENTRY,
@@ -38,7 +39,6 @@ from chkobba.rl.spaces import (
     encode,
     history_length,
 )
-from chkobba.rules import preset
 from test_rl_env import swap_hidden
 
 pytestmark = [

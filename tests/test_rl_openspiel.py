@@ -13,10 +13,10 @@ pytest.importorskip("pyspiel", reason="OpenSpiel missing: pip install 'chkobba[o
 import pyspiel
 
 from chkobba.agents.base import AgentError, make_agent
-from chkobba.match import Match
-from chkobba.observe import observe
+from chkobba.fishing.match import Match
+from chkobba.fishing.observe import observe
+from chkobba.fishing.rules import preset
 from chkobba.rl import openspiel as osp
-from chkobba.rules import preset
 
 CONFIGS = [
     {},

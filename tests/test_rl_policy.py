@@ -14,12 +14,12 @@ from click.testing import CliRunner
 from chkobba.agents import AGENTS, AgentError, make_agent
 from chkobba.agents import base as agents_base
 from chkobba.cli import main
-from chkobba.match import Match
-from chkobba.observe import observe
-from chkobba.record import GameRecord
+from chkobba.fishing.match import Match
+from chkobba.fishing.observe import observe
+from chkobba.fishing.record import GameRecord
+from chkobba.fishing.rules import preset
 from chkobba.rl.policy import Policy, PolicyAgent, load_policy
 from chkobba.rl.spaces import NUM_ACTIONS, OBS_SIZE
-from chkobba.rules import preset
 
 COMMITTED = Path(__file__).parent.parent / "examples" / "policies" / "ppo_vs_random.npz"
 

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 
 pytest.importorskip("pettingzoo")
 
+from chkobba.fishing.rules import PRESETS
 from chkobba.rl import raw_env
 from chkobba.rl.spaces import KEEP, NUM_ACTIONS, OBS_LAYOUT, OBS_SIZE, TAKE, IllegalAction
 from chkobba.rl.vector import AVAILABLE, VecEnv
-from chkobba.rules import PRESETS
 
 pytestmark = [
     pytest.mark.skipif(not AVAILABLE, reason="the compiled kernel is not built"),

@@ -16,12 +16,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chkobba.cards import CARDS, FULL_DECK, VALUE_OF, Card, cards_of, parse_cards
-from chkobba.game import DealError, IllegalMove, Phase, Round
-from chkobba.match import Match, match_winner
-from chkobba.moves import Cut, Play
-from chkobba.rules import CHKOBBA, RulesError, RuleSet, preset
-from chkobba.scoring import score_round
+from chkobba.fishing.cards import CARDS, FULL_DECK, VALUE_OF, Card, cards_of, parse_cards
+from chkobba.fishing.game import DealError, IllegalMove, Phase, Round
+from chkobba.fishing.match import Match, match_winner
+from chkobba.fishing.moves import Cut, Play
+from chkobba.fishing.rules import CHKOBBA, RulesError, RuleSet, preset
+from chkobba.fishing.scoring import score_round
 
 SEATINGS = [(2, False), (3, False), (4, False), (4, True)]
 SEATING_IDS = ["2", "3", "4", "2v2"]

@@ -17,10 +17,10 @@ import pytest
 from click.testing import CliRunner
 
 from chkobba.cli import main
-from chkobba.match import Match
-from chkobba.moves import Play
-from chkobba.record import GameRecord, RecordError, record_of, replay
-from chkobba.rules import PRESETS, RULES_VERSION, VERSION_1, RulesError, preset
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import Play
+from chkobba.fishing.record import GameRecord, RecordError, record_of, replay
+from chkobba.fishing.rules import PRESETS, RULES_VERSION, VERSION_1, RulesError, preset
 
 
 def version_1_record(name: str, seed_from: int = 0) -> tuple[dict[str, Any], int, int]:

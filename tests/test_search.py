@@ -9,17 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chkobba import fast
 from chkobba.agents import make_agent
 from chkobba.agents.cheater import CheaterAgent
 from chkobba.agents.expert import EXPERT_ENDGAME_SAMPLES, ExpertAgent
-from chkobba.cards import FULL_DECK, Card, parse_cards
-from chkobba.game import Round
-from chkobba.match import Match
-from chkobba.moves import Play
-from chkobba.observe import observe, observe_round
-from chkobba.rules import CHKOBBA, PRESETS
-from chkobba.search import policy
+from chkobba.fishing.cards import FULL_DECK, Card, parse_cards
+from chkobba.fishing.game import Round
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import Play
+from chkobba.fishing.observe import observe, observe_round
+from chkobba.fishing.rules import CHKOBBA, PRESETS
+from chkobba.search import fast, policy
 from chkobba.search.determinize import determinize
 from chkobba.search.endgame import solvable, solve
 from chkobba.search.policy import policy_move, rollout

@@ -10,8 +10,8 @@ from click.testing import CliRunner, Result
 
 from chkobba.agents.base import AGENTS
 from chkobba.cli import main
-from chkobba.moves import Move, Play
-from chkobba.observe import Observation
+from chkobba.fishing.moves import Move, Play
+from chkobba.fishing.observe import Observation
 from chkobba.simulate import lineup_for, lineup_period, run_simulation
 
 

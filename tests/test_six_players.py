@@ -14,16 +14,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from chkobba import fast
 from chkobba.agents import Agent, make_agent
 from chkobba.agents.expert import ExpertAgent
 from chkobba.cli import main
-from chkobba.game import Round
-from chkobba.match import Match
-from chkobba.narrate import narrate_round
-from chkobba.observe import observe
-from chkobba.record import GameRecord, record_of, replay
-from chkobba.rules import PRESETS, RulesError, preset
+from chkobba.fishing.game import Round
+from chkobba.fishing.match import Match
+from chkobba.fishing.narrate import narrate_round
+from chkobba.fishing.observe import observe
+from chkobba.fishing.record import GameRecord, record_of, replay
+from chkobba.fishing.rules import PRESETS, RulesError, preset
+from chkobba.search import fast
 from chkobba.simulate import run_simulation
 
 SCOPA = preset("scopa")

@@ -97,7 +97,7 @@ def test_sampled_hands_agree_with_the_observation() -> None:
 
 
 def test_hand_value_prefers_long_strong_trumps() -> None:
-    from chkobba.cards import parse_cards
+    from chkobba.fishing.cards import parse_cards
 
     hand = parse_cards("Ad+3d+Kd+Jd+Qd+7d+As+2c+4h+5h")
     assert hand_value(hand, 2) > hand_value(hand, 0) + 50

@@ -14,7 +14,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chkobba.cards import FULL_DECK, format_cards
+from chkobba.fishing.cards import FULL_DECK, format_cards
 from chkobba.touti.cards import STRENGTH
 from chkobba.touti.deal import Deal, Phase
 from chkobba.touti.match import ToutiMatch

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chkobba.cards import Card
+from chkobba.fishing.cards import Card
 from chkobba.touti.cards import BEATS, CARD_POINTS, STRENGTH
 from chkobba.touti.deal import Deal, DealError, IllegalMove, Phase, claim_holds, deal_hands
 from chkobba.touti.match import ToutiMatch

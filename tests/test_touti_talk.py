@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from chkobba.cards import parse_cards
+from chkobba.fishing.cards import parse_cards
 from chkobba.touti.deal import IllegalMove, Phase
 from chkobba.touti.match import ToutiMatch
 from chkobba.touti.moves import Ask, NotationError, Tell, parse_move

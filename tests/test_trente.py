@@ -1,5 +1,5 @@
 """Scopone de Trente's points as the search values them: the kernel, its pure reference
-and :mod:`chkobba.scoring` agree prize by prize (docs/rules.md §3.5, §2.6); and the
+and :mod:`chkobba.fishing.scoring` agree prize by prize (docs/rules.md §3.5, §2.6); and the
 expert there samples uniformly (:data:`~chkobba.agents.expert.EXPERT_FACES_TEMPERATURE`)."""
 
 from __future__ import annotations
@@ -8,14 +8,13 @@ import random
 
 import pytest
 
-from chkobba import fast
 from chkobba.agents import make_agent
 from chkobba.agents.expert import EXPERT_FACES_TEMPERATURE, EXPERT_TEMPERATURE, ExpertAgent
-from chkobba.cards import DIAMONDS, DIAMONDS_MASK
-from chkobba.game import Round, side_map
-from chkobba.observe import Observation, observe_round
-from chkobba.rules import PRESETS, RuleSet
-from chkobba.search import inference
+from chkobba.fishing.cards import DIAMONDS, DIAMONDS_MASK
+from chkobba.fishing.game import Round, side_map
+from chkobba.fishing.observe import Observation, observe_round
+from chkobba.fishing.rules import PRESETS, RuleSet
+from chkobba.search import fast, inference
 from chkobba.search.endgame import solvable
 from chkobba.search.endgame import solve as endgame_solve
 
@@ -62,7 +61,7 @@ def test_trente_scores_the_coin_faces_to_the_side_that_took_them() -> None:
 )
 def test_each_prize_of_trente_is_scored_as_scoring_does(impl: object) -> None:
     """Each point of Trente's scoring alone, through the search's playout, gives the
-    points :func:`chkobba.scoring.score_round` gives that point in the whole round."""
+    points :func:`chkobba.fishing.scoring.score_round` gives that point in the whole round."""
     assert callable(impl)
     for seed in range(60):
         deck, choices, r = played(seed)

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from chkobba.cli import main
-from chkobba.record import GameRecord
+from chkobba.fishing.record import GameRecord
 
 
 def test_non_ascii_digits_are_explained_not_a_crash(tmp_path: Path) -> None:

@@ -11,9 +11,9 @@ from rich.cells import cell_len
 from rich.console import Console
 
 from chkobba.agents import make_agent
-from chkobba.match import Match
-from chkobba.observe import observe
-from chkobba.rules import preset
+from chkobba.fishing.match import Match
+from chkobba.fishing.observe import observe
+from chkobba.fishing.rules import preset
 from chkobba.tui import PlaySession
 from chkobba.tui.render import board
 

@@ -15,15 +15,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chkobba.captures import captures, card_value
-from chkobba.cards import CARDS, Card, parse_cards
-from chkobba.game import IllegalMove, Phase, Round
-from chkobba.match import Match, match_winner
-from chkobba.moves import Cut, Play
-from chkobba.observe import observe
-from chkobba.record import GameRecord, record_of, replay
-from chkobba.rules import CHKOBBA, PRESETS, RulesError, RuleSet, preset
-from chkobba.scoring import primiera, score_round
+from chkobba.fishing.captures import captures, card_value
+from chkobba.fishing.cards import CARDS, Card, parse_cards
+from chkobba.fishing.game import IllegalMove, Phase, Round
+from chkobba.fishing.match import Match, match_winner
+from chkobba.fishing.moves import Cut, Play
+from chkobba.fishing.observe import observe
+from chkobba.fishing.record import GameRecord, record_of, replay
+from chkobba.fishing.rules import CHKOBBA, PRESETS, RulesError, RuleSet, preset
+from chkobba.fishing.scoring import primiera, score_round
 
 
 def card(text: str) -> Card:
@@ -489,7 +489,7 @@ def test_cirulla_captures_by_equal_value_by_sum_and_by_fifteen() -> None:
 def test_cirulla_declarations(hand: str, declared: tuple[str, int, int] | None) -> None:
     """§3 Cirulla: a hand totalling 9 or less scores 3 (cirulla), three equal cards 10
     (cirullone); the 7 of spades may take any value to make one of these."""
-    from chkobba.scoring import declaration
+    from chkobba.fishing.scoring import declaration
 
     assert declaration(cards(hand)) == declared
 
@@ -497,7 +497,7 @@ def test_cirulla_declarations(hand: str, declared: tuple[str, int, int] | None) 
 def test_cirulla_declarations_score_at_each_deal_and_show_the_hand() -> None:
     """§3 Cirulla: after each deal a qualifying hand is declared (automatically) for its
     points; the hand is shown to everyone."""
-    from chkobba.observe import observe_round
+    from chkobba.fishing.observe import observe_round
 
     deck = no_cut_deck(CIRULLA, 2, 1, {0: "As 2s 3s", 1: "Kd Kh Kc"}, "5d 6d Qd Jd")
     r = Round(CIRULLA, 2, False, 1, deck)
@@ -559,7 +559,7 @@ def test_cirulla_the_wild_seven_on_the_table_counts_its_new_value() -> None:
     assert "6c:7s+Qh" in moves, "6 + 1 + 8 = 15"
     obs = observe(Match(CIRULLA, 2, seed=1), 0)
     assert obs.wild == 0
-    from chkobba.observe import observe_round
+    from chkobba.fishing.observe import observe_round
 
     seen = observe_round(r, 1, (0, 0), 1, 11)
     assert seen.wild == 1 and "the 7s counts 1" in seen.describe()
@@ -581,7 +581,7 @@ def test_cirulla_with_the_option_off_the_seven_is_a_seven_again() -> None:
 
 def test_cirulla_the_search_plays_the_wild_seven_at_its_value() -> None:
     """The exact endgame solver, the sampled deals and inference use the 7♠'s value."""
-    from chkobba.observe import observe_round
+    from chkobba.fishing.observe import observe_round
     from chkobba.search.determinize import determinize
     from chkobba.search.endgame import solve
     from chkobba.search.inference import legal_plays
@@ -672,7 +672,7 @@ def test_napola_all_ten_coins_win_the_match_at_once_by_option() -> None:
     rules = preset("napola", {"all_coins_wins": True})
     s = score_round([cards("Ks"), all_coins], [0, 0], rules)
     assert s.wins_match == 1
-    from chkobba.match import decide_match
+    from chkobba.fishing.match import decide_match
 
     assert decide_match([9, 3], rules, s) == 1, "even behind and below the target"
     assert decide_match([9, 3], preset("napola"), plain) is None

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from chkobba import fast
-from chkobba.cards import CardError, face_name, parse_cards
 from chkobba.cli import main
-from chkobba.narrate import breakdown_lines, describe_turn, narrate_round
-from chkobba.record import GameRecord, replay
-from chkobba.rules import PRESET_DESCRIPTIONS, PRESETS, RulesError, preset
-from chkobba.scoring import score_round
+from chkobba.fishing.cards import CardError, face_name, parse_cards
+from chkobba.fishing.narrate import breakdown_lines, describe_turn, narrate_round
+from chkobba.fishing.record import GameRecord, replay
+from chkobba.fishing.rules import PRESET_DESCRIPTIONS, PRESETS, RulesError, preset
+from chkobba.fishing.scoring import score_round
+from chkobba.search import fast
 
 
 def cards(text: str) -> int:

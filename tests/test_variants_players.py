@@ -3,7 +3,7 @@
 The players choose from their observation's legal moves; the search players also
 simulate the rest of the round, which must follow the preset's rules: the compiled
 kernel plays every preset, and the search falls back to the pure engine
-(``chkobba.fast.supports``) for any rule set the kernel does not know.
+(``chkobba.search.fast.supports``) for any rule set the kernel does not know.
 """
 
 from __future__ import annotations
@@ -15,16 +15,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chkobba import fast
 from chkobba.agents import make_agent
 from chkobba.agents.expert import ExpertAgent
-from chkobba.game import Round
-from chkobba.match import Match
-from chkobba.moves import Play
-from chkobba.observe import observe
-from chkobba.record import GameRecord, record_of, replay
-from chkobba.rules import CHKOBBA, PRESETS, RuleSet, preset
-from chkobba.search import policy
+from chkobba.fishing.game import Round
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import Play
+from chkobba.fishing.observe import observe
+from chkobba.fishing.record import GameRecord, record_of, replay
+from chkobba.fishing.rules import CHKOBBA, PRESETS, RuleSet, preset
+from chkobba.search import fast, policy
 from chkobba.search.endgame import solvable, solve
 
 SCOPA_FAMILY = [name for name in PRESETS if name != "chkobba"]

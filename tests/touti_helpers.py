@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chkobba.cards import Card, cards_of, parse_cards
+from chkobba.fishing.cards import Card, cards_of, parse_cards
 from chkobba.touti.deal import Deal
 from chkobba.touti.moves import parse_move
 from chkobba.touti.rules import DEFAULT, ToutiRules

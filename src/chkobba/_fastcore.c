@@ -1,19 +1,19 @@
 /*
  * chkobba._fastcore: the compiled fast path for playouts.
  *
- * A C transcription of the pure engine's hot loop (chkobba.captures,
- * chkobba.game.Round, chkobba.scoring, chkobba.search.{policy,endgame,
+ * A C transcription of the pure engine's hot loop (chkobba.fishing.captures,
+ * chkobba.fishing.game.Round, chkobba.fishing.scoring, chkobba.search.{policy,endgame,
  * determinize}). The pure engine stays the reference: tests/test_fast.py checks
  * that this module plays the same moves, scores the same points and solves the
- * same margins. The Python wrapper is chkobba.fast; nothing else should import
+ * same margins. The Python wrapper is chkobba.search.fast; nothing else should import
  * this module directly.
  *
- * Card sets are 40-bit masks, as in chkobba.cards: card c has value c % 10 + 1
+ * Card sets are 40-bit masks, as in chkobba.fishing.cards: card c has value c % 10 + 1
  * and suit c / 10 (diamonds are suit 2, the 7 of diamonds is card 26).
  *
- * Every game of the family is played: chkobba.fast hands each rule set over
- * once as a Rules object (the options of chkobba.rules.RuleSet and the playout
- * policy's values for them, chkobba.fast.kernel_rules), and every function
+ * Every game of the family is played: chkobba.search.fast hands each rule set over
+ * once as a Rules object (the options of chkobba.fishing.rules.RuleSet and the playout
+ * policy's values for them, chkobba.search.fast.kernel_rules), and every function
  * takes one. The code branches on those options, never on a preset's name.
  *
  * Policy scores are integers: the weights of chkobba.search.policy are whole
@@ -44,7 +44,7 @@ typedef uint64_t mask_t;
 #define MAX_PLAYERS 6 /* the kernel's tables: up to six seats (the Scopa family) */
 #define MAX_HAND 10   /* Scopone scientifico deals ten cards each */
 #define SEVEN_OF_DIAMONDS 26
-#define SEVEN_OF_SPADES 6 /* Cirulla's wild card (chkobba.captures.WILD_SEVEN) */
+#define SEVEN_OF_SPADES 6 /* Cirulla's wild card (chkobba.fishing.captures.WILD_SEVEN) */
 #define KING_OF_COINS 29
 #define DIAMONDS_MASK (((mask_t)0x3FF) << 20)
 #define INF_MARGIN 1000000
@@ -191,9 +191,9 @@ static inline void ml_push(MoveList *ml, int card, mask_t capture) {
     ml->n++;
 }
 
-/* ---- a rule set (chkobba.rules.RuleSet, as chkobba.fast.kernel_rules gives it) */
+/* ---- a rule set (chkobba.fishing.rules.RuleSet, as chkobba.search.fast.kernel_rules gives it) */
 
-/* The point rules of chkobba.scoring, in chkobba.fast._POINT_ORDER. */
+/* The point rules of chkobba.fishing.scoring, in chkobba.search.fast._POINT_ORDER. */
 enum {
     PR_CARDS,
     PR_COINS,
@@ -214,7 +214,7 @@ enum {
 typedef struct {
     /* the deal */
     int hand_size, table_size, cut_choice, void_count, void_ranks, distinct_table;
-    /* the captures (chkobba.captures) */
+    /* the captures (chkobba.fishing.captures) */
     int max_cards, fewest, may_drop, match, sum, total, priority, ace_all, general;
     mask_t no_sweep; /* cards whose sweep scores no point */
     /* declarations, the goal and the points */
@@ -232,7 +232,7 @@ typedef struct {
     double epsilon; /* a playout's chance of a play drawn among all, at two (Weights.epsilon) */
 } Rules;
 
-/* ---- captures (chkobba.captures) ------------------------------------------ */
+/* ---- captures (chkobba.fishing.captures) ------------------------------------------ */
 
 /* Sums are searched over the table in value-major order: bit 4 * (v - 1) + suit
    stands for the card of value v in that suit. Walking those bits upward visits
@@ -263,7 +263,7 @@ static inline int card_value(int card, int wild) {
     return wild && card == SEVEN_OF_SPADES ? wild : VALUE[card];
 }
 
-/* chkobba.captures._extend over the value-major items left in `items`: the
+/* chkobba.fishing.captures._extend over the value-major items left in `items`: the
    same depth-first order; sets of at least `least` cards. */
 static void extend(mask_t items, int rest, mask_t acc, int n, int limit, int least, int card,
                    MoveList *out) {
@@ -424,7 +424,7 @@ static void card_captures(const Rules *R, int wild, int card, mask_t table, mask
 }
 
 /* Round.legal_moves for the play phase: cards ascending; for each card its
-   captures in chkobba.captures order, then the lay when allowed. `wild` is the
+   captures in chkobba.fishing.captures order, then the lay when allowed. `wild` is the
    value the 7♠ keeps this round (0: a 7). */
 static void gen_plays(const Rules *R, int wild, mask_t hand, mask_t table, MoveList *out) {
     out->n = 0;
@@ -439,7 +439,7 @@ static void gen_plays(const Rules *R, int wild, mask_t hand, mask_t table, MoveL
     }
 }
 
-/* ---- a round (chkobba.game.Round, play phase) ----------------------------- */
+/* ---- a round (chkobba.fishing.game.Round, play phase) ----------------------------- */
 
 typedef struct {
     const Rules *R;
@@ -653,7 +653,7 @@ static inline void game_play(Game *g, int card, mask_t capture) {
     }
 }
 
-/* ---- end-of-round points (chkobba.scoring) -------------------------------- */
+/* ---- end-of-round points (chkobba.fishing.scoring) -------------------------------- */
 
 /* The index of the strictly highest value, or -1 when the top is tied. */
 static int strict_best(const int *v, int n) {
@@ -1174,7 +1174,7 @@ static int playout_margin(Game *g, int side, int solve_cards, int solve_stock,
     return margin_of(pts, g->sides, side);
 }
 
-/* ---- a second ply at the root (chkobba.fast.reply_margin) ----------------- */
+/* ---- a second ply at the root (chkobba.search.fast.reply_margin) ----------------- */
 
 /* `side`'s margin after its root move in `g`, with the next seat's reply searched
    when it is another side's and `reply` is positive: each of its legal plays is made
@@ -1413,7 +1413,7 @@ static PyTypeObject RulesType;
 static int get_rules(PyObject *o, const Rules **out) {
     if (!PyObject_TypeCheck(o, &RulesType)) {
         PyErr_Format(PyExc_TypeError,
-                     "rules must be a chkobba._fastcore.Rules (chkobba.fast.kernel_rules), "
+                     "rules must be a chkobba._fastcore.Rules (chkobba.search.fast.kernel_rules), "
                      "not %.80s",
                      Py_TYPE(o)->tp_name);
         return -1;
@@ -1458,13 +1458,13 @@ static int check_hand_sizes(const Game *g) {
     return 0;
 }
 
-/* A round in the play phase from the fields of chkobba.fast.FastState, as
-   chkobba.fast._kernel_state gives them: the first ten, then the rules, each
+/* A round in the play phase from the fields of chkobba.search.fast.FastState, as
+   chkobba.search.fast._kernel_state gives them: the first ten, then the rules, each
    side's declaration points and the wild 7's value. */
 static int get_state(PyObject *st, Game *g) {
     if (!PyTuple_Check(st) || PyTuple_GET_SIZE(st) != 13) {
         PyErr_SetString(PyExc_TypeError,
-                        "state must be a chkobba.fast.FastState as the kernel reads it (13 "
+                        "state must be a chkobba.search.fast.FastState as the kernel reads it (13 "
                         "fields)");
         return -1;
     }
@@ -1513,7 +1513,7 @@ static int get_state(PyObject *st, Game *g) {
     return check_hand_sizes(g);
 }
 
-/* The decisions to explain, as chkobba.fast passes them: a sequence of
+/* The decisions to explain, as chkobba.search.fast passes them: a sequence of
    (seat, card, capture, table, public, side, last_capturer, last_play, next_hand,
    later) tuples (inference.Decision, last_capturer -1 for nobody). */
 static int get_decisions(PyObject *o, int seats, int sides, Decision *out, int *n) {
@@ -1627,13 +1627,13 @@ PyDoc_STRVAR(rules_doc,
              "Rules(options, worth, lay, sweep, caution, ace_no_sweep, pairs=False, "
              "epsilon=0.0, caution_two=caution)\n--\n\n"
              "A rule set as the kernel plays it: options holds the RuleSet's options in "
-             "chkobba.fast.kernel_options order; worth and lay each card's worth and lay cost "
+             "chkobba.search.fast.kernel_options order; worth and lay each card's worth and lay cost "
              "for the playout policy, sweep a scoring sweep's worth (millionths of a point), "
              "caution how much the next player's threat counts, ace_no_sweep whether an "
              "ace's sweep scores nothing, pairs whether the threat counts pairs of table "
              "cards at a table of two, epsilon a playout's chance of a play drawn among all at a "
              "table of two, caution_two the caution at a table of two. Build it with "
-             "chkobba.fast.kernel_rules.");
+             "chkobba.search.fast.kernel_rules.");
 
 /* An option out of its range: a one-line error naming it. */
 static int option_range(int64_t v, int64_t lo, int64_t hi, const char *what) {
@@ -2030,7 +2030,7 @@ PyDoc_STRVAR(evaluate_doc,
              "samples, seed, solve_cards, temperature, decisions, known=None, reply=0.0, "
              "solve_stock=0, solve_last=False)\n--\n\n"
              "The expert's inner loop: the summed margin of each root move over sampled deals "
-             "(chkobba.fast.evaluate takes an Observation). declared holds each side's "
+             "(chkobba.search.fast.evaluate takes an Observation). declared holds each side's "
              "declaration points, wild the value the 7♠ keeps this round (0: a 7), shown per "
              "seat the cards a declaration showed, which stay in that hand in every sample. "
              "With a positive temperature each deal's margins are weighted by how likely it "
@@ -2038,7 +2038,7 @@ PyDoc_STRVAR(evaluate_doc,
              "0 for a hidden hand) fixes the other hands that the evaluator is let see; only "
              "the rest of the unseen cards is sampled. A positive `reply` (up to 1) searches the "
              "next seat's reply to each root move when it is another side's "
-             "(chkobba.fast.reply_margin). A positive `solve_stock` solves a two-sided sampled deal "
+             "(chkobba.search.fast.reply_margin). A positive `solve_stock` solves a two-sided sampled deal "
              "exactly, its deals to come included, once at most that many cards are left to "
              "deal and at most solve_cards are in hands. With `solve_last` every playout of "
              "the play phase solves exactly the last deal of a two-sided round once it is in "
@@ -2656,7 +2656,7 @@ static PyMethodDef fastcore_methods[] = {
 static struct PyModuleDef fastcore_module = {
     PyModuleDef_HEAD_INIT,
     "chkobba._fastcore",
-    "The compiled fast path for playouts; use it through chkobba.fast.",
+    "The compiled fast path for playouts; use it through chkobba.search.fast.",
     -1,
     fastcore_methods,
     NULL,

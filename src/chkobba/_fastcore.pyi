@@ -1,9 +1,9 @@
-"""Type stubs for the C extension chkobba._fastcore; use it through chkobba.fast."""
+"""Type stubs for the C extension chkobba._fastcore; use it through chkobba.search.fast."""
 
 from collections.abc import Sequence
 
 class Rules:
-    """A rule set as the kernel plays it (build it with chkobba.fast.kernel_rules)."""
+    """A rule set as the kernel plays it (build it with chkobba.search.fast.kernel_rules)."""
 
     def __init__(
         self,

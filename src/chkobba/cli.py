@@ -10,8 +10,8 @@ import click
 
 from chkobba.coach.command import analyze_cmd
 from chkobba.duel.cli import duel, tournament
-from chkobba.narrate import narrate_round, side_name
-from chkobba.record import GameRecord, RecordError, replay
+from chkobba.fishing.narrate import narrate_round, side_name
+from chkobba.fishing.record import GameRecord, RecordError, replay
 from chkobba.rules_command import rules
 from chkobba.simulate import simulate
 from chkobba.touti.cli import is_touti_record, replay_touti, verify_touti

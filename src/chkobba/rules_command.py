@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from chkobba.rules import (
+from chkobba.fishing.rules import (
     CHKOBBA,
     OPTION_HELP,
     PRESET_DESCRIPTIONS,

@@ -28,12 +28,12 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 from wsutil import FAST, PgServer, ServerProcess, free_port, hello, recv_until
 
-from chkobba.record import GameRecord, replay
+from chkobba.fishing.record import GameRecord, replay
 from chkobba.store import MoveRow, SeatRow, Store, StoredGame
 from chkobba.store.store import now
 from chkobba.web.app import create_app
 from chkobba.web.cluster import NotOwner, Ownership, haproxy_config, lock_key
-from chkobba.web.hub import CODE_ALPHABET, CODE_LENGTH
+from chkobba.web.codes import CODE_ALPHABET, CODE_LENGTH
 
 ROOT = Path(__file__).resolve().parents[2]
 codes = st.text(alphabet=CODE_ALPHABET, min_size=CODE_LENGTH, max_size=CODE_LENGTH)

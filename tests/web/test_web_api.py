@@ -7,7 +7,7 @@ import json
 from starlette.testclient import TestClient
 from wsutil import hello, recv_until
 
-from chkobba.record import GameRecord, replay
+from chkobba.fishing.record import GameRecord, replay
 
 
 def test_healthz_and_info(client: TestClient) -> None:

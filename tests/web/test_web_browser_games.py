@@ -22,9 +22,9 @@ from selenium.webdriver.support.ui import Select
 from test_web_browser import body, browser_at, make_browser, needs_chromium, served, visible
 from wsutil import ServerProcess
 
-from chkobba.cards import CARDS
-from chkobba.record import GameRecord, replay
-from chkobba.rules import PRESETS
+from chkobba.fishing.cards import CARDS
+from chkobba.fishing.record import GameRecord, replay
+from chkobba.fishing.rules import PRESETS
 
 pytestmark = needs_chromium
 

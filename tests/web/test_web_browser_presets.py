@@ -17,7 +17,7 @@ from test_web_browser import body, browser_at, needs_chromium, served, visible, 
 from test_web_browser_pages import post
 from wsutil import ServerProcess
 
-from chkobba.rules import PRESETS
+from chkobba.fishing.rules import PRESETS
 
 pytestmark = needs_chromium
 

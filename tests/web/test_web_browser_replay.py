@@ -14,10 +14,10 @@ import pytest
 from test_web_browser import ARTIFACTS, body, make_browser, needs_chromium, served, wait
 from wsutil import ServerProcess, play_out
 
-from chkobba.cards import Card, cards_of
-from chkobba.game import Round
-from chkobba.moves import Cut, Move, Play
-from chkobba.record import GameRecord
+from chkobba.fishing.cards import Card, cards_of
+from chkobba.fishing.game import Round
+from chkobba.fishing.moves import Cut, Move, Play
+from chkobba.fishing.record import GameRecord
 from chkobba.touti.deal import Deal
 from chkobba.touti.moves import parse_move as parse_touti
 from chkobba.touti.record import ToutiRecord

@@ -8,8 +8,8 @@ from typing import Any
 from starlette.testclient import TestClient
 from wsutil import hello, recv_until
 
-from chkobba.cards import parse_cards
-from chkobba.record import GameRecord, replay
+from chkobba.fishing.cards import parse_cards
+from chkobba.fishing.record import GameRecord, replay
 
 
 def test_hints_questions_summary_and_analysis(client: TestClient) -> None:
@@ -73,10 +73,10 @@ def test_hints_questions_summary_and_analysis(client: TestClient) -> None:
 
 def test_analyze_any_record(sqlite_client: TestClient) -> None:
     from chkobba.agents import make_agent
-    from chkobba.match import Match
-    from chkobba.observe import observe
-    from chkobba.record import record_of
-    from chkobba.rules import preset
+    from chkobba.fishing.match import Match
+    from chkobba.fishing.observe import observe
+    from chkobba.fishing.record import record_of
+    from chkobba.fishing.rules import preset
 
     m = Match(preset("chkobba", {"target": 11}), seats=2, seed=8)
     agents = [make_agent("greedy", 1), make_agent("heuristic", 2)]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from chkobba.cards import CARDS
+from chkobba.fishing.cards import CARDS
 from chkobba.web.app import create_app
 from chkobba.web.deck import DECKS, DeckError, back_svg, card_svg, card_title, svg
 

@@ -21,7 +21,7 @@ from wsutil import hello, recv_until
 from chkobba.agents import AGENTS
 from chkobba.agents import base as agents_base
 from chkobba.cli import main
-from chkobba.record import GameRecord, replay
+from chkobba.fishing.record import GameRecord, replay
 
 ROOT = Path(__file__).parent.parent.parent
 GREEDY = ROOT / "examples" / "engines" / "greedy_engine.py"

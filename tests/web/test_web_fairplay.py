@@ -14,7 +14,7 @@ from sqlalchemy import inspect
 from starlette.testclient import TestClient
 from wsutil import hello, make_client, recv_until
 
-from chkobba.record import GameRecord
+from chkobba.fishing.record import GameRecord
 from chkobba.store import Store
 from chkobba.web.hub import room_from_stored, token_hash
 from chkobba.web.life import RoomSettings

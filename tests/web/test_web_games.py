@@ -17,10 +17,10 @@ import pytest
 from starlette.testclient import TestClient
 from wsutil import expect_error, hello, make_client, recv_until
 
-from chkobba.cards import CARDS, Card, cards_of
-from chkobba.game import Phase
+from chkobba.fishing.cards import CARDS, Card, cards_of
+from chkobba.fishing.game import Phase
+from chkobba.fishing.rules import PRESETS
 from chkobba.games import Table, game, replay
-from chkobba.rules import PRESETS
 from chkobba.touti.deal import Deal
 from chkobba.touti.moves import parse_move as parse_touti
 from chkobba.touti.record import ToutiRecord

@@ -19,11 +19,11 @@ from starlette.testclient import TestClient
 from test_web_games import play_whole_game as play_any_game
 from wsutil import hello, make_client, recv_until
 
-from chkobba.cards import CARDS, cards_of
-from chkobba.game import Phase
-from chkobba.match import Match
-from chkobba.moves import parse_move
-from chkobba.rules import preset
+from chkobba.fishing.cards import CARDS, cards_of
+from chkobba.fishing.game import Phase
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import parse_move
+from chkobba.fishing.rules import preset
 from chkobba.web.protocol import finished_round_json
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([A2-7QJK][shdc])(?![A-Za-z0-9])")

@@ -15,8 +15,8 @@ from starlette.testclient import TestClient
 from wsutil import expect_error, hello, make_client, recv_until
 
 from chkobba.cli import main
+from chkobba.fishing.record import GameRecord, replay
 from chkobba.games import game
-from chkobba.record import GameRecord, replay
 from chkobba.store import MoveRow, SeatRow, Store, StoredGame
 from chkobba.store.schema import moves
 from chkobba.touti.record import ToutiRecord

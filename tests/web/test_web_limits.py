@@ -17,10 +17,10 @@ from starlette.testclient import TestClient
 from wsutil import ServerProcess, make_client
 
 from chkobba.agents import make_agent
-from chkobba.match import Match
-from chkobba.observe import observe
-from chkobba.record import GameRecord, record_of
-from chkobba.rules import preset
+from chkobba.fishing.match import Match
+from chkobba.fishing.observe import observe
+from chkobba.fishing.record import GameRecord, record_of
+from chkobba.fishing.rules import preset
 from chkobba.web.coach import BUDGETS, Asked, budget_of, record_job
 from chkobba.web.http import Refused
 from chkobba.web.work import Lane, Limits

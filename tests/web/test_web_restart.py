@@ -12,7 +12,7 @@ from typing import Any
 from websockets.sync.client import ClientConnection, connect
 from wsutil import ServerProcess
 
-from chkobba.record import GameRecord, replay
+from chkobba.fishing.record import GameRecord, replay
 
 
 def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:

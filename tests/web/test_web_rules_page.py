@@ -13,9 +13,9 @@ from click.testing import CliRunner
 from starlette.testclient import TestClient
 
 from chkobba.cli import main as cli
+from chkobba.fishing.rules import PRESETS
+from chkobba.fishing.scoring import POINT_KEYS
 from chkobba.games import game
-from chkobba.rules import PRESETS
-from chkobba.scoring import POINT_KEYS
 from chkobba.touti import rules as touti_rules
 from chkobba.touti.cards import card_points
 from chkobba.web.rules_page import (

@@ -14,10 +14,10 @@ import random
 import pytest
 from sqlalchemy import insert
 
-from chkobba.match import Match
-from chkobba.moves import Play, parse_move
-from chkobba.record import GameRecord, replay
-from chkobba.rules import RULES_VERSION, preset
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import Play, parse_move
+from chkobba.fishing.record import GameRecord, replay
+from chkobba.fishing.rules import RULES_VERSION, preset
 from chkobba.store import MoveRow, SeatRow, Store, StoredGame
 from chkobba.store.schema import games, seats
 from chkobba.web.hub import room_from_stored

@@ -10,7 +10,7 @@ from typing import Any
 from starlette.testclient import TestClient
 from wsutil import expect_error, hello, recv_until
 
-from chkobba.cards import Card
+from chkobba.fishing.cards import Card
 from chkobba.touti.record import ToutiRecord, replay
 
 

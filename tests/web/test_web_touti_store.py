@@ -17,9 +17,9 @@ from sqlalchemy import insert, inspect
 from starlette.testclient import TestClient
 from wsutil import hello, make_client, recv_until
 
+from chkobba.fishing.record import GameRecord
+from chkobba.fishing.record import replay as replay_chkobba
 from chkobba.games import game
-from chkobba.record import GameRecord
-from chkobba.record import replay as replay_chkobba
 from chkobba.store import Finish, MoveRow, SeatRow, Store, StoredGame
 from chkobba.touti.record import ToutiRecord
 from chkobba.touti.record import replay as replay_touti

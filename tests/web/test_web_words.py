@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from chkobba.fishing.rules import PRESETS
 from chkobba.games import GAME_NAMES, game
-from chkobba.rules import PRESETS
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "chkobba" / "web" / "static"
 

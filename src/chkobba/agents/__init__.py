@@ -1,4 +1,4 @@
-"""Players: each chooses a move from an :class:`~chkobba.observe.Observation` only.
+"""Players: each chooses a move from an :class:`~chkobba.fishing.observe.Observation` only.
 
 ``make_agent("greedy", seed=1)`` builds a player by name; :data:`AGENTS` lists them.
 """

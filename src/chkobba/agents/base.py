@@ -1,51 +1,47 @@
-"""The agent interface and the registry of players by name."""
+"""The registry of players by name: builds a player from its name.
+
+What a player is and the table the players register in are in :mod:`chkobba.agents.player`
+(their names are importable from here too).
+"""
 
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Callable
 from pathlib import PurePath
-from typing import Protocol
 
-from chkobba.moves import Move
-from chkobba.observe import Observation
+# The built-in players register themselves on import (the modules themselves are not used).
+import chkobba.agents.cheater
+import chkobba.agents.expert
+import chkobba.agents.greedy
+import chkobba.agents.heuristic
+import chkobba.agents.levels
+import chkobba.agents.random_agent  # noqa: F401
+from chkobba.agents.player import (
+    AGENTS,
+    MEASUREMENT_ONLY,
+    Agent,
+    AgentError,
+    AgentFactory,
+    register,
+)
 
-
-class AgentError(ValueError):
-    """An unknown player name or a bad player specification."""
-
-
-class Agent(Protocol):
-    """A player: given what its seat may know, it picks one of the legal moves."""
-
-    name: str
-
-    def choose(self, obs: Observation) -> Move:
-        """Pick a move from ``obs.legal_moves``."""
-        ...
-
-
-AgentFactory = Callable[[int], Agent]
-"""Builds an agent from a seed."""
-
-AGENTS: dict[str, AgentFactory] = {}
-"""Players by name; each module registers its own."""
-
-
-MEASUREMENT_ONLY: set[str] = set()
-"""Players that exist only for measurements (the cheater): never offered to people."""
-
-
-def register(name: str, playable: bool = True) -> Callable[[AgentFactory], AgentFactory]:
-    """Decorator: make a player available by ``name`` (``playable=False``: duels only)."""
-
-    def deco(factory: AgentFactory) -> AgentFactory:
-        AGENTS[name] = factory
-        if not playable:
-            MEASUREMENT_ONLY.add(name)
-        return factory
-
-    return deco
+__all__ = [
+    "AGENTS",
+    "ENGINE_PREFIX",
+    "MAX_NAME",
+    "MEASUREMENT_ONLY",
+    "OFFERED",
+    "OPENSPIEL_PLAYERS",
+    "POLICY_PREFIX",
+    "Agent",
+    "AgentError",
+    "AgentFactory",
+    "check_playable",
+    "make_agent",
+    "offer",
+    "playable_agents",
+    "register",
+]
 
 
 def make_agent(name: str, seed: int = 0) -> Agent:
@@ -175,14 +171,7 @@ def _openspiel_factory(name: str) -> AgentFactory:
 
 
 def _load_builtin() -> None:
-    # Imported here, not at the top, because each module registers itself on import.
-    import chkobba.agents.cheater
-    import chkobba.agents.expert
-    import chkobba.agents.greedy
-    import chkobba.agents.heuristic
-    import chkobba.agents.levels
-    import chkobba.agents.random_agent  # noqa: F401
-
+    # The built-in players registered on import (above); OpenSpiel's bots only where it is.
     if OPENSPIEL_PLAYERS[0] not in AGENTS and importlib.util.find_spec("pyspiel") is not None:
         for name in OPENSPIEL_PLAYERS:
             AGENTS[name] = _openspiel_factory(name)

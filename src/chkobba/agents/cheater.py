@@ -18,8 +18,6 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from chkobba import fast
-from chkobba.agents.base import register
 from chkobba.agents.expert import (
     EXPERT_SAMPLES,
     EXPERT_TEMPERATURE,
@@ -28,9 +26,11 @@ from chkobba.agents.expert import (
     margin,
     playout_margin,
 )
-from chkobba.game import Phase, Round
-from chkobba.moves import Move
-from chkobba.observe import Observation, observe_round
+from chkobba.agents.player import register
+from chkobba.fishing.game import Phase, Round
+from chkobba.fishing.moves import Move
+from chkobba.fishing.observe import Observation, observe_round
+from chkobba.search import fast
 from chkobba.search.endgame import solvable
 
 

@@ -5,7 +5,7 @@ An engine is any program that speaks the line protocol of docs/engine-protocol.m
 per line. The harness starts the program (without a shell) the first time its
 seat must decide, tells it the game and its seat, then hands it each decision
 as the observation of its seat, built from the seat's
-:class:`~chkobba.observe.Observation` or
+:class:`~chkobba.fishing.observe.Observation` or
 :class:`~chkobba.touti.observe.ToutiObservation` alone, so nothing hidden can
 reach it. Each seat gets its own process: partners do not share one, so they
 cannot share their hands.
@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import IO, Any, Final
 
-from chkobba.cards import CARDS, cards_of
+from chkobba.fishing.cards import CARDS, cards_of
 
 PREFIX: Final = "engine:"
 """How a player name points at an outside engine: ``engine:COMMAND``."""
@@ -132,7 +132,7 @@ def cards_json(mask: int) -> list[str]:
 
 def newgame_message(obs: Any, seed: int, seconds: float) -> dict[str, Any]:
     """The ``newgame`` message for the seat of ``obs``: the game, its rules and the seating."""
-    from chkobba.observe import Observation
+    from chkobba.fishing.observe import Observation
 
     ms = round(seconds * 1000)
     if isinstance(obs, Observation):
@@ -164,7 +164,7 @@ def newgame_message(obs: Any, seed: int, seconds: float) -> dict[str, Any]:
 
 def observation_json(obs: Any) -> dict[str, Any]:
     """Everything the seat of ``obs`` may know, as JSON (docs/engine-protocol.md)."""
-    from chkobba.observe import Observation
+    from chkobba.fishing.observe import Observation
 
     if isinstance(obs, Observation):
         return {
@@ -243,10 +243,10 @@ def round_of(obs: Any) -> int:
 
 def parse_answer(obs: Any, text: str) -> Any:
     """The move ``text`` names in the notation of ``obs``'s game; ``ValueError`` if malformed."""
-    from chkobba.observe import Observation
+    from chkobba.fishing.observe import Observation
 
     if isinstance(obs, Observation):
-        from chkobba.moves import parse_move
+        from chkobba.fishing.moves import parse_move
 
         return parse_move(text)
     from chkobba.touti.moves import parse_move as parse_touti_move

@@ -21,14 +21,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from chkobba.cards import (
+from chkobba.fishing.cards import (
     DIAMONDS_MASK,
     FULL_DECK,
     SEVEN_OF_DIAMONDS,
     SEVENS_MASK,
     SIXES_MASK,
 )
-from chkobba.moves import Play
+from chkobba.fishing.moves import Play
 
 CHKOBBA_POINT: Final = 1.0
 """A chkobba (a capture that empties the table) is worth one point at once."""

@@ -35,14 +35,13 @@ import time
 from collections.abc import Sequence
 from typing import Final
 
-from chkobba import fast
-from chkobba.agents.base import register
-from chkobba.game import HAND_SIZE, Phase, Round
-from chkobba.moves import Move
-from chkobba.observe import Observation
-from chkobba.rules import RuleSet
-from chkobba.scoring import has_rule
-from chkobba.search import inference
+from chkobba.agents.player import register
+from chkobba.fishing.game import HAND_SIZE, Phase, Round
+from chkobba.fishing.moves import Move
+from chkobba.fishing.observe import Observation
+from chkobba.fishing.rules import RuleSet
+from chkobba.fishing.scoring import has_rule
+from chkobba.search import fast, inference
 from chkobba.search.determinize import determinize
 from chkobba.search.endgame import scores_exactly, solvable, solve
 from chkobba.search.policy import rollout, scopa_two
@@ -70,7 +69,7 @@ noisier."""
 PURE_DIVISOR: Final = 40
 """Without the compiled kernel the same search is about this much slower, so the
 budgets of the levels are divided by it to keep the time per move close (and by the
-kernel for a rule set it does not play, :func:`chkobba.fast.supports`)."""
+kernel for a rule set it does not play, :func:`chkobba.search.fast.supports`)."""
 BUDGET_HAND: Final = HAND_SIZE
 """The hand size a level's budget is set for: with bigger hands (Scopone) a sample plays
 out more cards and more choices, so a level draws ``samples * BUDGET_HAND / hand_size``
@@ -148,7 +147,7 @@ class ExpertAgent:
             raise ValueError(f"last_samples must be at least 1, not {last_samples}")
         self.reply = reply
         """The second ply's share at the root where :meth:`reply_for` allows it
-        (:func:`chkobba.fast.reply_margin`); 0: each move is played out once."""
+        (:func:`chkobba.search.fast.reply_margin`); 0: each move is played out once."""
         self.solve_stock = solve_stock
         """With at most this many cards left to deal (and more than none), each sampled
         deal is solved exactly, the last deal included, where :meth:`stock_to_solve`
@@ -315,7 +314,7 @@ class ExpertAgent:
     def _evaluate_fast(
         self, obs: Observation, endgame: bool, known: Sequence[int] | None
     ) -> list[float]:
-        # The compiled kernel runs the same search (chkobba.fast proves it agrees).
+        # The compiled kernel runs the same search (chkobba.search.fast proves it agrees).
         if endgame:
             # Two players: every card is known, one exact solve. Partners: each
             # sampled split of the other hands is solved exactly.

@@ -17,11 +17,11 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from chkobba.agents.base import register
 from chkobba.agents.evaluate import CHKOBBA_POINT, STATIC, best_play
-from chkobba.cards import DIAMONDS_MASK, SEVENS_MASK
-from chkobba.moves import Cut, Move, Play
-from chkobba.observe import Observation
+from chkobba.agents.player import register
+from chkobba.fishing.cards import DIAMONDS_MASK, SEVENS_MASK
+from chkobba.fishing.moves import Cut, Move, Play
+from chkobba.fishing.observe import Observation
 
 _WORTH: Final = STATIC.card_values()
 

@@ -45,13 +45,13 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from chkobba.agents.base import register
 from chkobba.agents.evaluate import CHKOBBA_POINT, STATIC, CardValues, best_play, live_values
 from chkobba.agents.greedy import cut_decision, goal_sign
-from chkobba.captures import captures, card_value
-from chkobba.cards import rank_mask
-from chkobba.moves import Cut, Move, Play
-from chkobba.observe import Observation
+from chkobba.agents.player import register
+from chkobba.fishing.captures import captures, card_value
+from chkobba.fishing.cards import rank_mask
+from chkobba.fishing.moves import Cut, Move, Play
+from chkobba.fishing.observe import Observation
 from chkobba.search.policy import holds_one
 
 _RANKS: Final = tuple(rank_mask(v) for v in range(1, 11))

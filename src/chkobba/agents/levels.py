@@ -35,8 +35,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from chkobba.agents.base import Agent, make_agent, register
 from chkobba.agents.expert import ExpertAgent, budget
+from chkobba.agents.greedy import GreedyAgent
+from chkobba.agents.heuristic import HeuristicAgent
+from chkobba.agents.player import Agent, register
 
 LEVELS: Final = ("easy", "medium", "hard", "expert")
 """The level names, weakest first."""
@@ -46,12 +48,12 @@ HARD_SAMPLES: Final = 300
 
 @register("easy")
 def _easy(seed: int) -> Agent:
-    return make_agent("greedy", seed)
+    return GreedyAgent(seed)
 
 
 @register("medium")
 def _medium(seed: int) -> Agent:
-    return make_agent("heuristic", seed)
+    return HeuristicAgent(seed)
 
 
 @register("hard")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from chkobba.agents.base import register
-from chkobba.moves import Move
-from chkobba.observe import Observation
+from chkobba.agents.player import register
+from chkobba.fishing.moves import Move
+from chkobba.fishing.observe import Observation
 
 
 @register("random")

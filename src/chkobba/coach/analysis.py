@@ -1,6 +1,6 @@
 """Move analysis of a game record: every decision of the chosen seats, estimated.
 
-:func:`analyze` replays a record (checked by :func:`chkobba.record.replay`
+:func:`analyze` replays a record (checked by :func:`chkobba.fishing.record.replay`
 first), and at every decision of a chosen seat estimates each legal play
 (:mod:`chkobba.coach.estimate`) from that seat's observation, so the coach
 knows no more than the player did. The play made, the best play and the loss
@@ -17,13 +17,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from chkobba.cards import Card, cards_of, sort_for_display
 from chkobba.coach.estimate import DEFAULT_BATCHES, DEFAULT_SAMPLES, Estimates, estimate
 from chkobba.coach.explain import difference, sentence
-from chkobba.game import Round
-from chkobba.moves import Cut, Move, Play
-from chkobba.observe import Observation, observe_round
-from chkobba.record import GameRecord, replay
+from chkobba.fishing.cards import Card, cards_of, sort_for_display
+from chkobba.fishing.game import Round
+from chkobba.fishing.moves import Cut, Move, Play
+from chkobba.fishing.observe import Observation, observe_round
+from chkobba.fishing.record import GameRecord, replay
 
 SIGNIFICANT: Final = 2.0
 """A loss counts as a mistake when it exceeds this many of its standard errors."""
@@ -155,7 +155,7 @@ def positions(record: GameRecord) -> Iterator[tuple[int, int, Observation, Move,
     """Every move of a record with the mover's observation just before it.
 
     Yields (round, play, observation, move, round state before the move); the
-    record must be valid (:func:`~chkobba.record.replay` it first).
+    record must be valid (:func:`~chkobba.fishing.record.replay` it first).
     """
     rules = record.ruleset()
     totals = [0] * (2 if record.teams else record.seats)
@@ -197,7 +197,7 @@ def analyze(
 ) -> Analysis:
     """Analyse every decision of ``seats`` (default :func:`default_seat`) in ``record``.
 
-    Raises :class:`~chkobba.record.RecordError` for an invalid record and
+    Raises :class:`~chkobba.fishing.record.RecordError` for an invalid record and
     ``ValueError`` for a seat the record does not have. ``rounds`` limits the
     analysis to those round numbers.
     """

@@ -12,11 +12,11 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 
-from chkobba import fast
 from chkobba.coach.analysis import Analysis, Decision, analyze, default_seat
 from chkobba.coach.estimate import DEFAULT_BATCHES, DEFAULT_SAMPLES
-from chkobba.narrate import seat_name
-from chkobba.record import FORMAT, GameRecord, RecordError, replay
+from chkobba.fishing.narrate import seat_name
+from chkobba.fishing.record import FORMAT, GameRecord, RecordError, replay
+from chkobba.search import fast
 from chkobba.touti.cli import is_touti_record
 from chkobba.touti.record import FORMAT as TOUTI_FORMAT
 

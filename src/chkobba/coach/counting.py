@@ -4,7 +4,7 @@ What separates a good player from a beginner (the seeds) is counting the cards
 that have fallen and not offering a chkobba. At moments of the game the trainer
 asks one of: which cards of a rank are still unseen, which cards of a suit are,
 or whether laying a card from the hand is safe from a sweep. Every answer is
-computed from the player's :class:`~chkobba.observe.Observation` (its
+computed from the player's :class:`~chkobba.fishing.observe.Observation` (its
 ``unseen`` cards, and the rule set's captures), never from hidden cards.
 """
 
@@ -14,7 +14,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from chkobba.cards import (
+from chkobba.coach.explain import a_sweep, sweep_can_follow, sweep_threats
+from chkobba.fishing.cards import (
     CARDS,
     RANKS,
     SUIT_SYMBOLS,
@@ -25,10 +26,9 @@ from chkobba.cards import (
     parse_cards,
     rank_mask,
 )
-from chkobba.coach.explain import a_sweep, sweep_can_follow, sweep_threats
-from chkobba.moves import Play
-from chkobba.narrate import sweep_word
-from chkobba.observe import Observation
+from chkobba.fishing.moves import Play
+from chkobba.fishing.narrate import sweep_word
+from chkobba.fishing.observe import Observation
 
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 

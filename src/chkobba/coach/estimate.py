@@ -6,14 +6,14 @@ over deals of the unseen cards consistent with what the observer knows, the
 round finished by the expert's playout policy. A playout is solved exactly
 instead only where it starts: when, right after the play estimated (and the deal
 it may bring), the stock is empty and two sides are left with at most
-:data:`~chkobba.fast.SOLVE_CARDS` cards in hands (:data:`ENDGAME_CARDS` when the
+:data:`~chkobba.search.fast.SOLVE_CARDS` cards in hands (:data:`ENDGAME_CARDS` when the
 position's own stock is empty). A playout that empties the stock later is
 finished by the policy, not solved: solving there too made ``chkobba analyze``
 1.6 to 1.7 times slower. Points already won this round count in it, so only the
 differences between the plays of one position mean anything; the *loss* of a
 play is the best play's figure minus its own.
 
-The search (:func:`chkobba.fast.evaluate`) returns one sum per play. To report
+The search (:func:`chkobba.search.fast.evaluate`) returns one sum per play. To report
 an honest standard error without changing it, it is run in ``batches``
 independent batches (each with its own seed): the figure is the mean of the
 batch means, and its standard error is their standard deviation over
@@ -32,11 +32,11 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final
 
-from chkobba import fast
 from chkobba.agents.expert import ENDGAME_CARDS, PURE_DIVISOR
-from chkobba.game import Phase
-from chkobba.moves import Move
-from chkobba.observe import Observation
+from chkobba.fishing.game import Phase
+from chkobba.fishing.moves import Move
+from chkobba.fishing.observe import Observation
+from chkobba.search import fast
 
 DEFAULT_SAMPLES: Final = 4000
 """Sampled deals per position at the default precision (the full expert uses 6,000)."""

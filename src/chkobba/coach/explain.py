@@ -5,7 +5,7 @@ cards it takes (the 7♦, 7s, diamonds, a chkobba), and what it leaves to the
 next player: which ranks would sweep the table it leaves, and how many cards of
 those ranks the player has not seen yet (:attr:`Observation.unseen`: they may
 be in an opponent's hand); and whether it leaves the 7♦ within reach. Points
-are named in the rule set's own words (:data:`chkobba.scoring.POINT_KEYS`), and
+are named in the rule set's own words (:data:`chkobba.fishing.scoring.POINT_KEYS`), and
 a fact about a point the rule set does not score is left out.
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from chkobba.captures import captures
-from chkobba.cards import (
+from chkobba.fishing.captures import captures
+from chkobba.fishing.cards import (
     CARDS,
     DIAMONDS_MASK,
     FULL_DECK,
@@ -25,11 +25,11 @@ from chkobba.cards import (
     format_cards,
     rank_mask,
 )
-from chkobba.moves import Cut, Move, Play
-from chkobba.narrate import sweep_word
-from chkobba.observe import Observation
-from chkobba.rules import RuleSet
-from chkobba.scoring import POINT_KEYS, has_rule
+from chkobba.fishing.moves import Cut, Move, Play
+from chkobba.fishing.narrate import sweep_word
+from chkobba.fishing.observe import Observation
+from chkobba.fishing.rules import RuleSet
+from chkobba.fishing.scoring import POINT_KEYS, has_rule
 
 _HAYA_BIT = 1 << SEVEN_OF_DIAMONDS
 _ONE: dict[str, str] = {"diamonds": "diamond", "denari": "denaro", "oros": "oro", "dénars": "dénar"}

@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from chkobba.coach.estimate import DEFAULT_BATCHES, Estimates, estimate
 from chkobba.coach.explain import sentence
-from chkobba.observe import Observation
+from chkobba.fishing.observe import Observation
 
 HINT_SAMPLES: Final = 2000
 """Sampled deals behind a hint (a fraction of a second with the kernel)."""

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chkobba.game import Round
-from chkobba.narrate import side_name
-from chkobba.scoring import POINT_KEYS
+from chkobba.fishing.game import Round
+from chkobba.fishing.narrate import side_name
+from chkobba.fishing.scoring import POINT_KEYS
 
 
 @dataclass(frozen=True, slots=True)

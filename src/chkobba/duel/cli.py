@@ -23,8 +23,8 @@ from chkobba.agents import AgentError
 from chkobba.duel.harness import Progress as ProgressCallback
 from chkobba.duel.harness import duel_spec, run_duel, run_tournament
 from chkobba.duel.ray_backend import RayError
+from chkobba.fishing.rules import PRESETS
 from chkobba.games.base import GAME_NAMES, AgentMoveError, DuelGame, Unit, game
-from chkobba.rules import PRESETS
 
 
 def check_players(g: DuelGame[Any], names: Sequence[str], hint: str) -> None:

@@ -68,7 +68,7 @@ class DuelSpec:
     unit: Unit
     seed: int
     rules: Any
-    """The game's rule set (a :class:`~chkobba.rules.RuleSet` for the Chkobba family)."""
+    """The game's rule set (a :class:`~chkobba.fishing.rules.RuleSet` for the Chkobba family)."""
     save_dir: str | None = None
     game: str = "chkobba"
     """The game's name (:data:`~chkobba.duel.games.GAME_NAMES`)."""

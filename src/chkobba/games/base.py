@@ -3,7 +3,7 @@
 Every surface, ``chkobba simulate``, ``duel`` and ``tournament``, the web hub
 and its pages, plays any :class:`Game`: the Chkobba family
 (:data:`chkobba.games.chkobba.CHKOBBA_GAME`, every preset of
-:data:`~chkobba.rules.PRESETS`) and Touti (:data:`chkobba.games.touti.TOUTI_GAME`).
+:data:`~chkobba.fishing.rules.PRESETS`) and Touti (:data:`chkobba.games.touti.TOUTI_GAME`).
 A game says which players it has, which rule sets and tables it allows, how a
 shuffle is drawn and how a match starts; a match in progress is a :class:`Table`
 (whose turn, the legal moves in the notation, a checked move for a seat, what a
@@ -84,7 +84,7 @@ class MoveRefused(ValueError):
 
 
 class _Match(Protocol):
-    """What a game's match says of itself (both :class:`~chkobba.match.Match` and
+    """What a game's match says of itself (both :class:`~chkobba.fishing.match.Match` and
     :class:`~chkobba.touti.match.ToutiMatch` do)."""
 
     @property
@@ -275,7 +275,8 @@ class Game(Protocol, Generic[R]):
         ...
 
     def seatings(self, rules: R) -> tuple[str, ...]:
-        """The tables the rules allow, named as :data:`~chkobba.rules.SEATINGS` names them."""
+        """The tables the rules allow, named as
+        :data:`~chkobba.fishing.rules.SEATINGS` names them."""
         ...
 
     def check_table(self, rules: R, seats: int, teams: bool) -> None:

@@ -1,9 +1,9 @@
 """The Chkobba family (every preset of ``chkobba rules``) behind the game interface.
 
 :data:`CHKOBBA_GAME` is the family's side of :class:`~chkobba.games.base.Game`, and
-:class:`ChkobbaTable` its match in progress, over :class:`~chkobba.match.Match`.
+:class:`ChkobbaTable` its match in progress, over :class:`~chkobba.fishing.match.Match`.
 What a seat sees (:meth:`ChkobbaTable.view`) is built from
-:func:`chkobba.observe.observe` of that seat only, so it can carry no card the
+:func:`chkobba.fishing.observe.observe` of that seat only, so it can carry no card the
 seat may not know.
 """
 
@@ -18,15 +18,15 @@ from typing import Any, Final
 from chkobba.agents import AGENTS
 from chkobba.agents import base as agents_base
 from chkobba.agents.base import MEASUREMENT_ONLY, make_agent, playable_agents
-from chkobba.cards import CARDS, cards_of, sort_for_display
-from chkobba.game import IllegalMove, Phase, Round, Turn, check_seating
+from chkobba.fishing.cards import CARDS, cards_of, sort_for_display
+from chkobba.fishing.game import IllegalMove, Phase, Round, Turn, check_seating
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import Cut, Move, NotationError, parse_move
+from chkobba.fishing.observe import Observation, observe, observe_round
+from chkobba.fishing.record import GameRecord, round_record
+from chkobba.fishing.rules import CHKOBBA, PRESETS, RULES_VERSION, RuleSet, preset
+from chkobba.fishing.scoring import POINT_KEYS, SWEEP_WORDS, RoundScore
 from chkobba.games.base import Decks, MatchTable, MoveRefused, Player
-from chkobba.match import Match
-from chkobba.moves import Cut, Move, NotationError, parse_move
-from chkobba.observe import Observation, observe, observe_round
-from chkobba.record import GameRecord, round_record
-from chkobba.rules import CHKOBBA, PRESETS, RULES_VERSION, RuleSet, preset
-from chkobba.scoring import POINT_KEYS, SWEEP_WORDS, RoundScore
 
 TARGETS: Final = (11, 21, 31)
 """The match targets the lobby offers besides a preset's own."""
@@ -189,7 +189,7 @@ def draw_deck(
 
 
 class ChkobbaTable(MatchTable):
-    """A :class:`~chkobba.match.Match` of the Chkobba family, as a :class:`Table`.
+    """A :class:`~chkobba.fishing.match.Match` of the Chkobba family, as a :class:`Table`.
 
     With ``decks`` every round after the first is dealt from the pair's shared
     deck of its number (the match's own shuffle for it is set aside), so that the
@@ -210,7 +210,7 @@ class ChkobbaTable(MatchTable):
         return self.match.side_of
 
     def observe(self, seat: int) -> Any:
-        """The seat's :class:`~chkobba.observe.Observation`."""
+        """The seat's :class:`~chkobba.fishing.observe.Observation`."""
         return observe(self.match, seat)
 
     def state(self) -> Any:

@@ -18,9 +18,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from chkobba.agents.base import AgentError
-from chkobba.cards import CARDS
+from chkobba.fishing.cards import CARDS
+from chkobba.fishing.rules import RulesError
 from chkobba.games.base import Decks, MatchTable, MoveRefused, Player, seating_words
-from chkobba.rules import RulesError
 from chkobba.touti.agents import ToutiAgentError, make_touti_agent, touti_players
 from chkobba.touti.cards import STRENGTH, card_points
 from chkobba.touti.deal import SEATS, Deal, IllegalMove, team_of

@@ -31,10 +31,11 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from chkobba.game import Round
-from chkobba.match import Match
-from chkobba.moves import Move, Play
-from chkobba.observe import Observation, observe_round
+from chkobba.fishing.game import Round
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import Move, Play
+from chkobba.fishing.observe import Observation, observe_round
+from chkobba.fishing.rules import CHKOBBA, RuleSet, preset
 from chkobba.rl.encoder import Moves, encode_round, moves_of, plays_kernel
 from chkobba.rl.spaces import (
     MAX_SEATS,
@@ -50,7 +51,6 @@ from chkobba.rl.spaces import (
     encode_history,
     encode_state,
 )
-from chkobba.rules import CHKOBBA, RuleSet, preset
 
 Episode = Literal["round", "match"]
 """What one episode is: a round (one deal of the 40 cards) or a whole match."""
@@ -316,7 +316,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo is
         seat = self.match.turn if self._ended is None else self._ended.turn
         text = self.observation(seat).describe()
         if self.choice is not None:
-            from chkobba.cards import CARDS, format_cards
+            from chkobba.fishing.cards import CARDS, format_cards
 
             text += (
                 f"\nchoosing: {CARDS[self.choice.card]} taking "

@@ -1,6 +1,6 @@
 """The environment's observation vectors, fast: the compiled kernel's block or the reference.
 
-:func:`chkobba.rl.spaces.encode` of :func:`chkobba.observe.observe_round` is the
+:func:`chkobba.rl.spaces.encode` of :func:`chkobba.fishing.observe.observe_round` is the
 reference, the one definition of the ``chkobba_v1`` vector. The environment asks
 for the same vector many thousands of times a second, so :func:`encode_round`
 reads the round directly and lets the compiled block ``encode_v1`` of
@@ -20,12 +20,12 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from chkobba import fast
-from chkobba.game import Phase, Round
-from chkobba.moves import Cut, Move, Play
-from chkobba.observe import observe_round
+from chkobba.fishing.game import Phase, Round
+from chkobba.fishing.moves import Cut, Move, Play
+from chkobba.fishing.observe import observe_round
+from chkobba.fishing.rules import RuleSet
 from chkobba.rl.spaces import Choice, action_mask, encode
-from chkobba.rules import RuleSet
+from chkobba.search import fast
 
 try:
     from chkobba import _fastcore

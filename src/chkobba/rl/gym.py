@@ -28,9 +28,9 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from chkobba.agents.base import Agent, make_agent
+from chkobba.fishing.rules import CHKOBBA, RuleSet
 from chkobba.rl.aec import Episode, raw_env
 from chkobba.rl.spaces import NUM_ACTIONS, IllegalAction
-from chkobba.rules import CHKOBBA, RuleSet
 
 Vector = npt.NDArray[np.float32]
 Illegal = Literal["terminate", "raise"]

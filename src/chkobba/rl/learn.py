@@ -29,11 +29,11 @@ from typing import Literal, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from chkobba.fishing.rules import CHKOBBA, RuleSet
 from chkobba.rl.mlp import MLP, Adam, Array
 from chkobba.rl.policy import Policy
 from chkobba.rl.spaces import NUM_ACTIONS, OBS_HIGH, OBS_SIZE
 from chkobba.rl.vector import VecEnv
-from chkobba.rules import CHKOBBA, RuleSet
 
 Algo = Literal["ppo", "a2c"]
 """The learning algorithms: ``ppo`` or ``a2c``."""

@@ -13,7 +13,7 @@ outcome per seat); then each shuffle is 39 chance nodes, each drawing the next
 card of the deck uniformly among the cards not drawn yet (the 40th is what is
 left). A void deal (docs/rules.md §2.2) is shuffled again by the same chance nodes,
 as at a real table. Everything after the shuffle is the engine
-(:class:`chkobba.game.Round`): the cutter's keep-or-table decision is a player
+(:class:`chkobba.fishing.game.Round`): the cutter's keep-or-table decision is a player
 decision, and the players' actions are the 83 ``chkobba_v1`` actions of
 :mod:`chkobba.rl.spaces` (a capture among several is chosen card by card).
 
@@ -47,11 +47,13 @@ from typing import Any, Final
 import numpy as np
 import pyspiel
 
-from chkobba.cards import CARDS, FULL_DECK, format_cards
-from chkobba.game import Phase, Round, side_map
-from chkobba.match import decide_match
-from chkobba.moves import Cut, Move, Play
-from chkobba.observe import Observation, observe_round
+from chkobba.fishing.cards import CARDS, FULL_DECK, format_cards
+from chkobba.fishing.game import Phase, Round, side_map
+from chkobba.fishing.match import decide_match
+from chkobba.fishing.moves import Cut, Move, Play
+from chkobba.fishing.observe import Observation, observe_round
+from chkobba.fishing.rules import RuleSet, preset
+from chkobba.fishing.scoring import has_rule
 from chkobba.rl.aec import round_rewards
 from chkobba.rl.encoder import Moves, encode_round, kernel_plays, legal_moves
 from chkobba.rl.spaces import (
@@ -72,8 +74,6 @@ from chkobba.rl.spaces import (
     history_length,
     legal_actions,
 )
-from chkobba.rules import RuleSet, preset
-from chkobba.scoring import has_rule
 
 GAME_NAME: Final = "chkobba"
 """The short name the game is registered under."""

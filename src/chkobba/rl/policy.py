@@ -21,8 +21,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from chkobba.moves import Move
-from chkobba.observe import Observation
+from chkobba.fishing.moves import Move
+from chkobba.fishing.observe import Observation
 from chkobba.rl.spaces import NUM_ACTIONS, OBS_SIZE, VERSION, Choice, action_mask, decide, encode
 
 FORMAT: Final = "chkobba-policy/1"

@@ -22,7 +22,7 @@ allowed). Every legal play has exactly one sequence of actions, whatever the
 number of captures a card has, so no cap is needed.
 
 **Observations** are a float32 vector of :data:`OBS_SIZE` entries, built only
-from the seat's :class:`~chkobba.observe.Observation` and its own pending
+from the seat's :class:`~chkobba.fishing.observe.Observation` and its own pending
 choice; :data:`OBS_LAYOUT` names its slices. Seats and sides are relative to
 the observer: offset 0 is the observer's own seat (side), offset 1 the next.
 """
@@ -37,11 +37,11 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from chkobba.cards import DIAMONDS_MASK, SEVEN_OF_DIAMONDS, SEVENS_MASK, VALUE_OF, iter_bits
-from chkobba.game import Phase, Round, Turn
-from chkobba.moves import Cut, Move, Play
-from chkobba.observe import Observation
-from chkobba.rules import RuleSet
+from chkobba.fishing.cards import DIAMONDS_MASK, SEVEN_OF_DIAMONDS, SEVENS_MASK, VALUE_OF, iter_bits
+from chkobba.fishing.game import Phase, Round, Turn
+from chkobba.fishing.moves import Cut, Move, Play
+from chkobba.fishing.observe import Observation
+from chkobba.fishing.rules import RuleSet
 
 VERSION: Final = "chkobba_v1"
 """The name and version of these spaces; any change to them makes a new version."""
@@ -79,7 +79,7 @@ class Choice:
 
 def action_name(action: int) -> str:
     """A readable name: ``play(7d)``, ``take(Ah)``, ``done``, ``keep``, ``table``."""
-    from chkobba.cards import CARDS
+    from chkobba.fishing.cards import CARDS
 
     if PLAY <= action < TAKE:
         return f"play({CARDS[action - PLAY]})"
@@ -109,7 +109,7 @@ def legal_actions(moves: Sequence[Move], choice: Choice | None) -> list[int]:
     """The legal action ids, in increasing order, for these legal moves and pending choice.
 
     A play may also be given as a plain ``(card, capture)`` pair, as
-    :func:`chkobba.fast.legal_plays` returns them (here and in :func:`decide`).
+    :func:`chkobba.search.fast.legal_plays` returns them (here and in :func:`decide`).
     """
     if choice is not None:
         nxt, done = _next_takes(choice)

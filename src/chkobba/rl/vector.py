@@ -45,8 +45,8 @@ from typing import Any, Final, Literal, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from chkobba import fast
-from chkobba.game import check_seating, side_map
+from chkobba.fishing.game import check_seating, side_map
+from chkobba.fishing.rules import CHKOBBA, RuleSet, preset
 from chkobba.rl.encoder import KERNEL
 from chkobba.rl.spaces import (
     MAX_SEATS,
@@ -56,7 +56,7 @@ from chkobba.rl.spaces import (
     IllegalAction,
     action_name,
 )
-from chkobba.rules import CHKOBBA, RuleSet, preset
+from chkobba.search import fast
 
 try:
     from chkobba import _fastcore

@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from chkobba.cards import cards_of
-from chkobba.game import Phase, Round
-from chkobba.observe import Observation
+from chkobba.fishing.cards import cards_of
+from chkobba.fishing.game import Phase, Round
+from chkobba.fishing.observe import Observation
 
 
 def determinize(

@@ -11,11 +11,11 @@ play is each side's goal: the highest margin, or where the lowest total wins
 
 from __future__ import annotations
 
-from chkobba.captures import captures, card_value
-from chkobba.game import Round
-from chkobba.moves import Play
-from chkobba.rules import RuleSet
-from chkobba.scoring import has_rule, score_round
+from chkobba.fishing.captures import captures, card_value
+from chkobba.fishing.game import Round
+from chkobba.fishing.moves import Play
+from chkobba.fishing.rules import RuleSet
+from chkobba.fishing.scoring import has_rule, score_round
 
 _State = tuple[tuple[int, ...], int, tuple[int, ...], tuple[int, ...], int | None, int]
 

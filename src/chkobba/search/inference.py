@@ -21,7 +21,7 @@ card is an ordinary hidden card (the cut decision is not explained).
 :func:`decisions` rebuilds, from the observation's public history, what each of
 these decisions looked like (the table and piles before it, the cards the seat
 has played since); :func:`log_likelihood` then scores one sampled deal. The
-compiled kernel (:mod:`chkobba.fast`) takes the same decisions and computes the
+compiled kernel (:mod:`chkobba.search.fast`) takes the same decisions and computes the
 same weights.
 """
 
@@ -31,12 +31,12 @@ import math
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
-from chkobba.captures import captures, card_value
-from chkobba.cards import FULL_DECK, rank_mask
-from chkobba.game import Phase
-from chkobba.moves import Play
-from chkobba.observe import Observation
-from chkobba.rules import RuleSet
+from chkobba.fishing.captures import captures, card_value
+from chkobba.fishing.cards import FULL_DECK, rank_mask
+from chkobba.fishing.game import Phase
+from chkobba.fishing.moves import Play
+from chkobba.fishing.observe import Observation
+from chkobba.fishing.rules import RuleSet
 from chkobba.search import policy
 
 PARTNER: Final = -1

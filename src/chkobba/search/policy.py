@@ -29,7 +29,7 @@ of a pair of table cards, and ``epsilon``, a play drawn among all); the measurem
 script ``bench/expert_variants.py`` turns them on.
 
 Scores are integers (the weights are whole millionths; the threat is rounded
-once), so the compiled kernel (:mod:`chkobba.fast`) reproduces them exactly.
+once), so the compiled kernel (:mod:`chkobba.search.fast`) reproduces them exactly.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ import math
 import random
 from typing import Final, NamedTuple
 
-from chkobba.cards import (
+from chkobba.fishing.cards import (
     DIAMONDS,
     DIAMONDS_MASK,
     FULL_DECK,
@@ -49,10 +49,10 @@ from chkobba.cards import (
     VALUE_OF,
     rank_mask,
 )
-from chkobba.game import Phase, Round
-from chkobba.moves import Cut, Move, Play
-from chkobba.rules import RuleSet
-from chkobba.scoring import POINT_KEYS
+from chkobba.fishing.game import Phase, Round
+from chkobba.fishing.moves import Cut, Move, Play
+from chkobba.fishing.rules import RuleSet
+from chkobba.fishing.scoring import POINT_KEYS
 
 SCALE: Final = 1_000_000
 """Scores are in millionths of a round point."""

@@ -2,7 +2,7 @@
 
 A game row holds what the engine needs to rebuild the match exactly: the game
 (``chkobba`` for the Chkobba family, ``touti``), the rule set, the rules version it
-was stored under (``chkobba.rules.RULES_VERSION``), its options, the seating and the
+was stored under (``chkobba.fishing.rules.RULES_VERSION``), its options, the seating and the
 seed of the match's shuffles. Together with the moves (in the notation, numbered by
 ``ply``), replaying them through the game's interface (:func:`chkobba.games.replay`)
 gives back the game bit for bit.

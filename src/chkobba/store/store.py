@@ -21,7 +21,7 @@ from sqlalchemy import Engine, create_engine, event, func, insert, select, updat
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import ArgumentError
 
-from chkobba.rules import RULES_VERSION, RuleSet, preset
+from chkobba.fishing.rules import RULES_VERSION, RuleSet, preset
 from chkobba.store.schema import coach_uses, games, moves, seats
 
 GAME_STATUSES: Final = ("open", "playing", "finished")

@@ -12,7 +12,7 @@
  * cards, announcements and points. The Python face is chkobba.touti.kernel;
  * nothing else should import this module directly.
  *
- * Card sets are 40-bit masks, as in chkobba.cards: card c is of suit c / 10 and
+ * Card sets are 40-bit masks, as in chkobba.fishing.cards: card c is of suit c / 10 and
  * rank index c % 10 (A 2 3 4 5 6 7 Q J K).
  *
  * The technique picks its card with Python's min and max over the legal cards in

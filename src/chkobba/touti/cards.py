@@ -1,7 +1,7 @@
 """Touti's view of the 40 cards: trick order, card points, the Spanish names (docs/rules.md §4).
 
 Touti is played with the Spanish deck, which maps one to one onto the cards of
-:mod:`chkobba.cards` (docs/rules.md §1): oros (coins) = ``d``, copas (cups) = ``h``,
+:mod:`chkobba.fishing.cards` (docs/rules.md §1): oros (coins) = ``d``, copas (cups) = ``h``,
 espadas (swords) = ``s``, bastos (clubs) = ``c``; the 10 (sota) is ``Q``, the 11
 (caballo) ``J``, the 12 (rey) ``K``. The notation is therefore the same (``Kd`` is
 the 12 of oros) and card sets are the same 40-bit masks.
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from chkobba.cards import CARDS, SUIT_SYMBOLS, SUITS, Card, CardError
+from chkobba.fishing.cards import CARDS, SUIT_SYMBOLS, SUITS, Card, CardError
 
 __all__ = [
     "ACE_MASK",

@@ -17,7 +17,7 @@ import enum
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from chkobba.cards import CARDS, SUITS, cards_of, format_cards
+from chkobba.fishing.cards import CARDS, SUITS, cards_of, format_cards
 from chkobba.touti.cards import (
     ACE_MASK,
     BEATS,

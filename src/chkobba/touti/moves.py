@@ -30,7 +30,7 @@ from __future__ import annotations
 import enum
 from typing import Final, NamedTuple
 
-from chkobba.cards import CARDS, SUITS, Card, CardError
+from chkobba.fishing.cards import CARDS, SUITS, Card, CardError
 from chkobba.touti.cards import parse_suit
 from chkobba.touti.parle import TOPICS, Answer, format_answer, parse_answer
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chkobba.cards import CARDS
+from chkobba.fishing.cards import CARDS
 from chkobba.touti.cards import LAST_TRICK_BONUS, suit_name
 from chkobba.touti.deal import SEATS, Deal, Trick, canto_value
 from chkobba.touti.moves import BID_STEP, Ask, Bid, Call, Canto, CardPlay, Tell, ToutiMove, Trump

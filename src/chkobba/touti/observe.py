@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chkobba.cards import FULL_DECK, format_cards
+from chkobba.fishing.cards import FULL_DECK, format_cards
 from chkobba.touti.cards import BEATS, PAIRS, SUIT_MASKS
 from chkobba.touti.deal import (
     SEATS,

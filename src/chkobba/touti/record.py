@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from chkobba.cards import CARDS, Card, CardError
-from chkobba.recordfile import (
+from chkobba.fishing.cards import CARDS, Card, CardError
+from chkobba.fishing.recordfile import (
     HeaderError,
     LocatedError,
     check_header,

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from chkobba.rules import RulesError
+from chkobba.fishing.rules import RulesError
 
 __all__ = ["CHOICES", "DEFAULT", "OPTION_HELP", "TARGETS", "RulesError", "ToutiRules"]
 

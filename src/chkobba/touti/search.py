@@ -31,7 +31,6 @@ from functools import cached_property, partial
 from typing import Final
 
 from chkobba.touti import kernel
-from chkobba.touti.agents import register
 from chkobba.touti.cards import ACE_MASK, PAIRS
 from chkobba.touti.deal import SEATS, Deal, Phase, team_of
 from chkobba.touti.moves import (
@@ -47,6 +46,7 @@ from chkobba.touti.moves import (
 )
 from chkobba.touti.observe import ToutiObservation
 from chkobba.touti.parle import Answer, answer_distance
+from chkobba.touti.player import register
 from chkobba.touti.scoring import DealScore
 from chkobba.touti.technique import choose_card, technique_move
 

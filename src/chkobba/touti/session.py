@@ -24,8 +24,8 @@ from typing import Any, Final
 from rich.console import Console
 from rich.markup import escape
 
-from chkobba.cards import CARDS, FULL_DECK, SUIT_SYMBOLS
 from chkobba.coach.hints import hint_meta
+from chkobba.fishing.cards import CARDS, FULL_DECK, SUIT_SYMBOLS
 from chkobba.touti.agents import ToutiAgent
 from chkobba.touti.cards import STRENGTH, card_points, suit_name
 from chkobba.touti.deal import Deal, IllegalMove, Phase, canto_value, team_of

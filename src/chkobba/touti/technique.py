@@ -26,8 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from chkobba.cards import FULL_DECK
-from chkobba.touti.agents import register
+from chkobba.fishing.cards import FULL_DECK
 from chkobba.touti.cards import ACE_MASK, BEATS, CARD_POINTS, PAIRS, STRENGTH, SUIT_MASKS
 from chkobba.touti.deal import SEATS, Phase, trick_winner_index
 from chkobba.touti.moves import (
@@ -43,6 +42,7 @@ from chkobba.touti.moves import (
 )
 from chkobba.touti.observe import ToutiObservation
 from chkobba.touti.parle import answer
+from chkobba.touti.player import register
 
 PARTNER_SHARE: Final = 32
 """Points a bidder counts on from an unknown partner's hand."""

@@ -22,9 +22,9 @@ from rich.text import Text
 from chkobba.coach.counting import Question, TrainerScore, ask, read_answer
 from chkobba.coach.hints import hint, hint_meta
 from chkobba.coach.summary import chart, summarize
-from chkobba.match import Match
-from chkobba.moves import Play
-from chkobba.observe import Observation
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import Play
+from chkobba.fishing.observe import Observation
 from chkobba.tui.render import cards_row
 
 TRAINER_EVERY: Final = 3

@@ -17,9 +17,9 @@ from rich.markup import escape
 from chkobba.agents import Agent, AgentError, make_agent
 from chkobba.agents.base import check_playable
 from chkobba.agents.engine import close_all, shared_fallbacks
-from chkobba.match import Match
-from chkobba.narrate import goal
-from chkobba.rules import PRESETS, preset
+from chkobba.fishing.match import Match
+from chkobba.fishing.narrate import goal
+from chkobba.fishing.rules import PRESETS, preset
 from chkobba.touti.cli import play_options as touti_play_options
 from chkobba.tui.coach import TerminalCoach
 from chkobba.tui.session import Ask, Ending, PlaySession

@@ -1,6 +1,6 @@
 """What the terminal game draws: cards, the board as one seat sees it, the choices.
 
-Everything here is built from an :class:`~chkobba.observe.Observation`, the same
+Everything here is built from an :class:`~chkobba.fishing.observe.Observation`, the same
 view an agent gets, so the screen cannot show a card the player may not know.
 Renderables are Rich objects; the caller decides which console they go to.
 """
@@ -19,10 +19,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from chkobba.cards import CARDS, DIAMONDS, HEARTS, cards_of, format_cards, sort_for_display
-from chkobba.game import Phase
-from chkobba.moves import Cut, Move
-from chkobba.narrate import (
+from chkobba.fishing.cards import CARDS, DIAMONDS, HEARTS, cards_of, format_cards, sort_for_display
+from chkobba.fishing.game import Phase
+from chkobba.fishing.moves import Cut, Move
+from chkobba.fishing.narrate import (
     describe_turn,
     goal,
     seat_name,
@@ -30,7 +30,7 @@ from chkobba.narrate import (
     sweep_word,
     sweeps_label,
 )
-from chkobba.observe import Observation
+from chkobba.fishing.observe import Observation
 
 RECENT_PLAYS: Final = 4
 """How many of the round's latest plays the board recalls."""
@@ -209,7 +209,8 @@ def board(obs: Observation, names: Sequence[str]) -> Panel:
 
 
 def breakdown_panel(lines: Sequence[str], title: str) -> Panel:
-    """A finished round's points, one line each (from :func:`~chkobba.narrate.breakdown_lines`)."""
+    """A finished round's points, one line each
+    (from :func:`~chkobba.fishing.narrate.breakdown_lines`)."""
     return Panel(Group(*(coloured(framed(line)) for line in lines)), title=title, expand=False)
 
 

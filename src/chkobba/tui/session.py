@@ -1,12 +1,12 @@
 """The terminal game's controller: one human seat, agents at the others.
 
-:class:`PlaySession` drives a :class:`~chkobba.match.Match` to its end. The
-computer seats choose from their :func:`~chkobba.observe.observe` view only;
+:class:`PlaySession` drives a :class:`~chkobba.fishing.match.Match` to its end. The
+computer seats choose from their :func:`~chkobba.fishing.observe.observe` view only;
 the human is asked through an injectable ``ask`` function and everything is
 drawn on an injectable :class:`rich.console.Console`, so a test can script the
 answers and read the screen. Whatever way the session ends (the match won,
 ``quit``, end of input, Ctrl-C, even a crash) the record of the game so far is
-saved, and it always replays with :func:`chkobba.record.replay`. A move is taken
+saved, and it always replays with :func:`chkobba.fishing.record.replay`. A move is taken
 by the match and shown on the screen together (Ctrl-C waits for both), so the
 record holds exactly the moves the player was shown.
 """
@@ -28,11 +28,11 @@ from rich.markup import escape
 from rich.text import Text
 
 from chkobba.agents import Agent
-from chkobba.cards import CARDS, cards_of
-from chkobba.game import IllegalMove, Round
-from chkobba.match import Match
-from chkobba.moves import Cut, Move, NotationError, Play, parse_move
-from chkobba.narrate import (
+from chkobba.fishing.cards import CARDS, cards_of
+from chkobba.fishing.game import IllegalMove, Round
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import Cut, Move, NotationError, Play, parse_move
+from chkobba.fishing.narrate import (
     breakdown_lines,
     describe_declaration,
     describe_turn,
@@ -43,9 +43,9 @@ from chkobba.narrate import (
     suits_help,
     sweep_word,
 )
-from chkobba.observe import Observation, observe
-from chkobba.record import record_of
-from chkobba.rules import RuleSet
+from chkobba.fishing.observe import Observation, observe
+from chkobba.fishing.record import record_of
+from chkobba.fishing.rules import RuleSet
 from chkobba.tui.coach import TerminalCoach, show_summary
 from chkobba.tui.render import (
     board,

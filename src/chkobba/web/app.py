@@ -23,10 +23,10 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from chkobba.fishing.rules import RulesError
 from chkobba.games import GAME_NAMES, catalogue, game
 from chkobba.games.base import choose_table, table_of
 from chkobba.games.chkobba import levels
-from chkobba.rules import RulesError
 from chkobba.store import Store
 from chkobba.web.account import AccountService
 from chkobba.web.auth import AccountPolicy, CrossSite

@@ -33,7 +33,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import DBAPIError
 
 from chkobba.store import Finish, MoveRow, SeatRow, Store
-from chkobba.web.hub import CODE_ALPHABET, CODE_LENGTH, NotOwner
+from chkobba.web.codes import CODE_ALPHABET, CODE_LENGTH
 
 log = logging.getLogger("chkobba.web")
 
@@ -66,6 +66,11 @@ def worker_name(port: int) -> str:
 def libpq_url(url: str) -> str:
     """The ``postgresql://`` URL psycopg takes, from SQLAlchemy's ``postgresql+psycopg://``."""
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class NotOwner(RuntimeError):
+    """A cluster worker's write for a game it does not hold (any more): refused, nothing
+    written (this module)."""
 
 
 class Ownership:

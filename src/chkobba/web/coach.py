@@ -3,7 +3,7 @@ hints, trainer questions, the unseen cards and the post-game summary, as HTTP
 endpoints beside the game's WebSocket.
 
 A seat proves itself with its token (the one the game page holds); whatever is
-computed for it comes from that seat's :func:`~chkobba.observe.observe` view,
+computed for it comes from that seat's :func:`~chkobba.fishing.observe.observe` view,
 so nothing hidden leaks.
 
 Everything that searches runs in worker processes (:mod:`chkobba.web.work`):
@@ -35,18 +35,18 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from chkobba.cards import Card
 from chkobba.coach.analysis import analyze
 from chkobba.coach.counting import ask
 from chkobba.coach.estimate import DEFAULT_BATCHES, DEFAULT_SAMPLES
 from chkobba.coach.hints import hint
 from chkobba.coach.summary import Summary, chart, summarize
-from chkobba.game import Round
+from chkobba.fishing.cards import Card
+from chkobba.fishing.game import Round
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import Cut, Move, Play, parse_move
+from chkobba.fishing.observe import Observation, observe
+from chkobba.fishing.record import GameRecord, RecordError
 from chkobba.games.chkobba import point_names
-from chkobba.match import Match
-from chkobba.moves import Cut, Move, Play, parse_move
-from chkobba.observe import Observation, observe
-from chkobba.record import GameRecord, RecordError
 from chkobba.store import Store, StoredGame
 from chkobba.store.hints import add_hint, hints_of
 from chkobba.web.http import Budgets, Refused, client_address, error, json_body

@@ -9,7 +9,7 @@ in the usual patterns, and the three court cards of each deck are simple figures
 sota, caballo and rey) with a big corner index, so they can be told apart at a
 glance even at a phone's card size.
 
-Cards are named in the project's notation (:mod:`chkobba.cards`): ``7d`` is the
+Cards are named in the project's notation (:mod:`chkobba.fishing.cards`): ``7d`` is the
 seven of diamonds, of denari, of oros. Everything here is pure: the same name
 always gives the same bytes, which is what lets the server cache them.
 """
@@ -21,7 +21,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Final
 
-from chkobba.cards import CARDS, FACE_NAMES, SUIT_NAMES, SUITS, Card
+from chkobba.fishing.cards import CARDS, FACE_NAMES, SUIT_NAMES, SUITS, Card
 
 DECKS: Final = ("french", "italian", "spanish")
 """The decks drawn, in the names of the ``deck`` rule option (docs/rules.md)."""

@@ -26,14 +26,16 @@ import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from chkobba.agents.base import AgentError
+from chkobba.fishing.match import Match
+from chkobba.fishing.rules import RULES_VERSION, RulesError
 from chkobba.games import Game, MoveRefused, Table, game, replay
-from chkobba.match import Match
-from chkobba.rules import RULES_VERSION, RulesError
 from chkobba.store import Finish, MoveRow, SeatRow, Store, StoredGame
 from chkobba.store.store import now
+from chkobba.web.cluster import NotOwner, Ownership
+from chkobba.web.codes import is_game_id, new_code
 from chkobba.web.engines import RoomEngines
 from chkobba.web.life import RoomSettings
 from chkobba.web.protocol import (
@@ -47,16 +49,10 @@ from chkobba.web.protocol import (
     players_json,
 )
 
-if TYPE_CHECKING:
-    from chkobba.web.cluster import Ownership
-
 log = logging.getLogger("chkobba.web")
 
 T = TypeVar("T")
 
-CODE_ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
-"""Game codes avoid letters and digits that look alike (0/O, 1/I/L)."""
-CODE_LENGTH: Final = 6
 MAX_NAME: Final = 24
 ADOPT_SECONDS: Final = 5.0
 """How long a cluster worker waits for another to let a game go before refusing."""
@@ -64,21 +60,11 @@ OUTBOX_LIMIT: Final = 256
 """Messages queued for one slow connection before it is dropped."""
 
 
-class NotOwner(RuntimeError):
-    """A cluster worker's write for a game it does not hold (any more): refused, nothing
-    written (web/cluster.py)."""
-
-
 class Busy(ProtocolError):
     """A game another cluster worker still holds: the client should reconnect shortly."""
 
     def __init__(self, code: str) -> None:
         super().__init__("server_error", f"game {code} is held by another server; try again")
-
-
-def new_code() -> str:
-    """A fresh short game code, such as ``K7QX2M``."""
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
 def new_token() -> str:
@@ -106,14 +92,6 @@ def clean_name(name: object, default: str) -> str:
     if any(not ch.isprintable() for ch in text):
         raise ValueError("a name cannot hold control characters")
     return text
-
-
-def is_game_id(code: str) -> bool:
-    """Whether ``code`` can be a game's id: a code of :func:`new_code`, or the id of a
-    Touti game stored before every game shared one table (8 hexadecimal digits)."""
-    if len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code):
-        return True
-    return len(code) == 8 and all(ch in "0123456789ABCDEF" for ch in code)
 
 
 def rematch_token(token: str, game_id: str) -> str:

@@ -3,7 +3,7 @@
 Every message is one JSON object with a ``type``. Client messages are checked
 here, field by field, before anything touches a game: a bad one becomes a
 :class:`ProtocolError` with a stable ``code`` and a readable message. What the
-server sends about a game is built from :func:`chkobba.observe.observe` of the
+server sends about a game is built from :func:`chkobba.fishing.observe.observe` of the
 receiving seat only, so no message can carry a card that seat may not see.
 """
 
@@ -14,6 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from chkobba.fishing.match import Match
+from chkobba.fishing.observe import observe
+from chkobba.fishing.scoring import POINT_ARABIC, POINT_NAMES
 from chkobba.games.chkobba import (
     card_list,
     finished_json,
@@ -22,9 +25,6 @@ from chkobba.games.chkobba import (
     score_json,
     turn_json,
 )
-from chkobba.match import Match
-from chkobba.observe import observe
-from chkobba.scoring import POINT_ARABIC, POINT_NAMES
 
 __all__ = [
     "card_list",

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from chkobba.cards import CARDS
-from chkobba.game import Phase, Round
+from chkobba.fishing.cards import CARDS
+from chkobba.fishing.game import Phase, Round
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import parse_move
+from chkobba.fishing.record import GameRecord, record_of
 from chkobba.games import game, open_steps
 from chkobba.games.chkobba import point_names
-from chkobba.match import Match
-from chkobba.moves import parse_move
-from chkobba.record import GameRecord, record_of
 from chkobba.store import StoredGame
 from chkobba.web.protocol import card_list, finished_round_json, side_of, turn_json
 

@@ -1,8 +1,8 @@
 """The rules pages (``/rules/NAME``): each game's rules from the data ``chkobba rules NAME``
 prints (:mod:`chkobba.rules_command`), in English, French and Arabic.
 
-The English words are the command's own (:data:`chkobba.rules.OPTION_HELP`,
-:data:`chkobba.rules.PRESET_DESCRIPTIONS`, :data:`chkobba.scoring.POINT_RULES` and
+The English words are the command's own (:data:`chkobba.fishing.rules.OPTION_HELP`,
+:data:`chkobba.fishing.rules.PRESET_DESCRIPTIONS`, :data:`chkobba.fishing.scoring.POINT_RULES` and
 Touti's :data:`chkobba.touti.rules.OPTION_HELP`); this module holds only their
 translations, keyed by option, point rule and preset name, and the JSON the page draws.
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from chkobba.rules import CHKOBBA, OPTION_HELP, PRESET_DESCRIPTIONS, PRESETS
+from chkobba.fishing.rules import CHKOBBA, OPTION_HELP, PRESET_DESCRIPTIONS, PRESETS
+from chkobba.fishing.scoring import POINT_KEYS, POINT_RULES
 from chkobba.rules_command import _value, preset_detail
-from chkobba.scoring import POINT_KEYS, POINT_RULES
 from chkobba.touti import rules as touti_rules
 from chkobba.touti.cli import rules_json as touti_rules_json
 from chkobba.touti.cli import rules_lines as touti_rules_lines
@@ -117,7 +117,7 @@ OPTION_WORDS: Final[dict[str, dict[str, str]]] = {
         "ar": "الورق الذي تُسمّى وجوهه (french، italian، spanish): للعرض فقط",
     },
 }
-"""The Chkobba family's options (:data:`chkobba.rules.OPTION_HELP`) in French and Arabic."""
+"""The Chkobba family's options (:data:`chkobba.fishing.rules.OPTION_HELP`) in French and Arabic."""
 
 TOUTI_OPTION_WORDS: Final[dict[str, dict[str, str]]] = {
     "target": {
@@ -221,7 +221,7 @@ POINT_RULE_WORDS: Final[dict[str, dict[str, str]]] = {
         "متساوية 10 (cirullone)؛ السبعة ♠ جوكر",
     },
 }
-"""The point rules (:data:`chkobba.scoring.POINT_RULES`) in French and Arabic."""
+"""The point rules (:data:`chkobba.fishing.scoring.POINT_RULES`) in French and Arabic."""
 
 DESCRIPTION_WORDS: Final[dict[str, dict[str, str]]] = {
     "chkobba": {
@@ -332,7 +332,7 @@ DESCRIPTION_WORDS: Final[dict[str, dict[str, str]]] = {
         "ar": "التوتي، لعبة المزايدة والأكلات المغربية: 4 لاعبين، 2 ضد 2",
     },
 }
-"""Each game's one line (:data:`chkobba.rules.PRESET_DESCRIPTIONS`) in French and Arabic."""
+"""Each game's one line (:data:`chkobba.fishing.rules.PRESET_DESCRIPTIONS`) in French and Arabic."""
 
 
 class UnknownRules(LookupError):

@@ -2,15 +2,15 @@
 
 The same round plays every game of the Scopa family (docs/rules.md §3): the deal's
 sizes, the void deal's ranks, the cut, the capture rules and the points are all
-options of the :class:`~chkobba.rules.RuleSet`.
+options of the :class:`~chkobba.fishing.rules.RuleSet`.
 
 A :class:`Round` starts from a shuffled deck (the shuffle is the match's chance
-move, see :mod:`chkobba.match`) and is then driven only by moves: the cutter's
-:class:`~chkobba.moves.Cut` decision where the rules have one, then one
-:class:`~chkobba.moves.Play` per turn. Everything is deterministic; nothing here
+move, see :mod:`chkobba.fishing.match`) and is then driven only by moves: the cutter's
+:class:`~chkobba.fishing.moves.Cut` decision where the rules have one, then one
+:class:`~chkobba.fishing.moves.Play` per turn. Everything is deterministic; nothing here
 reads a clock, a file or a global random state.
 
-Card sets are 40-bit masks (:mod:`chkobba.cards`). :meth:`Round.apply` checks a
+Card sets are 40-bit masks (:mod:`chkobba.fishing.cards`). :meth:`Round.apply` checks a
 move and explains why an illegal one is illegal; :meth:`Round.apply_unchecked`
 skips the check for search, which only plays moves from :meth:`Round.legal_moves`.
 """
@@ -21,11 +21,11 @@ import enum
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from chkobba.captures import WILD_SEVEN, captures, card_value, matches
-from chkobba.cards import CARDS, RANKS, cards_of, format_cards, iter_bits, sort_for_display
-from chkobba.moves import Cut, Move, Play
-from chkobba.rules import RuleSet
-from chkobba.scoring import Declaration, RoundScore, declaration, has_rule, score_round
+from chkobba.fishing.captures import WILD_SEVEN, captures, card_value, matches
+from chkobba.fishing.cards import CARDS, RANKS, cards_of, format_cards, iter_bits, sort_for_display
+from chkobba.fishing.moves import Cut, Move, Play
+from chkobba.fishing.rules import RuleSet
+from chkobba.fishing.scoring import Declaration, RoundScore, declaration, has_rule, score_round
 
 HAND_SIZE = 3
 """Chkobba's hand: 3 cards a deal (other games: the rule set's ``hand_size``)."""

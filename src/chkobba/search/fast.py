@@ -11,10 +11,10 @@ The pure functions (``py_*``) are the reference: ``tests/test_fast.py`` checks
 that the kernel plays the same moves, scores the same points, follows the same
 policy and solves the same margins, for every preset at every table it allows.
 
-Card sets are 40-bit masks (:mod:`chkobba.cards`); a play is a
-``(card, capture)`` pair of ints, as :class:`~chkobba.moves.Play` holds them.
+Card sets are 40-bit masks (:mod:`chkobba.fishing.cards`); a play is a
+``(card, capture)`` pair of ints, as :class:`~chkobba.fishing.moves.Play` holds them.
 
-The kernel plays every option of :class:`~chkobba.rules.RuleSet`
+The kernel plays every option of :class:`~chkobba.fishing.rules.RuleSet`
 (:data:`KERNEL_OPTIONS`) and every point rule (:data:`KERNEL_POINT_RULES`) at
 tables of 2, 3, 4 and 6 seats and 2 against 2: each rule set is handed to it once
 as a compact struct of options and playout values (:func:`kernel_rules`, cached).
@@ -31,12 +31,12 @@ import random
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
-from chkobba.cards import CARDS, FULL_DECK, RANKS
-from chkobba.game import PLAYER_COUNTS, Phase, Round, side_map, wild_value
-from chkobba.moves import Cut, Play
-from chkobba.observe import Observation
-from chkobba.rules import CHKOBBA, RuleSet
-from chkobba.scoring import POINT_KEYS, Declaration
+from chkobba.fishing.cards import CARDS, FULL_DECK, RANKS
+from chkobba.fishing.game import PLAYER_COUNTS, Phase, Round, side_map, wild_value
+from chkobba.fishing.moves import Cut, Play
+from chkobba.fishing.observe import Observation
+from chkobba.fishing.rules import CHKOBBA, RuleSet
+from chkobba.fishing.scoring import POINT_KEYS, Declaration
 from chkobba.search import inference, policy
 from chkobba.search.determinize import determinize
 from chkobba.search.endgame import solvable, solvable_dealt, solve_dealt
@@ -112,7 +112,7 @@ KERNEL_POINT_RULES: Final = frozenset(
         "declarations",
     }
 )
-"""The point rules (:data:`chkobba.scoring.POINT_RULES`) the kernel scores."""
+"""The point rules (:data:`chkobba.fishing.scoring.POINT_RULES`) the kernel scores."""
 
 KERNEL_SEATS: Final = (2, 3, 4, 6)
 """The tables the kernel deals: 2, 3, 4 or 6 players (2 against 2 among the four)."""
@@ -254,7 +254,7 @@ def state_of(r: Round) -> FastState:
 
 
 def round_of(state: FastState) -> Round:
-    """The engine's :class:`~chkobba.game.Round` holding ``state`` (checked first)."""
+    """The engine's :class:`~chkobba.fishing.game.Round` holding ``state`` (checked first)."""
     check_state(state)
     return Round.in_play(
         state.rules,
@@ -387,7 +387,7 @@ def _check_solvable(state: FastState) -> None:
 def py_legal_plays(
     hand: int, table: int, rules: RuleSet = CHKOBBA, wild: int = 0
 ) -> list[PlayPair]:
-    """:func:`legal_plays` on the engine: :func:`chkobba.captures.captures` card by card."""
+    """:func:`legal_plays` on the engine: :func:`chkobba.fishing.captures.captures` card by card."""
     _check_mask(hand, "hand")
     _check_mask(table, "table")
     _check_wild(wild)
@@ -428,7 +428,7 @@ def py_play_choices(
     deck: Sequence[int],
     choices: Sequence[float],
 ) -> tuple[list[MoveValue], list[int]]:
-    """:func:`play_choices` on :class:`~chkobba.game.Round`."""
+    """:func:`play_choices` on :class:`~chkobba.fishing.game.Round`."""
     teams = _teams(seats, side_of)
     r = Round(rules, seats, teams, dealer, deck)
     moves: list[MoveValue] = []
@@ -654,7 +654,7 @@ def legal_plays(
     """The legal plays of ``hand`` on ``table`` under ``rules``, in
     :meth:`Round.legal_moves` order; ``wild`` is the value the 7♠ keeps this round (0: a 7).
 
-    Cards ascending; for each card its captures in :func:`chkobba.captures.captures`
+    Cards ascending; for each card its captures in :func:`chkobba.fishing.captures.captures`
     order, then the lay when the rules allow it.
     """
     if _kernel(rules):
@@ -688,7 +688,7 @@ def play_choices(
     deck: Sequence[int],
     choices: Sequence[float],
 ) -> tuple[list[MoveValue], list[int]]:
-    """Deal ``deck`` as :class:`~chkobba.game.Round` does and play one round of ``rules``
+    """Deal ``deck`` as :class:`~chkobba.fishing.game.Round` does and play one round of ``rules``
     by ``choices``.
 
     At each decision the move at index ``int(u * len(legal))`` is taken, ``u``

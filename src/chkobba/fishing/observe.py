@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chkobba.cards import CARDS, FULL_DECK, cards_of, format_cards, sort_for_display
-from chkobba.game import Phase, Round, Turn, wild_value
-from chkobba.match import Match
-from chkobba.moves import Move
-from chkobba.rules import RuleSet
-from chkobba.scoring import Declaration
+from chkobba.fishing.cards import CARDS, FULL_DECK, cards_of, format_cards, sort_for_display
+from chkobba.fishing.game import Phase, Round, Turn, wild_value
+from chkobba.fishing.match import Match
+from chkobba.fishing.moves import Move
+from chkobba.fishing.rules import RuleSet
+from chkobba.fishing.scoring import Declaration
 
 
 @dataclass(frozen=True, slots=True)

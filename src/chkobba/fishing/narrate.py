@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chkobba.cards import (
+from chkobba.fishing.cards import (
     CARDS,
     DIAMONDS,
     RANKS,
@@ -14,10 +14,10 @@ from chkobba.cards import (
     face_name,
     format_cards,
 )
-from chkobba.game import Phase, Round, Turn
-from chkobba.moves import Cut, Play
-from chkobba.rules import RuleSet
-from chkobba.scoring import POINT_KEYS, SWEEP_WORDS, Declaration, RoundScore
+from chkobba.fishing.game import Phase, Round, Turn
+from chkobba.fishing.moves import Cut, Play
+from chkobba.fishing.rules import RuleSet
+from chkobba.fishing.scoring import POINT_KEYS, SWEEP_WORDS, Declaration, RoundScore
 
 
 def seat_name(seat: int, names: Sequence[str] | None) -> str:

@@ -12,10 +12,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from chkobba.game import IllegalMove, Phase, Round, check_seating, side_map
-from chkobba.moves import Move
-from chkobba.rules import CHKOBBA, RuleSet
-from chkobba.scoring import RoundScore
+from chkobba.fishing.game import IllegalMove, Phase, Round, check_seating, side_map
+from chkobba.fishing.moves import Move
+from chkobba.fishing.rules import CHKOBBA, RuleSet
+from chkobba.fishing.scoring import RoundScore
 
 __all__ = ["IllegalMove", "Match"]
 

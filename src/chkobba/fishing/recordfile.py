@@ -1,7 +1,7 @@
 """What every game's record file shares, whatever the game: atomic writes, JSON
 reading that never crashes on hostile input, and the header checks.
 
-Each game's record module (:mod:`chkobba.record`, :mod:`chkobba.touti.record`)
+Each game's record module (:mod:`chkobba.fishing.record`, :mod:`chkobba.touti.record`)
 keeps its own format and its own located error; these functions raise
 :class:`HeaderError` with the reason only, which the caller re-raises as its own
 error for the record's header.

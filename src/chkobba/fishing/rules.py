@@ -24,8 +24,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from chkobba.cards import FACE_NAMES, RANKS
-from chkobba.scoring import (
+from chkobba.fishing.cards import FACE_NAMES, RANKS
+from chkobba.fishing.scoring import (
     CHKOBBA_SCORING,
     POINT_KEYS,
     POINT_RULES,
@@ -51,7 +51,7 @@ SCOPA_SEATINGS: Final = (*CHKOBBA_SEATINGS, "6")
 quatre ou six joueurs indépendants" (scopa-wikipedia-fr.txt:11)."""
 
 DECKS: Final = tuple(FACE_NAMES)
-"""The decks whose faces the ``deck`` option names (:func:`chkobba.cards.face_name`)."""
+"""The decks whose faces the ``deck`` option names (:func:`chkobba.fishing.cards.face_name`)."""
 
 RULES_VERSION: Final = 2
 """The version of the presets' definitions. Records and stored games carry it, so that a
@@ -106,7 +106,7 @@ class RuleSet:
     ace_sweep_scores: bool = False
     """With ``ace_takes_all``: whether the ace's sweep counts as a sweep point."""
     scoring: tuple[str, ...] = CHKOBBA_SCORING
-    """The points of a round, by their keys in the game's words (:mod:`chkobba.scoring`)."""
+    """The points of a round, by their keys in the game's words (:mod:`chkobba.fishing.scoring`)."""
     all_coins_wins: bool = False
     """A side that takes all ten coins in a round wins the match at once."""
     lowest_wins: bool = False

@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 from typing import NamedTuple
 
-from chkobba.cards import CARDS, Card, CardError, format_cards, parse_cards
+from chkobba.fishing.cards import CARDS, Card, CardError, format_cards, parse_cards
 
 
 class NotationError(ValueError):

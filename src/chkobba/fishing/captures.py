@@ -5,7 +5,7 @@ card's value, the card takes exactly one of them. Otherwise it may take any set
 of two or more table cards whose values add up to its value (an *addition*).
 Captures are returned as card sets (masks), one per choice the player has.
 
-The Scopa family changes this by options (:class:`~chkobba.rules.RuleSet`):
+The Scopa family changes this by options (:class:`~chkobba.fishing.rules.RuleSet`):
 captures totalling a number with the played card (``capture_total``: fifteen),
 no matching or no addition, no priority of matching, an ace taking the whole
 table, at most so many cards (``max_capture_cards``), only the captures taking
@@ -21,15 +21,15 @@ from __future__ import annotations
 
 from typing import Final
 
-from chkobba.cards import VALUE_OF
-from chkobba.rules import RuleSet
+from chkobba.fishing.cards import VALUE_OF
+from chkobba.fishing.rules import RuleSet
 
 _RANK_MASK = tuple(
     (1 << i) | (1 << (10 + i)) | (1 << (20 + i)) | (1 << (30 + i)) for i in range(10)
 )
 
 WILD_SEVEN: Final = 6
-"""The card number of the 7♠, Cirulla's wild card (``chkobba.scoring.WILD_CARD``)."""
+"""The card number of the 7♠, Cirulla's wild card (``chkobba.fishing.scoring.WILD_CARD``)."""
 
 
 def card_value(card: int, wild: int = 0) -> int:

@@ -5,9 +5,9 @@ shuffled deck, the cutter's decision and every play in the notation. Replaying
 it through the engine checks every move; the first illegal one is reported with
 its round and play number (1-based; play 0 means the deal itself).
 
-A record names its preset under a ``rules_version`` (:data:`~chkobba.rules.RULES_VERSION`;
+A record names its preset under a ``rules_version`` (:data:`~chkobba.fishing.rules.RULES_VERSION`;
 a record without the key was made under version 1). A version-1 record is read with the
-version-1 definition of its preset (:data:`~chkobba.rules.VERSION_1`) and held, and saved
+version-1 definition of its preset (:data:`~chkobba.fishing.rules.VERSION_1`) and held, and saved
 again, as the preset of this version and the options that make it the same game.
 """
 
@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from chkobba.cards import CARDS, Card, CardError, cards_of
-from chkobba.game import DealError, IllegalMove, Round, check_seating
-from chkobba.match import Match, decide_match
-from chkobba.moves import Cut, NotationError, Play
-from chkobba.recordfile import (
+from chkobba.fishing.cards import CARDS, Card, CardError, cards_of
+from chkobba.fishing.game import DealError, IllegalMove, Round, check_seating
+from chkobba.fishing.match import Match, decide_match
+from chkobba.fishing.moves import Cut, NotationError, Play
+from chkobba.fishing.recordfile import (
     HeaderError,
     LocatedError,
     check_header,
@@ -32,7 +32,7 @@ from chkobba.recordfile import (
     read_text,
     write_atomic,
 )
-from chkobba.rules import KNOWN_VERSIONS, RULES_VERSION, RulesError, RuleSet, preset
+from chkobba.fishing.rules import KNOWN_VERSIONS, RULES_VERSION, RulesError, RuleSet, preset
 
 FORMAT: Final = "chkobba-record/1"
 _KEYS: Final = {
@@ -85,7 +85,7 @@ class RoundRecord:
 @dataclass
 class GameRecord:
     """A whole game, finished or not, in the form of docs/records.md, under the presets of
-    :data:`~chkobba.rules.RULES_VERSION` (a version-1 record is converted on reading)."""
+    :data:`~chkobba.fishing.rules.RULES_VERSION` (a version-1 record is converted on reading)."""
 
     rules: str = "chkobba"
     options: dict[str, Any] = field(default_factory=dict)

@@ -37,9 +37,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, Protocol
 
-from chkobba.cards import (
+from chkobba.fishing.cards import (
     CARDS,
     DIAMONDS,
     DIAMONDS_MASK,
@@ -49,9 +49,6 @@ from chkobba.cards import (
     format_cards,
     rank_mask,
 )
-
-if TYPE_CHECKING:
-    from chkobba.rules import RuleSet
 
 POINT_NAMES: Final = {
     "karta": "kārṭa",
@@ -520,10 +517,28 @@ def has_rule(scoring: Sequence[str], rule: str) -> bool:
     return any(POINT_KEYS[k].rule == rule for k in scoring)
 
 
+class ScoringRules(Protocol):
+    """What :func:`score_round` reads of a rule set.
+
+    :class:`chkobba.fishing.rules.RuleSet` has both; naming them here keeps this module below
+    :mod:`chkobba.fishing.rules`, which builds its presets from the points defined here.
+    """
+
+    @property
+    def score_plan(self) -> tuple[tuple[str, str], ...]:
+        """Each point the rules score with the rule it follows (:func:`score_plan`)."""
+        ...
+
+    @property
+    def all_coins_wins(self) -> bool:
+        """Whether a side that takes all ten coins wins the match at once."""
+        ...
+
+
 def score_round(
     piles: Sequence[int],
     chkobba: Sequence[int],
-    rules: RuleSet | None = None,
+    rules: ScoringRules | None = None,
     *,
     seat_piles: Sequence[int] | None = None,
     side_of: Sequence[int] | None = None,
