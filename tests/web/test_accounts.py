@@ -140,6 +140,8 @@ def test_the_cookie_is_secure_over_https(url: str) -> None:
         ("Hedi Ben", "not ' '"),
         ("<b>Hedi</b>", "not '<'"),
         ("zero\u200bwidth", "U+200B"),
+        ("Anonymous", "reserved"),  # the name a deleted account's seats keep
+        ("c0mputer", "reserved"),
     ],
 )
 def test_bad_names_are_refused(c: TestClient, name: str, why: str) -> None:
@@ -229,6 +231,14 @@ def test_a_session_cookie_is_refused_after_logging_out(c: TestClient, url: str) 
     c.cookies.set(SESSION_COOKIE, sid)
     r = c.get("/api/account")
     assert r.status_code == 401 and r.json()["error"] == "not_signed_in"
+
+
+def test_logging_in_again_ends_the_browser_s_last_session(c: TestClient, url: str) -> None:
+    signup(c, "Hedi")
+    first = c.cookies[SESSION_COOKIE]
+    assert login(c, "Hedi").status_code == 200
+    assert c.cookies[SESSION_COOKIE] != first
+    assert len(rows(url)["sessions"]) == 1
 
 
 def test_log_out_everywhere_ends_every_session(c: TestClient, url: str) -> None:
@@ -359,13 +369,13 @@ def test_old_failures_and_expired_sessions_are_forgotten(url: str) -> None:
         time.sleep(0.6)
         assert login(c, "Hedi").status_code == 200
         assert rows(url)["login_failures"] == []
-    assert len(rows(url)["sessions"]) == 2  # the sign-up's and the log-in's, unexpired
+    assert len(rows(url)["sessions"]) == 1  # the log-in's (it ended the sign-up's)
     with app_client(url, AccountPolicy(time_cost=1, memory_cost=256, parallelism=1,
                                        session_days=-1, prune_every=0.0)) as c:
         login(c, "Hedi")
         login(c, "Hedi")
         # The first expired session is gone by the second log-in; the last one is left.
-        assert len(rows(url)["sessions"]) == 3
+        assert len(rows(url)["sessions"]) == 2
 
 
 def test_a_successful_log_in_forgives_the_account_s_failures(c: TestClient) -> None:

@@ -33,7 +33,7 @@ from chkobba.web.auth import (
 )
 from chkobba.web.http import Budgets, Refused, client_address, error, json_body
 from chkobba.web.hub import Hub
-from chkobba.web.names import BadName, check_name, name_keys
+from chkobba.web.names import BadName, check_name, name_keys, reserved
 
 log = logging.getLogger("chkobba.web")
 
@@ -87,7 +87,11 @@ class AccountService:
     # -- the cookie ----------------------------------------------------------------
 
     async def start_session(self, request: Request, account: Account, answer: Response) -> None:
-        """Open a session for ``account`` and set its cookie on ``answer``."""
+        """Open a session for ``account`` and set its cookie on ``answer`` (ending the
+        session this browser had, if any: one browser, one session)."""
+        old = request.cookies.get(SESSION_COOKIE)
+        if old:
+            await self.db(self.accounts.close_session, digest(old))
         sid = new_session_id()
         days = self.policy.session_days
         expires = now() + dt.timedelta(days=days)
@@ -126,6 +130,8 @@ class AccountService:
         except ValueError as e:
             return error(400, "bad_request", str(e))
         key, shape = await asyncio.to_thread(name_keys, name)
+        if reserved(name):
+            return error(400, "bad_name", f"the user name {name!r} is reserved")
         if await self.db(self.accounts.taken, key, shape):
             return taken(name)
         hashed = (await self.passwords()).hash

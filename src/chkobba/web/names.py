@@ -29,6 +29,9 @@ from typing import Final
 MIN_NAME: Final = 3
 MAX_NAME: Final = 20
 PUNCTUATION: Final = "_-"
+RESERVED: Final = ("anonymous", "computer", "guest", "admin", "moderator")
+"""Names nobody may register (nor any name like them): the name a deleted account's
+seats keep, the computer's, and the roles a player could pretend to."""
 LRM: Final = "\u200e"
 """The left-to-right marks the package puts around right-to-left characters for display."""
 
@@ -117,3 +120,9 @@ def name_keys(name: str) -> tuple[str, str]:
     key = skeleton(name.casefold())
     shape = skeleton(name).casefold()
     return key, shape
+
+
+def reserved(name: str) -> bool:
+    """Whether a (checked) user name is, or looks like, one of :data:`RESERVED`."""
+    keys = set(name_keys(name))
+    return any(keys & set(name_keys(word)) for word in RESERVED)
