@@ -72,6 +72,9 @@ def test_sign_up_log_out_log_in_and_see_the_account(server: ServerProcess, brows
     d.find_element(By.ID, "c-start").click()
     wait(d, lambda d: "/g/" in d.current_url and body(d, "data-ply") is not None)
     game = d.current_url.rsplit("/", 1)[1]
+    # The seat shows the account's name, marked as an account's.
+    wait(d, lambda d: visible(d, ".seat.me .member"))
+    assert "Amira_7" in d.find_element(By.CSS_SELECTOR, ".seat.me .who").text
     d.get(server.base + "/account")
     wait(d, lambda d: body(d, "data-signed-in") == "1")
     item = d.find_element(By.CSS_SELECTOR, f'#games li[data-game="{game}"]')

@@ -4,6 +4,7 @@ import { currentLang } from "./i18n.js";
 const WORDS = {
   en: {
     account: "Account",
+    account_name: "A signed-in player's account name",
     log_in: "Log in",
     sign_up: "Sign up",
     log_out: "Log out",
@@ -35,6 +36,7 @@ const WORDS = {
   },
   fr: {
     account: "Compte",
+    account_name: "Le nom du compte d'un joueur connecté",
     log_in: "Se connecter",
     sign_up: "Créer un compte",
     log_out: "Se déconnecter",
@@ -66,6 +68,7 @@ const WORDS = {
   },
   ar: {
     account: "الحساب",
+    account_name: "اسم حساب لاعب مسجَّل الدخول",
     log_in: "تسجيل الدخول",
     sign_up: "إنشاء حساب",
     log_out: "تسجيل الخروج",
