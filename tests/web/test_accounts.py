@@ -305,6 +305,30 @@ def test_a_cross_site_post_is_refused(c: TestClient, path: str, body: dict[str, 
     assert login(c, "Hedi").status_code == 200
 
 
+@pytest.mark.parametrize(
+    ("origin", "host", "refused"),
+    [
+        ("http://127.0.0.1:8000", "127.0.0.1:8000", False),
+        ("https://chkobba.example", "chkobba.example", False),
+        ("https://chkobba.example:443", "chkobba.example", False),
+        ("http://[::1]:8000", "[::1]:8000", False),
+        ("HTTP://Chkobba.Example", "chkobba.example", False),
+        ("http://127.0.0.1:8001", "127.0.0.1:8000", True),
+        ("https://chkobba.example.evil", "chkobba.example", True),
+        ("http://[::1]:99999", "[::1]:8000", True),
+        ("null", "chkobba.example", True),
+        ("not a url", "chkobba.example", True),
+    ],
+)
+def test_the_origin_check(origin: str, host: str, refused: bool) -> None:
+    from starlette.datastructures import Headers
+
+    from chkobba.web.auth import cross_site
+
+    assert cross_site(Headers({"origin": origin, "host": host})) is refused
+    assert cross_site(Headers({"referer": origin + "/x", "host": host})) is refused
+
+
 def test_a_same_site_post_passes(c: TestClient) -> None:
     for headers in ({"Origin": "http://testserver"}, {"Referer": "http://testserver/"}, {}):
         assert c.post("/api/games", json={"mode": "room"}, headers=headers).status_code == 201

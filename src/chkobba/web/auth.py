@@ -122,7 +122,12 @@ def _netloc(url: str) -> str | None:
     if not parts.scheme or not parts.netloc:
         return None
     host = (parts.hostname or "").lower()
-    port = parts.port
+    if ":" in host:
+        host = f"[{host}]"  # an IPv6 address, written as the Host header writes it
+    try:
+        port = parts.port
+    except ValueError:
+        return None
     default = {"http": 80, "https": 443, "ws": 80, "wss": 443}.get(parts.scheme)
     return host if port is None or port == default else f"{host}:{port}"
 
