@@ -381,6 +381,16 @@ def test_the_limit_holds_across_workers_and_per_address(url: str) -> None:
         assert login(other, "Salma").status_code == 200
 
 
+def test_a_session_cannot_guess_the_password_either(c: TestClient) -> None:
+    signup(c, "Hedi")
+    for path in ("/api/account/password", "/api/account/delete", "/api/account/password"):
+        body = {"password": "guess guess", "new_password": "whatever 123"}
+        assert c.post(path, json=body).status_code == 403
+    r = c.post("/api/account/delete", json={"password": PASSWORD})
+    assert r.status_code == 429 and r.json()["error"] == "login_limited"
+    assert c.get("/api/account").status_code == 200
+
+
 def test_old_failures_and_expired_sessions_are_forgotten(url: str) -> None:
     import time
 

@@ -158,16 +158,10 @@ class AccountService:
         except Exception:
             log.exception("could not clean up old sessions and failed log-ins")
 
-    async def login(self, request: Request) -> Response:
-        await self.prune()
-        data = await json_body(request, MAX_BODY)
-        name, password = data.get("name"), data.get("password")
-        if not isinstance(name, str) or not isinstance(password, str):
-            return error(400, "bad_request", "a log-in needs a name and a password (strings)")
-        try:
-            key = (await asyncio.to_thread(name_keys, check_name(name)))[0]
-        except BadName:
-            key = name  # no such account; it counts against the address all the same
+    async def within_limits(self, request: Request, key: str) -> list[tuple[str, str]]:
+        """The keys under which a failed password counts (the account's name ``key``, and
+        the client's address), once checked to be under their limits: else
+        :class:`Refused` 429 ``login_limited``, with when to try again."""
         limits = [
             ("account", digest(key), self.policy.account_failures, "this account"),
             ("address", digest(client_address(request)), self.policy.address_failures,
@@ -185,14 +179,38 @@ class AccountService:
                     f"{self.policy.window / 60:g} minutes): try again in {wait:.0f} s",
                     retry_after=wait,
                 )
+        return [(scope, hashed) for scope, hashed, _, _ in limits]
+
+    async def confirm(self, request: Request, account: Account, password: str) -> bool:
+        """Whether ``password`` is the signed-in account's: a wrong one counts as a failed
+        log-in, so that a borrowed session cannot guess the password faster."""
+        key = (await asyncio.to_thread(name_keys, account.name))[0]
+        keys = await self.within_limits(request, key)
+        passwords = await self.passwords()
+        if await asyncio.to_thread(passwords.check, account.password_hash, password[:2048]):
+            return True
+        await self.db(self.accounts.fail, keys)
+        return False
+
+    async def login(self, request: Request) -> Response:
+        await self.prune()
+        data = await json_body(request, MAX_BODY)
+        name, password = data.get("name"), data.get("password")
+        if not isinstance(name, str) or not isinstance(password, str):
+            return error(400, "bad_request", "a log-in needs a name and a password (strings)")
+        try:
+            key = (await asyncio.to_thread(name_keys, check_name(name)))[0]
+        except BadName:
+            key = name  # no such account; it counts against the address all the same
+        limits = await self.within_limits(request, key)
         account = await self.db(self.accounts.by_key, key)
         passwords = await self.passwords()
         stored = account.password_hash if account is not None else None
         ok = await asyncio.to_thread(passwords.check, stored, password[:2048])
         if not ok or account is None:
-            await self.db(self.accounts.fail, [(scope, h) for scope, h, _, _ in limits])
+            await self.db(self.accounts.fail, limits)
             return error(401, "bad_login", "wrong user name or password")
-        await self.db(self.accounts.forgive, "account", limits[0][1])
+        await self.db(self.accounts.forgive, *limits[0])
         if await asyncio.to_thread(passwords.needs_rehash, account.password_hash):
             fresh = await asyncio.to_thread(passwords.hash, password)
             await self.db(self.accounts.rehash, account.id, account.password_hash, fresh)
@@ -225,9 +243,9 @@ class AccountService:
             return error(400, "bad_request", str(e))
         if not isinstance(old, str):
             return error(400, "bad_request", "password (the current one) must be a string")
-        passwords = await self.passwords()
-        if not await asyncio.to_thread(passwords.check, account.password_hash, old[:2048]):
+        if not await self.confirm(request, account, old):
             return error(403, "wrong_password", "the current password is wrong")
+        passwords = await self.passwords()
         fresh = await asyncio.to_thread(passwords.hash, new)
         # Every other browser signed in to the account is signed out.
         await self.db(self.accounts.set_password, account.id, fresh, digest(sid))
@@ -239,8 +257,7 @@ class AccountService:
         password = data.get("password")
         if not isinstance(password, str):
             return error(400, "bad_request", "deleting the account asks for its password")
-        passwords = await self.passwords()
-        if not await asyncio.to_thread(passwords.check, account.password_hash, password[:2048]):
+        if not await self.confirm(request, account, password):
             return error(403, "wrong_password", "the password is wrong")
         unfinished = await self.db(self.accounts.delete, account.id)
         await self.forget_in_rooms(account.id, unfinished)
