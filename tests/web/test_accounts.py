@@ -581,3 +581,25 @@ def test_two_workers_share_accounts_sessions_and_seats(pg_server: Any) -> None:
             assert hello(ws, game)["you"] == 0
         assert on_b.post("/api/account/logout-everywhere").json()["sessions"] == 1
         assert on_a.get("/api/account").status_code == 401
+
+
+def test_a_rematch_keeps_the_account_s_seat(c: TestClient) -> None:
+    phone, laptop = Device(c), Device(c)
+    signup(phone, "Hedi")
+    first = phone.post("/api/games", json={"level": "random"}).json()["game"]
+    login(laptop, "Hedi")
+    # On the laptop, without the seat's token: seated by the session, resign, rematch.
+    with laptop.ws() as ws:
+        assert hello(ws, first)["you"] == 0
+        ws.send_json({"type": "resign"})
+        recv_until(ws, "resigned")
+        ws.send_json({"type": "rematch"})
+        offer, _ = recv_until(ws, "rematch")
+    assert offer["token"] is None and offer["seat"] == 0
+    second = offer["game"]
+    with laptop.ws() as ws:
+        assert hello(ws, second)["you"] == 0
+    with phone.ws() as ws:
+        assert hello(ws, second)["you"] == 0
+    games = [g["game"] for g in phone.get("/api/account").json()["games"]]
+    assert games == [second, first]
