@@ -20,7 +20,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from chkobba.store.accounts import Account, AccountGame, Accounts, NameTaken
+from chkobba.store.accounts import NEUTRAL_NAME, Account, AccountGame, Accounts, NameTaken
 from chkobba.store.store import now
 from chkobba.web.auth import (
     SESSION_COOKIE,
@@ -270,8 +270,6 @@ class AccountService:
         """After an account is deleted: the games being played show the neutral name.
         Those held here change at once; in a cluster, the others' holders are asked to
         let them go, and whoever loads them next reads the new names."""
-        from chkobba.store.accounts import NEUTRAL_NAME
-
         for code in unfinished:
             room = self.hub.rooms.get(code)
             if room is not None:
