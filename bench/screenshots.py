@@ -1,6 +1,6 @@
 """Screenshots of every page of the web app, in every language, at a desktop and a phone size.
 
-    python bench/screenshots.py [--out DIR] [--langs en,fr,ar] [--sizes 1280x800,390x844]
+    python bench/screenshots.py [--out DIR] [--langs en,fr,it,es,ar] [--sizes 1280x800,390x844]
                                 [--only lobby,scopa,...] [--keep-raw]
 
 Starts ``chkobba serve`` on 127.0.0.1 with a temporary database, plays (by clicks in
@@ -276,7 +276,7 @@ def optimise(paths: list[Path]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, help="a new (or empty) directory for the pictures")
-    ap.add_argument("--langs", default="en,fr,ar")
+    ap.add_argument("--langs", default="en,fr,it,es,ar")
     ap.add_argument("--sizes", default="1280x800,390x844")
     ap.add_argument("--only", default=",".join(SHOTS), help=f"some of {', '.join(SHOTS)}")
     ap.add_argument("--keep-raw", action="store_true", help="keep Chromium's PNGs as they are")

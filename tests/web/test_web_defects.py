@@ -189,6 +189,7 @@ def test_unexpected_errors_answer_json(
     assert "does not answer" in h.json()["message"]
 
 
+@pytest.mark.postgres
 def test_a_stopped_postgresql_is_reported(tmp_path: Path) -> None:
     pytest.importorskip("psycopg")
     server = PgServer()

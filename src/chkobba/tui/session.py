@@ -35,7 +35,6 @@ from chkobba.fishing.moves import Cut, Move, NotationError, Play, parse_move
 from chkobba.fishing.narrate import (
     breakdown_lines,
     describe_declaration,
-    describe_turn,
     goal,
     ranks_help,
     seat_name,
@@ -50,14 +49,15 @@ from chkobba.tui.coach import TerminalCoach, show_summary
 from chkobba.tui.render import (
     board,
     breakdown_panel,
-    card_text,
-    cards_words,
     choices_table,
     coloured,
+    in_hand_order,
     play_line,
     score_line,
 )
 from chkobba.tui.saving import save_record
+from chkobba.tui.words import Speech
+from chkobba.words import DEFAULT_LANGUAGE
 
 Ask = Callable[[str], str]
 """Shows a prompt (Rich markup) and returns the line typed, without its newline.
@@ -223,6 +223,7 @@ class PlaySession:
         pause: float = 0.0,
         meta: dict[str, Any] | None = None,
         coach: TerminalCoach | None = None,
+        lang: str = DEFAULT_LANGUAGE,
     ) -> None:
         if not 0 <= human < match.seats:
             raise ValueError(f"no seat {human} in a {match.seats}-player match")
@@ -241,6 +242,8 @@ class PlaySession:
         self.meta = meta
         self.coach = coach
         """Hints, the trainer, the unseen cards and the post-game summary (None: none)."""
+        self.speech = Speech(lang, match.rules.deck)
+        """The player's language, and the deck whose names the cards take."""
         self._round: Round | None = None
         self._told_declarations = 0
         self._void_deals = match.void_deals
@@ -310,7 +313,7 @@ class PlaySession:
 
     def _show_play(self, r: Round) -> None:
         turn = r.history[-1]
-        line = describe_turn(turn, self.names, sweep_word(r.rules))
+        line = self.speech.turn_text(turn, self.names, sweep_word(r.rules))
         self.console.print(play_line(line, turn.seat == self.human, turn.chkobba))
 
     def _after_move(self, r: Round, stock_before: int) -> None:
@@ -321,23 +324,27 @@ class PlaySession:
         elif r.is_over:
             self._end_round(r)
         elif isinstance(turn.move, Play) and r.stock < stock_before:
-            self.console.print(
-                f"[dim]— {escape(seat_name(r.dealer, self.names))} deals "
-                f"{r.rules.hand_size} more cards each; "
-                f"{r.stock} left in the stock —[/dim]"
+            more = self.speech.say(
+                "more_cards",
+                dealer=seat_name(r.dealer, self.names),
+                n=r.rules.hand_size,
+                left=r.stock,
             )
+            self.console.print(Text(more, style="dim"))
 
     # -- rounds ------------------------------------------------------------------
 
     def _start_round(self, r: Round) -> None:
         self._round = r
         dealer = seat_name(r.dealer, self.names)
-        cutter = "you" if r.cutter == self.human else seat_name(r.cutter, self.names)
+        cutter = seat_name(r.cutter, self.names)
         verb = "cut" if r.rules.cut_choice else "lead"
+        key = f"deals_you_{verb}" if r.cutter == self.human else f"deals_{verb}s"
+        say = self.speech.say
         self.console.print()
         self.console.rule(
-            f"[bold]Round {self.match.round_number}[/bold]: {escape(dealer)} deals, "
-            f"{escape(cutter)} {verb if r.cutter == self.human else verb + 's'}"
+            f"[bold]{escape(say('round', n=self.match.round_number))}[/bold]: "
+            + escape(say(key, dealer=dealer, cutter=cutter))
         )
         self._told_declarations = 0
 
@@ -352,51 +359,54 @@ class PlaySession:
         for c in cards_of(r.table):
             counts[c % 10] += 1
         rank = max(range(10), key=counts.__getitem__)
-        line = (
-            Text("The table was dealt ")
-            .append_text(cards_words(r.table))
-            .append(f": {counts[rank]} cards of rank {CARDS[rank].rank} make the deal void. ")
-            .append(f"{seat_name(r.dealer, self.names)} shuffles and deals again.")
+        line = self.speech.say(
+            "void_deal",
+            cards=self.speech.cards_text(r.table).plain,
+            count=counts[rank],
+            rank=CARDS[rank].rank,
+            dealer=seat_name(r.dealer, self.names),
         )
-        self.console.print(line, style="yellow")
+        self.console.print(coloured(line), style="yellow")
 
     def _end_round(self, r: Round) -> None:
         assert r.score is not None
         number = len(self.match.finished)
         if r.swept:
             taker = side_name(r.last_capturer or 0, r.side_of, self.names)
-            takes = "take" if self.match.teams else "takes"
+            takes = "take_rest" if self.match.teams else "takes_rest"
             self.console.print(
-                coloured(f"{taker} {takes} the rest of the table: ").append_text(
-                    cards_words(r.swept)
+                coloured(self.speech.say(takes, name=taker)).append_text(
+                    self.speech.cards_text(r.swept)
                 )
             )
         if r.leftover:
             self.console.print(
-                Text("Nobody captured; set aside: ").append_text(cards_words(r.leftover))
+                Text(self.speech.say("set_aside")).append_text(
+                    self.speech.cards_text(r.leftover)
+                )
             )
         lines = breakdown_lines(r.score, r.side_of, self.names)
-        self.console.print(breakdown_panel(lines, f"Round {number} points"))
+        self.console.print(breakdown_panel(lines, self.speech.say("round_points", n=number)))
         total = score_line(self.match.totals, self.match.side_of, self.names)
         self.console.print(
-            Text("Match score: ", style="bold")
+            Text(self.speech.say("match_score"), style="bold")
             .append_text(total)
             .append(f"   ({goal(self.match.rules)})", style="dim")
         )
         if not self.match.is_over:
-            self._wait_for_enter(f"Press Enter for round {number + 1} (q to quit) ")
+            self._wait_for_enter(escape(self.speech.say("press_enter", n=number + 1)))
 
     def _announce_winner(self) -> None:
         winner = self.match.winner
         assert winner is not None
         name = side_name(winner, self.match.side_of, self.names)
-        headline = f"{name} {'win' if self.match.teams else 'wins'} the match!"
+        headline = self.speech.say("win" if self.match.teams else "wins", name=name)
         if winner == self.match.side_of[self.human]:
-            headline += " Well played."
+            headline += self.speech.say("well_played")
         self.console.print()
         self.console.rule(f"[bold green]{escape(headline)}[/bold green]")
         self.console.print(
-            Text("Final score: ", style="bold").append_text(
+            Text(self.speech.say("final_score"), style="bold").append_text(
                 score_line(self.match.totals, self.match.side_of, self.names)
             )
         )
@@ -409,15 +419,16 @@ class PlaySession:
     def _human_turn(self) -> Move:
         """The legal move the player chooses (not yet taken by the match)."""
         obs = observe(self.match, self.human)
-        moves = list(obs.legal_moves)
+        moves = in_hand_order(obs.legal_moves)
         self._show_turn(obs, moves)
         if self.coach is not None:
             self.coach.before_turn(obs)
         while True:
+            say = self.speech.say
             if obs.cut_card is not None:
-                prompt = "[bold]Your choice[/bold] (number, keep or table, ? for help): "
+                prompt = f"[bold]{escape(say('your_choice'))}[/bold]{escape(say('cut_hint'))}"
             else:
-                prompt = "[bold]Your play[/bold] (number, card, ? for help): "
+                prompt = f"[bold]{escape(say('your_play'))}[/bold]{escape(say('play_hint'))}"
             text = self._ask_line(prompt)
             move = self._read(text, obs, moves)
             if move is None:
@@ -435,16 +446,16 @@ class PlaySession:
         return f"{name}'s" if possessive else name
 
     def _show_turn(self, obs: Observation, moves: Sequence[Move]) -> None:
-        self.console.print(board(obs, self.names))
+        self.console.print(board(obs, self.names, self.speech))
         if obs.cut_card is not None:
             self.console.print(
-                Text("You cut and are shown ", style="bold")
-                .append_text(card_text(obs.cut_card))
-                .append(": keep it in your hand, or put it on the table?", style="bold")
+                Text(self.speech.say("cut_shown"), style="bold")
+                .append_text(self.speech.card_text(obs.cut_card))
+                .append(self.speech.say("keep_or_table"), style="bold")
             )
         else:
-            self.console.print("[bold]Your plays:[/bold]")
-        self.console.print(choices_table(moves))
+            self.console.print(Text(self.speech.say("your_plays"), style="bold"))
+        self.console.print(choices_table(moves, self.speech.move_text))
         if self.coach is not None:
             self.coach.after_board(obs)
 
@@ -504,11 +515,13 @@ class PlaySession:
 
     def _which_capture(self, card: int, options: Sequence[Move]) -> Move | None:
         self.console.print(
-            card_text(card).append(f" can be played {len(options)} ways:", style="bold")
+            self.speech.card_text(card).append(
+                self.speech.say("ways", n=len(options)), style="bold"
+            )
         )
-        self.console.print(choices_table(options))
+        self.console.print(choices_table(options, self.speech.move_text))
         while True:
-            text = self._ask_line("Which one? (number; Enter to choose another card): ").lower()
+            text = self._ask_line(escape(self.speech.say("which_one"))).lower()
             if not text:
                 return None
             if text in ("q", "quit", "exit"):
@@ -520,10 +533,10 @@ class PlaySession:
 
     def _confirm_quit(self) -> None:
         # Said as a promise: only the save itself tells where it went, or that it failed.
-        answer = self._ask_line("Quit now? The game so far will be saved. \\[y/N] ").lower()
-        if answer in ("y", "yes"):
+        answer = self._ask_line(escape(self.speech.say("quit_sure"))).lower()
+        if self.speech.yes(answer):
             raise Quit
-        self.console.print("Let's play on.")
+        self.console.print(self.speech.say("play_on"))
 
     def _wait_for_enter(self, prompt: str) -> None:
         while True:

@@ -56,6 +56,7 @@ from chkobba.web.protocol import (
 from chkobba.web.replay import game_record, replay_frames, table_steps
 from chkobba.web.rules_page import UnknownRules, index_json, rules_json
 from chkobba.web.work import Limits, Work
+from chkobba.words.catalogue import CATALOGUES
 
 log = logging.getLogger("chkobba.web")
 
@@ -507,6 +508,8 @@ def create_app(
         *coach.routes(),
         *members.routes(),
         WebSocketRoute("/ws", ws_endpoint),
+        # The catalogues (chkobba.words): the pages' words in every language.
+        Mount("/static/i18n", StaticFiles(directory=CATALOGUES), name="i18n"),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(

@@ -3,6 +3,7 @@
 // It follows the game page through the marks game.js puts on the body (ply, whose
 // turn, the end) and asks the server, which answers from this seat's view only.
 import { api, cardEl, cardsRow, el, savedToken } from "./common.js";
+import { cardsInText, moveShort } from "./cardnames.js";
 import { onLangChange } from "./i18n.js";
 import { ct } from "./coach-i18n.js";
 
@@ -55,7 +56,7 @@ async function showHint() {
     out.replaceChildren(
       el("p", { class: "note", text: ct("top_plays", { behind, n: h.hints }) }),
       el("ol", {}, ...h.plays.map((p) => el("li", { class: "coach-hint-line" },
-        el("b", { text: p.move }), ` ${p.mean >= 0 ? "+" : ""}${p.mean.toFixed(2)}${h.exact ? "" : ` ± ${p.se.toFixed(2)}`} — ${p.words}`))),
+        el("b", { title: p.move, text: moveShort(p.move) }), ` ${p.mean >= 0 ? "+" : ""}${p.mean.toFixed(2)}${h.exact ? "" : ` ± ${p.se.toFixed(2)}`} — ${cardsInText(p.words)}`))),
     );
   } catch (e) {
     out.replaceChildren(el("p", { class: "error", text: e.message }));
@@ -103,7 +104,7 @@ async function askQuestion() {
   box.classList.remove("hidden");
   box.replaceChildren(
     el("h3", { text: ct("trainer_title") }),
-    el("p", { id: "coach-question", text: q.prompt }),
+    el("p", { id: "coach-question", text: cardsInText(q.prompt) }),
     el("div", { class: "cards" }, ...choices),
     ...(q.kind === "safe" ? [] : [el("p", { class: "note", text: ct("pick") }), done]),
   );
@@ -117,7 +118,7 @@ async function askQuestion() {
     save();
     box.replaceChildren(
       el("h3", { text: ct("trainer_title") }),
-      el("p", { id: "coach-verdict", class: right ? "coach-right" : "coach-wrong", text: `${ct(right ? "right" : "wrong")} ${q.why}` }),
+      el("p", { id: "coach-verdict", class: right ? "coach-right" : "coach-wrong", text: `${ct(right ? "right" : "wrong")} ${cardsInText(q.why)}` }),
     );
     asking = false;
     render();

@@ -1,10 +1,10 @@
 // The game screen: one WebSocket to the server, which sends only what this seat may see.
-import { t, onLangChange, levelName } from "./i18n.js";
+import { t, bidiSafe, gameName, onLangChange, levelName } from "./i18n.js";
 import {
   api, breakdownTable, cardEl, describeMove, el, endNotes, pretty,
   saveToken, savedToken, seatName, seatState, settingsWords, setupHeader, sideName,
 } from "./common.js";
-import { setGameDeck } from "./cards.js";
+import { onDeckChange, setGameDeck } from "./cards.js";
 import { aw } from "./account-i18n.js";
 import { chkobbaMove, hasLast, pacer, replayLast, snapshot } from "./motion.js";
 import { declaredBoxes, drawTableCards, drawWild, placeSeats, scoresBySeat, seatScore as scoreAtSeat } from "./table.js";
@@ -215,7 +215,7 @@ function renderScores() {
     const marks = "★".repeat(state.chkobba[s] ?? 0);
     items.push(
       el("span", { class: "score", "data-side": s },
-        `${sideName(players(), sideOf(), s)}: `, el("b", { text: state.totals[s] }),
+        `${bidiSafe(sideName(players(), sideOf(), s))}: `, el("b", { text: state.totals[s] }),
         ` / ${state.target}`,
         el("span", { class: "info", text: ` · ${t("pile")} ${state.piles[s]} ` }),
         el("span", { class: "marks", text: marks })),
@@ -232,6 +232,9 @@ function renderSeats() {
   placeSeats($("ring"), n, seat < 0 ? 0 : seat, seatBox);
   $("hand-zone").classList.toggle("hidden", seat < 0);
   $("rules-link").href = `/rules/${encodeURIComponent(room.rules ?? "chkobba")}`;
+  // The header names the game played ("Scopa di quindici"), in the page's language.
+  $("game-name").textContent = gameName(room.rules ?? "chkobba");
+  document.title = `${gameName(room.rules ?? "chkobba")} · ${room.game}`;
   renderWild();
   renderMyDeclared();
 }
@@ -447,6 +450,8 @@ async function joinSeat() {
 async function main() {
   setupHeader();
   onLangChange(() => render());
+  // The cards are written in the deck drawn: the log and the choices follow a new deck.
+  onDeckChange(() => render());
   $("join-name").value = localStorage.getItem("chkobba.name") || "";
   $("join-btn").addEventListener("click", joinSeat);
   $("fill-btn").addEventListener("click", () => send({ type: "fill", level: $("fill-level").value }));

@@ -1,5 +1,5 @@
 // The lobby: a game against the computer, an online room, joining by code, the lists.
-import { t, levelName, onLangChange } from "./i18n.js";
+import { t, bidiSafe, gameLine, gameName, isolate, levelName, onLangChange } from "./i18n.js";
 import { api, saveToken, seatName, setupHeader, el } from "./common.js";
 import { aw } from "./account-i18n.js";
 
@@ -30,10 +30,11 @@ function fillLevels() {
   level.value = gameOf("c") === TOUTI ? played.level : levels.includes("medium") ? "medium" : levels[0];
 }
 
-/** The form's link to the rules page of the game chosen. */
+/** The form's link to the rules page of the game chosen, and its line saying what it is. */
 function rulesLink(prefix) {
   const name = document.getElementById(`${prefix}-rules`).value || "chkobba";
   document.getElementById(`${prefix}-rules-link`).href = `/rules/${encodeURIComponent(name)}`;
+  document.getElementById(`${prefix}-game-line`).textContent = gameLine(name);
 }
 
 function fillForm(prefix) {
@@ -55,7 +56,8 @@ function fillSelects() {
     const v = sel.value;
     const names = Object.keys(info.games?.chkobba?.rules ?? { chkobba: null });
     if (info.games?.touti) names.push(TOUTI);
-    sel.replaceChildren(...names.map((n) => el("option", { value: n, text: n })));
+    // Each game by its proper name in the page's language ("Scopa di quindici").
+    sel.replaceChildren(...names.map((n) => el("option", { value: n, text: gameName(n) })));
     // A rules page's "Play it" names its game: /?rules=NAME.
     const asked = new URLSearchParams(location.search).get("rules");
     sel.value = v || (names.includes(asked) ? asked : "chkobba");
@@ -135,13 +137,13 @@ async function lists() {
     const [p, f] = await Promise.all([api("/api/games?status=playing"), api("/api/games?status=finished&limit=20")]);
     playing.replaceChildren(
       ...p.games.map((g) =>
-        el("li", {}, el("span", { class: "grow", text: `${g.rules}: ${g.players.map((x) => seatName(g.players, x.seat)).join(" · ")}` }),
-          el("span", { text: g.totals.join("–") }), el("a", { href: `${g.game_name === TOUTI ? "/touti" : "/g"}/${g.game}`, text: t("watch") }))),
+        el("li", {}, el("span", { class: "grow", text: `${gameName(g.rules ?? g.game_name)}: ${g.players.map((x) => bidiSafe(seatName(g.players, x.seat))).join(" · ")}` }),
+          el("span", { text: isolate(g.totals.join("–")) }), el("a", { href: `${g.game_name === TOUTI ? "/touti" : "/g"}/${g.game}`, text: t("watch") }))),
     );
     finished.replaceChildren(
       ...f.games.map((g) =>
-        el("li", {}, el("span", { class: "grow", text: g.names.map((n, i) => seatName(g.names.map((name, seat) => ({ seat, name: g.computer[seat] ? null : name, computer: g.computer[seat] })), i)).join(" · ") }),
-          el("span", { text: (g.totals || []).join("–") }),
+        el("li", {}, el("span", { class: "grow", text: g.names.map((n, i) => bidiSafe(seatName(g.names.map((name, seat) => ({ seat, name: g.computer[seat] ? null : name, computer: g.computer[seat] })), i))).join(" · ") }),
+          el("span", { text: isolate((g.totals || []).join("–")) }),
           el("a", { href: `/replay/${g.game}`, class: "replay-link", text: t("replay") }))),
     );
     if (!p.games.length) playing.replaceChildren(el("li", { text: t("none_yet") }));

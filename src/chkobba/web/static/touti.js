@@ -2,21 +2,29 @@
 // the game is created by POST /api/games, then followed with hello; each move is a play
 // message, answered by the seat's state. The seat token travels in the hello, never in a URL.
 import { api, cardEl, el, pretty, seatState, settingsWords } from "./common.js";
-import { mountDeckPicker, setGameDeck } from "./cards.js";
+import { mountDeckPicker, onDeckChange, setGameDeck } from "./cards.js";
 import { hasLast, pacer, replayLast, snapshot, toutiMove } from "./motion.js";
 import { mountSoundToggle } from "./sound.js";
-import { mountLangPicker, onLangChange } from "./i18n.js";
+import { levelName, mountLangPicker, onLangChange } from "./i18n.js";
 import { applyToutiWords, tt } from "./touti-i18n.js";
 import { drawToutiCenter, drawToutiSeats, fillToutiTable, story, suit, thisDeal } from "./touti-table.js";
 
-const DEFAULT_NAMES = new Set(["You", "Vous", "أنت"]);
+const DEFAULT_NAMES = new Set(["You", "Vous", "Tu", "Tú", "أنت"]);
 let last = null; // the view shown, drawn again when the language changes
 const $ = (id) => document.getElementById(id);
 const gameId = location.pathname.split("/")[2] || "";
 const tokenKey = (g) => `touti.token.${g}`;
 
+/** The computer levels of the form in words, in the page's language ("Strong (search)"). */
+function levelWords() {
+  for (const opt of document.querySelectorAll("#t-opponent option, #t-partner option")) {
+    opt.textContent = levelName(opt.value);
+  }
+}
+
 function start() {
   $("start").hidden = false;
+  levelWords();
   if (DEFAULT_NAMES.has($("t-name").value)) $("t-name").value = tt("default_name");
   document.body.dataset.ready = "1";
   $("t-go").onclick = async () => {
@@ -248,8 +256,10 @@ $("t-resign-yes").addEventListener("click", () => {
 });
 $("t-rematch").addEventListener("click", () => ws.send(JSON.stringify({ type: "rematch" })));
 applyToutiWords();
+onDeckChange(() => { if (last) render(last); });
 onLangChange(() => {
   applyToutiWords();
+  levelWords();
   if (DEFAULT_NAMES.has($("t-name").value)) $("t-name").value = tt("default_name");
   if (last) render(last);
 });
