@@ -234,7 +234,7 @@ function load() {
     if (beat && beat.seen(msg)) return;
     if (msg.type === "rematch") {
       // The rematch: same seats, a new shuffle; this seat's token for it, then off to it.
-      localStorage.setItem(tokenKey(msg.game), msg.token);
+      if (msg.token) localStorage.setItem(tokenKey(msg.game), msg.token);
       location.href = msg.url;
     } else if (msg.type === "welcome" || msg.type === "room") {
       // Who is a person, who a computer: in turn with the moves being shown.
