@@ -22,8 +22,9 @@ from rich.console import Console
 from rich.markup import escape
 
 import chkobba.touti.moves as tm
-from chkobba.coach.hints import hint_meta
-from chkobba.fishing.cards import CARDS, FULL_DECK, SUIT_SYMBOLS, SUITS
+from chkobba.coach.games import TOUTI_COACH
+from chkobba.coach.hints import hint, hint_meta
+from chkobba.fishing.cards import CARDS, FULL_DECK, SUIT_SYMBOLS, SUITS, Card
 from chkobba.games.touti import ToutiTable
 from chkobba.touti.agents import ToutiAgent
 from chkobba.touti.cards import STRENGTH, SUIT_NAMES, card_points, suit_name
@@ -32,7 +33,6 @@ from chkobba.touti.match import ToutiMatch
 from chkobba.touti.narrate import describe_move, describe_trick, score_lines, team_label, verb
 from chkobba.touti.observe import ToutiObservation
 from chkobba.touti.record import record_of
-from chkobba.touti.search import SearchAgent
 from chkobba.touti.technique import technique_move
 from chkobba.tui.coach import CoachCommands
 from chkobba.tui.saving import Savable
@@ -64,15 +64,11 @@ lines are the same as in every game."""
 
 SEAT_NAMES: Final = ("You", "Right", "Partner", "Left")
 """Playing order runs counter-clockwise, so seat 1 sits on the person's right."""
-HINT_SAMPLES: Final = 48
-"""Sampled deals behind a hint on a card."""
-HINT_CARDS: Final = 3
-"""How many cards a hint shows."""
 
 COACH_HELP: Final = """\
 [bold]Coach[/bold]
-  [cyan]hint[/cyan]         the search player's best cards (the technique player's call in
-               the bidding){hints}
+  [cyan]hint[/cyan]         the search player's best cards, each with its worth ± its error
+               (the technique player's call in the bidding){hints}
   [cyan]unseen[/cyan]       show or hide the cards you have not seen yet (for learning)"""
 
 
@@ -123,24 +119,16 @@ def unseen_cards(obs: ToutiObservation) -> int:
 
 
 def hint_lines(obs: ToutiObservation, seed: int) -> list[str]:
-    """The hint for the person's move (Rich markup): in the play, the search player's best
-    cards with their worth; in the bidding, the technique player's call.
+    """The hint for the person's move (Rich markup): in the play, Touti's coach's best cards,
+    each with its worth and standard error (:data:`chkobba.coach.games.TOUTI_COACH`, as for
+    Chkobba); in the bidding and elsewhere, the technique player's call.
 
     The one seam between the terminal and Touti's coach: what the coach says of a
     position comes from here only.
     """
-    cards = [m for m in obs.legal_moves if isinstance(m, tm.CardPlay)]
-    if obs.phase is Phase.PLAY and len(cards) > 1:
-        agent = SearchAgent(seed, samples=HINT_SAMPLES)
-        values = sorted(agent.card_values(obs), key=lambda mv: -mv[1])
-        return [
-            f"The search player's best cards ({HINT_SAMPLES} sampled deals; your team's "
-            "points minus the opponents', and a quarter of the card points):",
-            *(
-                f"{i}. {CARDS[m.card].pretty()}  {v:+.1f}"
-                for i, (m, v) in enumerate(values[:HINT_CARDS], 1)
-            ),
-        ]
+    if TOUTI_COACH.weighed(obs):
+        h = hint(obs, seed, coach=TOUTI_COACH)
+        return [escape(line) for line in h.text_lines(lambda card: Card.parse(card).pretty())]
     move = technique_move(obs)
     return [f"The technique player would say: {escape(move_label(move))}"]
 
