@@ -33,7 +33,7 @@ from chkobba.touti.record import ToutiRecord, ToutiRecordError
 from chkobba.touti.record import record_of as touti_record_of
 from chkobba.touti.rules import ToutiRules
 from chkobba.touti.search import playout, worth
-from chkobba.touti.session import ToutiSession
+from chkobba.tui.touti import ToutiSession
 
 RECORD = Path(__file__).parent / "data" / "touti" / "records" / "default-technique.json"
 

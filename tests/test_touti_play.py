@@ -20,8 +20,8 @@ from chkobba.touti.narrate import describe_move, score_lines
 from chkobba.touti.record import ToutiRecord, replay
 from chkobba.touti.rules import OPTION_HELP, ToutiRules
 from chkobba.touti.scoring import DealScore
-from chkobba.touti.session import ToutiSession
 from chkobba.tui.session import Ending
+from chkobba.tui.touti import ToutiSession
 from touti_helpers import deck_for
 
 
@@ -319,7 +319,7 @@ def test_ctrl_c_while_a_computer_pauses_saves_only_what_was_shown(
         if pauses == 5:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr("chkobba.touti.session.time.sleep", sleep)
+    monkeypatch.setattr("chkobba.tui.session.time.sleep", sleep)
     out = io.StringIO()
     s = ToutiSession(
         match,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import getpass
 import secrets
 import sys
+from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
@@ -25,7 +26,7 @@ from chkobba.fishing.rules import PRESETS, preset
 from chkobba.games.base import choose_table
 from chkobba.touti.cli import play_options as touti_play_options
 from chkobba.tui.coach import TerminalCoach
-from chkobba.tui.session import Ask, Ending, PlaySession
+from chkobba.tui.session import Ask, Ending, PlaySession, TerminalSession
 from chkobba.words import LANGUAGES, locale_language
 
 PREFERRED_OPPONENTS: Final = ("hard", "heuristic", "greedy", "random")
@@ -33,6 +34,8 @@ PREFERRED_OPPONENTS: Final = ("hard", "heuristic", "greedy", "random")
 
 COMPUTER_PAUSE: Final = 0.7
 """Seconds to wait after each computer play when a person is watching."""
+TOUTI_PAUSE: Final = 0.5
+"""The same in Touti, whose moves are shorter to read."""
 
 
 def default_player() -> str:
@@ -68,6 +71,30 @@ def _human_name() -> str:
         return getpass.getuser() or "Player"
     except (OSError, KeyError):
         return "Player"
+
+
+def _person(name: str | None, save: Path | None, seed: int | None) -> tuple[str, int]:
+    """The person's name (``--name``, else the login name) and the game's seed (``--seed``,
+    else a random one), once ``--save`` is known not to overwrite a record."""
+    human = (name if name is not None else _human_name()).strip()
+    if not human:
+        raise click.BadParameter("a name cannot be empty", param_hint="--name")
+    if save is not None and save.exists():
+        raise click.BadParameter(
+            f"{save} already exists; choose a new file so no record is overwritten",
+            param_hint="--save",
+        )
+    return human, seed if seed is not None else secrets.randbelow(2**32)
+
+
+def _meta(app: str, seed: int, players: dict[str, str], agents: Iterable[Any]) -> dict[str, Any]:
+    """The record's ``meta``: the command, the seed, the person's seat, the computers."""
+    meta: dict[str, Any] = {"app": app, "seed": seed, "human_seat": 0, "players": players}
+    fallbacks = shared_fallbacks(agents)
+    if fallbacks is not None:
+        # Filled as the game goes: the record says which moves an engine failed to make.
+        meta["engine_fallbacks"] = fallbacks
+    return meta
 
 
 def _agent(name: str, seed: int, option: str) -> Agent:
@@ -196,8 +223,7 @@ def table_options(seatings: tuple[str, ...]) -> str:
     type=click.Choice(LANGUAGES),
     default=None,
     help="The language of the game's words and card names: en, fr, it, es or ar. "
-    "Default: the locale's (LC_ALL, LC_MESSAGES, LANG), else English. Touti's terminal "
-    "speaks English.",
+    "Default: the locale's (LC_ALL, LC_MESSAGES, LANG), else English.",
 )
 @touti_play_options
 @ENGINE_LOG_OPTION
@@ -240,7 +266,9 @@ def play(
             )
         if teams is False:
             raise click.UsageError("Touti is played 2 against 2 (--no-teams is for Chkobba)")
-        _play_touti(players, opponent, partner, target, seed, name, save, hints, unseen, touti)
+        _play_touti(
+            players, opponent, partner, target, seed, name, save, hints, unseen, lang, touti
+        )
         return
     given = [k for k, v in touti.items() if v is not None]
     if given:
@@ -272,16 +300,7 @@ def play(
         )
     if partner is not None and not together:
         raise click.UsageError("--partner needs a partner: --players 4, 2 against 2")
-    human = (name if name is not None else _human_name()).strip()
-    if not human:
-        raise click.BadParameter("a name cannot be empty", param_hint="--name")
-    if save is not None and save.exists():
-        raise click.BadParameter(
-            f"{save} already exists; choose a new file so no record is overwritten",
-            param_hint="--save",
-        )
-    if seed is None:
-        seed = secrets.randbelow(2**32)
+    human, seed = _person(name, save, seed)
     try:
         default = default_player() if opponent is None or partner is None else ""
     except AgentError as e:
@@ -315,16 +334,9 @@ def play(
     )
     ask = console.input if interactive else _echoing(console)
     coach = TerminalCoach(console, ask, hints=hints, trainer=trainer, show_unseen=unseen, seed=seed)
-    meta: dict[str, Any] = {
-        "app": "chkobba play",
-        "seed": seed,
-        "human_seat": 0,
-        "players": {str(s): n for s, n in roles.items()},
-    }
-    fallbacks = shared_fallbacks(agents.values())
-    if fallbacks is not None:
-        # Filled as the game goes: the record says which moves an engine failed to make.
-        meta["engine_fallbacks"] = fallbacks
+    meta = _meta(
+        "chkobba play", seed, {str(s): n for s, n in roles.items()}, agents.values()
+    )
     session = PlaySession(
         match,
         agents,
@@ -337,14 +349,7 @@ def play(
         meta=meta,
         lang=lang if lang is not None else locale_language(),
     )
-    try:
-        result = session.run()
-    finally:
-        close_all(agents.values())
-    if result.saved is None:
-        sys.exit(1)
-    if result.ending is Ending.INTERRUPTED:
-        sys.exit(130)
+    _run(session, agents.values())
 
 
 def _play_touti(
@@ -357,34 +362,94 @@ def _play_touti(
     save: Path | None,
     hints: bool,
     unseen: bool,
+    lang: str | None,
     options: dict[str, Any],
 ) -> None:
-    # Imported here so that Chkobba games do not load the Touti terminal game.
-    from chkobba.touti.play import play_touti
+    """Set up Touti's table in the one terminal session and play it; exit 1 if the record
+    could not be saved, 130 on Ctrl-C."""
+    # Imported here so that Chkobba games do not load Touti's engine and its players.
+    from chkobba.games.touti import TOUTI_GAME
+    from chkobba.touti.match import ToutiMatch
+    from chkobba.touti.rules import TARGETS, RulesError, ToutiRules
+    from chkobba.tui.touti import ToutiSession
 
     if players not in (None, "4", "2v2"):
         raise click.UsageError("Touti is played by 4 players (--players 4)")
-    if target is not None and target not in (600, 800, 1000):
-        raise click.BadParameter("Touti is played to 600, 800 or 1000", param_hint="--target")
-    human = (name if name is not None else _human_name()).strip()
-    if not human:
-        raise click.BadParameter("a name cannot be empty", param_hint="--name")
-    if save is not None and save.exists():
+    if target is not None and target not in TARGETS:
         raise click.BadParameter(
-            f"{save} already exists; choose a new file so no record is overwritten",
-            param_hint="--save",
+            f"Touti is played to {', '.join(map(str, TARGETS[:-1]))} or {TARGETS[-1]}, "
+            f"not {target}",
+            param_hint="--target",
         )
-    play_touti(
-        opponent=opponent,
-        partner=partner,
-        target=target,
-        seed=seed,
-        human=human,
-        save=save if save is not None else default_save_path(),
-        options={k: v for k, v in options.items() if v is not None},
-        hints=hints,
-        unseen=unseen,
+    human, seed = _person(name, save, seed)
+    default = TOUTI_GAME.default_level()
+    opp = opponent or default
+    part = partner or default
+
+    def touti_agent(player: str, at: int, option: str) -> Any:
+        try:
+            return TOUTI_GAME.make_agent(player, seed + at)
+        except AgentError as e:
+            # It names the known players (or what is wrong with an engine:COMMAND).
+            raise click.BadParameter(str(e), param_hint=option) from None
+
+    agents = {
+        1: touti_agent(opp, 1, "--opponent"),
+        2: touti_agent(part, 2, "--partner"),
+        3: touti_agent(opp, 3, "--opponent"),
+    }
+    chosen = {k: v for k, v in options.items() if v is not None}
+    if target is not None:
+        chosen["target"] = target
+    try:
+        rules = ToutiRules.from_options(chosen)
+    except RulesError as e:
+        raise click.UsageError(str(e)) from None
+    console = Console(highlight=False)
+    interactive = console.is_terminal and sys.stdin.isatty()
+    differ = {k: v for k, v in rules.json_options().items() if k != "target"}
+    shown = ", ".join(f"{k.replace('_', '-')} {_word(v)}" for k, v in differ.items())
+    console.print(
+        f"[bold]Touti[/bold]: you and your partner ({escape(part)}, opposite you) against "
+        f"Right and Left ({escape(opp)}), to {rules.target} points"
+        f"{'; ' + escape(shown) if shown else ''}, seed {seed}. Type ? for help.",
+        soft_wrap=True,
     )
+    computers = {"1": opp, "2": part, "3": opp}
+    meta = _meta("chkobba play --game touti", seed, computers, agents.values())
+    session = ToutiSession(
+        ToutiMatch(rules, seed=seed),
+        agents,
+        save if save is not None else default_save_path(),
+        names=[human, "Right", "Partner", "Left"],
+        console=console,
+        ask=console.input if interactive else _echoing(console),
+        pause=TOUTI_PAUSE if interactive else 0.0,
+        meta=meta,
+        hints=hints,
+        show_unseen=unseen,
+        seed=seed,
+        lang=lang if lang is not None else locale_language(),
+    )
+    _run(session, agents.values())
+
+
+def _run(session: TerminalSession, agents: Iterable[Any]) -> None:
+    """Run the session; exit 1 if its record could not be saved, 130 on Ctrl-C."""
+    try:
+        result = session.run()
+    finally:
+        close_all(agents)
+    if result.saved is None:
+        sys.exit(1)
+    if result.ending is Ending.INTERRUPTED:
+        sys.exit(130)
+
+
+def _word(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
 
 
 def title(name: str) -> str:
