@@ -192,3 +192,11 @@ def test_no_password_in_any_process_argv(
     finally:
         server.stop()
     assert PASSWORD not in server.log.read_text()
+
+
+def test_the_cluster_switch_from_the_environment(tmp_path: Path, started: dict[str, Any]) -> None:
+    env = {"CHKOBBA_CLUSTER": "1", "CHKOBBA_DATA_DIR": str(tmp_path)}
+    res = serve([], env)
+    assert res.exit_code == 2 and "PostgreSQL" in res.output  # a cluster refuses SQLite
+    res = serve([], {**env, "CHKOBBA_CLUSTER": "0"})
+    assert res.exit_code == 0 and started["worker"] is None
