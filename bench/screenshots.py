@@ -34,7 +34,7 @@ from typing import Any
 
 SHOTS = (
     "rules", "chkobba", "scopa", "scopone", "six", "cirulla", "breakdown", "replay",
-    "analysis", "touti", "touti-replay", "lobby",
+    "analysis", "touti", "touti-replay", "lobby", "account",
 )
 """Every picture, in the order they are taken."""
 
@@ -411,6 +411,21 @@ def take(d: Any, base: str, out: Path, langs: list[str], sizes: list[tuple[int, 
     if "lobby" in only:
         # Last, so that its lists show the games being played and those finished.
         saved += shoot(d, out, "lobby", base + "/", ready, langs, sizes)
+    if "account" in only:
+        # Signed up in the browser, with two games of the account being played.
+        d.get(base + "/account")
+        until(d, ready)
+        d.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const post = (path, body) => fetch(path, {method: "POST", body: JSON.stringify(body),
+                headers: {"Content-Type": "application/json"}}).then((r) => r.json());
+            post("/api/account/signup", {name: "Amel", password: "a long password"})
+              .then(() => post("/api/games", {rules: "scopa", level: "random", target: 11}))
+              .then(() => post("/api/games", {rules: "chkobba", level: "random"}))
+              .then(done);
+        """)
+        saved += shoot(d, out, "account", base + "/account",
+                       lambda d: attr(d, "data-signed-in") == "1", langs, sizes)
     return saved
 
 

@@ -46,8 +46,6 @@ from chkobba.fishing.rules import CHKOBBA, preset
 from chkobba.search import fast, policy
 from chkobba.search.determinize import determinize
 from chkobba.search.endgame import solve
-from chkobba.touti.match import ToutiMatch
-from chkobba.touti.record import record_of as touti_record_of
 from chkobba.tui import PlaySession
 from chkobba.tui.coach import TerminalCoach
 
@@ -419,17 +417,6 @@ def test_analyze_refuses_a_record_without_rounds(one_round: GameRecord, tmp_path
     assert out.exit_code == 1  # as verify and replay answer a record they cannot use
     assert "holds no round" in out.output and "decisions" not in out.output
     assert len(out.output.strip().splitlines()) == 1
-
-
-def test_analyze_says_it_does_not_read_touti(tmp_path: Path) -> None:
-    path = tmp_path / "touti.json"
-    touti_record_of(ToutiMatch(seed=1)).save(path)
-    assert CliRunner().invoke(main, ["verify", str(path)]).exit_code == 0
-    out = CliRunner().invoke(main, ["analyze", str(path)])
-    assert out.exit_code == 2
-    line = out.output.strip()
-    assert len(line.splitlines()) == 1 and "unknown record keys" not in line
-    assert "Touti" in line and "Chkobba" in line
 
 
 # -- the trainer -------------------------------------------------------------------

@@ -53,7 +53,7 @@ def test_a_translation_is_not_english_left_in_place(lang: str) -> None:
     # Names, numbers and signs may be the same in two languages; whole sentences may not.
     english = catalogue("en")
     for section in ("page", "coach", "touti", "rules_page", "rules_option", "rules_game",
-                    "terminal"):
+                    "terminal", "account"):
         for key, text in catalogue(lang)[section].items():
             # Placeholders aside, four words or more make a sentence.
             if len(re.findall(r"[^\W\d_]{2,}", re.sub(r"\{\w+\}", "", text))) >= 4:

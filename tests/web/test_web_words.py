@@ -21,11 +21,11 @@ from chkobba.words.cards import DECKS
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "chkobba" / "web" / "static"
 
-CALLS = {"t": "page", "tt": "touti", "ct": "coach", "rw": "rules_page"}
+CALLS = {"t": "page", "tt": "touti", "ct": "coach", "rw": "rules_page", "aw": "account"}
 """Each page's word function and the catalogue section it reads."""
 
 MARKERS = {"data-i18n": "page", "data-i18n-placeholder": "page", "data-tt": "touti",
-           "data-rw": "rules_page"}
+           "data-rw": "rules_page", "data-aw": "account"}
 """The html markers whose value is a key, and its section."""
 
 
@@ -53,6 +53,7 @@ FAMILIES: dict[tuple[str, str], set[str]] = {
     ("touti", "seat_"): {"1", "2", "3"},
     ("games", "name_"): set(rules_names()),
     ("games", "line_"): set(rules_names()),
+    ("account", "status_"): {"open", "playing", "finished"},
 }
 """The families of keys the pages build from a name, and every name they may be given."""
 
@@ -96,6 +97,7 @@ def test_the_pages_ask_for_words() -> None:
     assert {("touti", "log_trick"), ("coach", "hint"), ("rules_page", "play_it")} <= every
     assert {("page", "level_search"), ("games", "name_scopa-di-quindici")} <= every
     assert ("page", "deck") in used(STATIC / "cards.js")
+    assert {("account", "log_in"), ("account", "status_playing")} <= every
 
 
 def test_the_card_names_cover_every_deck() -> None:

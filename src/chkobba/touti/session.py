@@ -24,8 +24,9 @@ from typing import Any, Final
 from rich.console import Console
 from rich.markup import escape
 
-from chkobba.coach.hints import hint_meta
-from chkobba.fishing.cards import CARDS, FULL_DECK, SUIT_SYMBOLS, SUITS
+from chkobba.coach.games import TOUTI_COACH
+from chkobba.coach.hints import hint, hint_meta
+from chkobba.fishing.cards import CARDS, FULL_DECK, SUIT_SYMBOLS, SUITS, Card
 from chkobba.touti.agents import ToutiAgent
 from chkobba.touti.cards import STRENGTH, SUIT_NAMES, card_points, suit_name
 from chkobba.touti.deal import Deal, IllegalMove, Phase, canto_value, team_of
@@ -53,7 +54,6 @@ from chkobba.touti.narrate import (
 )
 from chkobba.touti.observe import ToutiObservation, observe
 from chkobba.touti.record import record_of
-from chkobba.touti.search import SearchAgent
 from chkobba.touti.technique import technique_move
 from chkobba.tui.saving import save_record
 from chkobba.tui.session import Ask, Ending, Quit, SessionResult, interrupts_held, play_out
@@ -70,7 +70,7 @@ HELP: Final = """\
   [cyan]Ad[/cyan]         play the card (rank then suit)
   [cyan]canto h[/cyan]    announce the 11 and 12 of a suit; [cyan]no[/cyan]: announce nothing
   [cyan]claim[/cyan]      claim the remaining tricks (--claim, last five tricks, on lead)
-  [cyan]hint[/cyan]       the search player's worth of each card (--hints)
+  [cyan]hint[/cyan]       the search player's best cards, each with its worth ± its error (--hints)
   [cyan]unseen[/cyan]     show or hide the cards you have not seen yet
   [cyan]board[/cyan]      show the table again;  [cyan]?[/cyan] this help
   [cyan]q[/cyan]          quit; the game so far is then saved (on Ctrl-C and end of input too)
@@ -84,10 +84,6 @@ Announcements: only the declarer's team, after a trick it wins:
 
 SEAT_NAMES: Final = ("You", "Right", "Partner", "Left")
 """Playing order runs counter-clockwise, so seat 1 sits on the person's right."""
-HINT_SAMPLES: Final = 48
-"""Sampled deals behind a hint on a card."""
-HINT_CARDS: Final = 3
-"""How many cards a hint shows."""
 
 
 def hand_order(card: int, trump: int | None) -> tuple[bool, int, int]:
@@ -363,17 +359,12 @@ class ToutiSession:
             self.console.print("Only one move is possible here.")
             return
         self.hinted.append((obs.deal_number, len(obs.history) + 1))
-        cards = [m for m in obs.legal_moves if isinstance(m, CardPlay)]
-        if obs.phase is Phase.PLAY and len(cards) > 1:
-            agent = SearchAgent(self.seed + 7919 * len(self.hinted), samples=HINT_SAMPLES)
+        if TOUTI_COACH.weighed(obs):
+            # The coach's hint, as for Chkobba: each card's worth with its standard error.
             with self.console.status("The search player is thinking…"):
-                values = sorted(agent.card_values(obs), key=lambda mv: -mv[1])
-            self.console.print(
-                f"The search player's best cards ({HINT_SAMPLES} sampled deals; your team's "
-                "points minus the opponents', and a quarter of the card points):"
-            )
-            for i, (m, v) in enumerate(values[:HINT_CARDS], 1):
-                self.console.print(f"{i}. {CARDS[m.card].pretty()}  {v:+.1f}")
+                h = hint(obs, self.seed + 7919 * len(self.hinted), coach=TOUTI_COACH)
+            for line in h.text_lines(lambda card: Card.parse(card).pretty()):
+                self.console.print(escape(line))
         else:
             move = technique_move(obs)
             self.console.print(f"The technique player would say: {escape(move_label(move))}")

@@ -28,6 +28,8 @@ from chkobba.games import GAME_NAMES, catalogue, game
 from chkobba.games.base import choose_table, table_of
 from chkobba.games.chkobba import levels
 from chkobba.store import Store
+from chkobba.web.account import AccountService
+from chkobba.web.auth import AccountPolicy, CrossSite
 from chkobba.web.coach import Coach
 from chkobba.web.deck import DeckError, card_etag, svg
 from chkobba.web.http import (
@@ -164,9 +166,11 @@ def create_app(
     settings: Settings | None = None,
     limits: Limits | None = None,
     worker: str | None = None,
+    accounts: AccountPolicy | None = None,
 ) -> Starlette:
     """The web application, storing games in the database at ``db_url``; with ``worker``
-    (its name), one worker of a cluster sharing that PostgreSQL database (docs/deploy.md)."""
+    (its name), one worker of a cluster sharing that PostgreSQL database (docs/deploy.md);
+    ``accounts``, how accounts behave (sessions, log-in limits, the password hash)."""
     store = Store(db_url, manual_checkpoints=True)
     hub = Hub(store, settings)
     if worker is not None:
@@ -183,6 +187,7 @@ def create_app(
     hub.journal.write_moves = metrics.count_writes(hub.journal.write_moves)
     work = Work(limits or Limits())
     coach = Coach(hub, store, work)
+    members = AccountService(hub, accounts)
     # Creating and joining games, Chkobba's and Touti's, share each address's budget.
     creating = Budgets(hub.settings.rate, hub.settings.burst, "games created or joined")
 
@@ -258,9 +263,11 @@ def create_app(
     async def create_game(request: Request) -> Response:
         creating.check(request)
         data = await json_body(request, MAX_BODY, required=True)
+        account = await members.current(request)
         try:
             spec = creation(data)
-            name = clean_name(data.get("name"), "Player 1")
+            # A signed-in player's name is their account's.
+            name = account.name if account else clean_name(data.get("name"), "Player 1")
         except ValueError as e:
             return error(400, "bad_request", str(e))
         if spec["kind"] == "computer":
@@ -271,7 +278,9 @@ def create_app(
                 return error(400, "unknown_level", f"unknown level {level!r} (known: {known})")
             spec["level"] = level
         try:
-            room, token = await hub.create_game(name=name, **spec)
+            room, token = await hub.create_game(
+                name=name, account=account.id if account else None, **spec
+            )
         except (RulesError, ValueError) as e:
             return error(400, "bad_request", str(e).splitlines()[0])
         return JSONResponse(
@@ -285,9 +294,11 @@ def create_app(
         room = await hub.get_room(request.path_params["game"])
         if room is None:
             return error(404, "unknown_game", "no such game")
+        account = await members.current(request)
         try:
-            name = clean_name(data.get("name"), f"Player {room.seats - len(room.free_seats()) + 1}")
-            seat, token = await hub.join(room, name)
+            default = f"Player {room.seats - len(room.free_seats()) + 1}"
+            name = account.name if account else clean_name(data.get("name"), default)
+            seat, token = await hub.join(room, name, account.id if account else None)
         except ValueError as e:
             return error(400, "bad_request", str(e))
         except ProtocolError as e:
@@ -427,6 +438,13 @@ def create_app(
         await ws.accept()
         s = hub.settings
         conn = Conn(ws.send_text, s.rate, s.burst)
+        try:
+            account = await members.current(ws)
+        except Exception:
+            # The database does not answer: a guest's connection, which needs none.
+            log.exception("could not read the WebSocket's session")
+            account = None
+        conn.account = account.id if account else None
         writer = _spawn_writer(conn, ws)
         try:
             while not conn.closed:
@@ -502,6 +520,7 @@ def create_app(
         Route("/touti/{game}", page("touti.html")),
         Route("/rules", page("rules.html")),
         Route("/rules/{name}", page("rules.html")),
+        Route("/account", page("account.html")),
         Route("/healthz", healthz),
         Route("/metrics", metrics_page),
         Route("/api/info", info),
@@ -515,6 +534,7 @@ def create_app(
         Route("/api/rules", rules_index),
         Route("/api/rules/{name}", rules_of),
         *coach.routes(),
+        *members.routes(),
         WebSocketRoute("/ws", ws_endpoint),
         # The catalogues (chkobba.words): the pages' words in every language.
         Mount("/static/i18n", StaticFiles(directory=CATALOGUES), name="i18n"),
@@ -523,9 +543,10 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(NoTokenInUrl), Middleware(JsonErrors)],
+        middleware=[Middleware(NoTokenInUrl), Middleware(JsonErrors), Middleware(CrossSite)],
         exception_handlers={HTTPException: http_error, Refused: refused},
     )
     app.state.hub = hub
     app.state.work = work
+    app.state.accounts = members
     return app

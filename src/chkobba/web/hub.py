@@ -149,6 +149,8 @@ class Conn:
         self.limiter = RateLimiter(rate, burst)
         self.token: str | None = None
         """The seat's token shown in ``hello`` (in memory only: it derives the rematch's)."""
+        self.account: int | None = None
+        """The account whose session cookie opened this connection, if any."""
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.refused = 0
         self.closed = False
@@ -234,6 +236,19 @@ class Room:
     engines: RoomEngines | None = None
     """The outside engines playing seats of this game, one process per seat (made at the
     first engine move; closed when the game ends or the room is let go)."""
+    accounts: list[int | None] = field(default_factory=list)
+    """The account holding each seat, if its player was signed in (else None)."""
+
+    def account_of(self, seat: int) -> int | None:
+        """The account holding ``seat``, or None."""
+        return self.accounts[seat] if seat < len(self.accounts) else None
+
+    def seat_of_account(self, account: int) -> int | None:
+        """The seat an account holds in this game, or None."""
+        for seat in range(self.seats):
+            if self.account_of(seat) == account:
+                return seat
+        return None
 
     @property
     def match(self) -> Match | None:
@@ -343,6 +358,8 @@ class Room:
         for p in players:
             p["away"] = p["seat"] in self.away_since
             p["stand_in"] = self.stand_in.get(p["seat"])
+            # A signed-in player's name is their account's; a guest's, whatever they typed.
+            p["account"] = self.account_of(p["seat"]) is not None
         return {
             "game": self.id,
             "game_name": self.game.name,
@@ -403,6 +420,7 @@ def room_from_stored(g: StoredGame) -> Room:
         rematch=g.rematch,
         rematch_of=g.rematch_of,
         stood_in=list(g.stand_ins),
+        accounts=[r.account_id for r in rows],
     )
     # Nobody follows a game just read: the timers count from the stored times.
     room.idle_since = quiet_since(g)
@@ -606,6 +624,7 @@ class Hub:
         options: dict[str, Any] | None = None,
         computers: list[str | None] | None = None,
         settings: RoomSettings | None = None,
+        account: int | None = None,
     ) -> tuple[Room, str]:
         """A new game, its creator in seat 0; return the room and the creator's token.
 
@@ -614,7 +633,8 @@ class Hub:
         may give some of them a computer player at once, by seat). The game is
         ``game_name`` with the rules ``rules_name`` (the game's default if None),
         ``options`` changed and ``target``; ``settings`` are the room's (the defaults of
-        its kind if None). Bad values are ``ValueError``s in one line.
+        its kind if None); ``account``, the signed-in creator's account, holds seat 0.
+        Bad values are ``ValueError``s in one line.
         """
         if kind not in ("computer", "room"):
             raise ValueError("mode must be 'computer' or 'room'")
@@ -647,8 +667,10 @@ class Hub:
         taken = all(s == 0 or agents[s] is not None for s in range(seats))
         status = "playing" if taken else "open"
         life = settings if settings is not None else RoomSettings.stored(None, kind)
+        owners: list[int | None] = [account if s == 0 else None for s in range(seats)]
         room = await self._store_room(
-            kind, status, played, rules, table, match_seed, names, hashes, agents, life
+            kind, status, played, rules, table, match_seed, names, hashes, agents, life,
+            accounts=owners,
         )
         return room, token
 
@@ -665,9 +687,11 @@ class Hub:
         agents: list[str | None],
         life: RoomSettings,
         rematch_of: str | None = None,
+        accounts: list[int | None] | None = None,
     ) -> Room:
         """Store a new game under a fresh code and hold it in memory."""
         seats = table.seats
+        owners: list[int | None] = list(accounts) if accounts is not None else [None] * seats
         teams = table.teams
         stored_name, stored_options = played.rules_json(rules)
         for _ in range(10):
@@ -684,11 +708,15 @@ class Hub:
                 teams=teams,
                 seed=match_seed,
                 created_at=now(),
-                seat_rows=[SeatRow(s, names[s], hashes[s], agents[s]) for s in range(seats)],
+                seat_rows=[
+                    SeatRow(s, names[s], hashes[s], agents[s], account_id=owners[s])
+                    for s in range(seats)
+                ],
                 rules_version=RULES_VERSION,
                 game=played.name,
                 settings=life.to_json(),
                 rematch_of=rematch_of,
+                unlisted=life.unlisted,
             )
             try:
                 await self.journal.call(self.store.create_game, stored)
@@ -703,6 +731,7 @@ class Hub:
             room.settings = life.to_json()
             room.life = life
             room.rematch_of = rematch_of
+            room.accounts = owners
             room.away_since = {s: room.idle_since or time.time() for s in range(seats)
                                if room.is_person(s)}
             if self.cluster is None:
@@ -748,16 +777,25 @@ class Hub:
         await self.let_go(room.id, "the game moves to another server", only=room)
         return True
 
-    async def join(self, room: Room, name: str) -> tuple[int, str]:
-        """Give the next free seat to a person; return the seat and its token."""
+    async def join(self, room: Room, name: str, account: int | None = None) -> tuple[int, str]:
+        """Give the next free seat to a person (signed in to ``account``, or a guest);
+        return the seat and its token."""
         async with room.lock:
             free = room.free_seats()
             if not free or room.status != "open":
                 raise ProtocolError("no_free_seat", "every seat of this game is taken")
+            if account is not None and room.seat_of_account(account) is not None:
+                raise ProtocolError(
+                    "already_seated", "your account already holds a seat in this game"
+                )
             seat = free[0]
             token = new_token()
             room.names[seat] = name
             room.token_hashes[seat] = token_hash(token)
+            if account is not None:
+                while len(room.accounts) < room.seats:
+                    room.accounts.append(None)
+                room.accounts[seat] = account
             # Away until a connection says hello with the token.
             room.away_since[seat] = time.time()
             started = await self._save_seats(room, [seat])
@@ -792,7 +830,13 @@ class Hub:
                 room.turn_since = time.time()
                 started = True
             room.status = "playing"
-        rows = [SeatRow(s, room.names[s], room.token_hashes[s], room.agents[s]) for s in changed]
+        rows = [
+            SeatRow(
+                s, room.names[s], room.token_hashes[s], room.agents[s],
+                account_id=room.account_of(s),
+            )
+            for s in changed
+        ]
         await self.journal.call(self.journal.write_seats, room.id, rows, room.status)
         if room.status == "playing":
             self.schedule_bots(room)
@@ -845,6 +889,10 @@ class Hub:
             if found is None:
                 raise ProtocolError("bad_token", f"that token holds no seat of game {room.id}")
             seat = found
+        elif conn.account is not None:
+            # A signed-in player's seat is theirs on any device: the session says who.
+            owned = room.seat_of_account(conn.account)
+            seat = -1 if owned is None else owned
         self.detach(conn)
         # A finished game loaded twice at once must still be one room.
         room = self.rooms.setdefault(room.id, room)
@@ -859,7 +907,7 @@ class Hub:
             welcome["re"] = msg.id
         conn.send(welcome)
         conn.send(room.state(seat))
-        if seat >= 0 and room.rematch is not None and conn.token is not None:
+        if seat >= 0 and room.rematch is not None:
             self.send_rematch(conn, room)
         self.announce_room(room)
 
@@ -1256,7 +1304,7 @@ class Hub:
         """A seat's holder offers (or accepts) a rematch: once every person has, it starts:
         same seats, a new shuffle, linked from this game."""
         seat = conn.seat
-        if seat is None or seat < 0 or conn.token is None:
+        if seat is None or seat < 0:
             raise ProtocolError("spectator", "spectators cannot ask for a rematch")
         if room.status != "finished":
             raise ProtocolError("not_finished", "a rematch is offered once the game is over")
@@ -1267,7 +1315,12 @@ class Hub:
         created = False
         async with room.lock:
             if room.rematch is None:
-                room.rematch_accepted[seat] = token_hash(rematch_token(conn.token, room.id))
+                if conn.token is not None:
+                    room.rematch_accepted[seat] = token_hash(rematch_token(conn.token, room.id))
+                else:
+                    # Seated by the account alone: the rematch's seat is the account's too,
+                    # reached by its session; its token is one nobody holds.
+                    room.rematch_accepted.setdefault(seat, token_hash(new_token()))
                 people = [s for s in range(room.seats) if room.token_hashes[s] is not None]
                 if all(s in room.rematch_accepted for s in people):
                     created = await self._rematch(room)
@@ -1276,7 +1329,7 @@ class Hub:
         self.announce_room(room)
         if room.rematch is not None:
             for c in list(room.conns) if created else [conn]:
-                if c.seat is not None and c.seat >= 0 and c.token is not None:
+                if c.seat is not None and c.seat >= 0:
                     self.send_rematch(c, room)
 
     async def _rematch(self, room: Room) -> bool:
@@ -1322,17 +1375,20 @@ class Hub:
             list(room.agents),
             room.life,
             rematch_of=room.id,
+            accounts=[room.account_of(s) for s in range(t.seats)],
         )
 
     def send_rematch(self, conn: Conn, room: Room) -> None:
-        """Give a seat's holder their seat in the rematch: its game and token."""
-        assert room.rematch is not None and conn.token is not None and conn.seat is not None
+        """Give a seat's holder their seat in the rematch: its game and token (null for a
+        connection seated by its account alone, which its session seats again)."""
+        assert room.rematch is not None and conn.seat is not None
+        token = None if conn.token is None else rematch_token(conn.token, room.id)
         conn.send(
             {
                 "type": "rematch",
                 "game": room.rematch,
                 "seat": conn.seat,
-                "token": rematch_token(conn.token, room.id),
+                "token": token,
                 "url": f"{room.game.page}/{room.rematch}",
             }
         )

@@ -60,6 +60,7 @@ ERROR_CODES: Final = {
     "game_over": "the match is over",
     "not_creator": "only the room's creator may do that",
     "no_free_seat": "every seat is taken",
+    "already_seated": "the signed-in account already holds a seat in this game",
     "unknown_level": "no computer player has that name",
     "rate_limited": "too many messages: slow down",
     "not_playing": "only a game in play can be resigned",

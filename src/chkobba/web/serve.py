@@ -133,7 +133,8 @@ def _env(name: str) -> dict[str, Any]:
     show_default=True,
     metavar="ADDRESSES",
     help="Comma-separated addresses (or *) of the reverse proxies whose X-Forwarded-For "
-    "names the client, for the per-address limits.",
+    "names the client (for the per-address limits) and whose X-Forwarded-Proto says "
+    "HTTPS (for Secure cookies).",
     **_env("trusted_proxies"),
 )
 @click.option(

@@ -3,9 +3,10 @@
 // It follows the game page through the marks game.js puts on the body (ply, whose
 // turn, the end) and asks the server, which answers from this seat's view only.
 import { api, cardEl, cardsRow, el, savedToken } from "./common.js";
-import { cardsInText, moveShort } from "./cardnames.js";
+import { cardsInText } from "./cardnames.js";
 import { onLangChange } from "./i18n.js";
 import { ct } from "./coach-i18n.js";
+import { hintView } from "./coach-view.js";
 
 const game = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 const $ = (id) => document.getElementById(id);
@@ -52,12 +53,7 @@ async function showHint() {
   out.replaceChildren(el("p", { text: ct("thinking") }));
   try {
     const h = await api(`/api/games/${game}/hint`, { token: token() });
-    const behind = h.exact ? ct("solved") : ct("sampled", { n: h.samples });
-    out.replaceChildren(
-      el("p", { class: "note", text: ct("top_plays", { behind, n: h.hints }) }),
-      el("ol", {}, ...h.plays.map((p) => el("li", { class: "coach-hint-line" },
-        el("b", { title: p.move, text: moveShort(p.move) }), ` ${p.mean >= 0 ? "+" : ""}${p.mean.toFixed(2)}${h.exact ? "" : ` ± ${p.se.toFixed(2)}`} — ${cardsInText(p.words)}`))),
-    );
+    out.replaceChildren(...hintView(h, (behind, n) => ct("top_plays", { behind, n })));
   } catch (e) {
     out.replaceChildren(el("p", { class: "error", text: e.message }));
   }

@@ -8,6 +8,18 @@ function sign(x) {
   return `${x >= 0 ? "+" : ""}${x.toFixed(2)}`;
 }
 
+/** A hint (POST /api/games/{code}/hint): its note (``title(behind, n)``, the words saying
+ * what the figures are) and the plays, best first (each move and the cards in its words
+ * named as the deck shown names them), each ± its standard error unless exact. */
+export function hintView(h, title) {
+  const behind = h.exact ? ct("solved") : ct("sampled", { n: h.samples });
+  return [
+    el("p", { class: "note", text: title(behind, h.hints) }),
+    el("ol", {}, ...h.plays.map((p) => el("li", { class: "coach-hint-line" },
+      el("b", { title: p.move, text: moveShort(p.move) }), ` ${sign(p.mean)}${h.exact ? "" : ` ± ${p.se.toFixed(2)}`} — ${cardsInText(p.words)}`))),
+  ];
+}
+
 /** The analysis' summary and its biggest mistakes, each a link calling ``go(ply)``. */
 export function resultView(analysis, go) {
   const worst = analysis.mistakes.map(([r, p]) => analysis.decisions.find((d) => d.round === r && d.play === p)).filter(Boolean);

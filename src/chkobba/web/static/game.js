@@ -6,6 +6,7 @@ import {
 } from "./common.js";
 import { onDeckChange, setGameDeck } from "./cards.js";
 import { heartbeat } from "./heartbeat.js";
+import { aw } from "./account-i18n.js";
 import { chkobbaMove, hasLast, pacer, replayLast, snapshot } from "./motion.js";
 import { declaredBoxes, drawTableCards, drawWild, placeSeats, scoresBySeat, seatScore as scoreAtSeat } from "./table.js";
 
@@ -113,7 +114,8 @@ function handle(msg) {
       break;
     case "rematch":
       // Every person agreed: this seat's place in the new game, then off to it.
-      saveToken(msg.game, msg.token);
+      // A seat held by the signed-in account alone has no token: the session seats it.
+      if (msg.token) saveToken(msg.game, msg.token);
       $("rematch-link").href = msg.url;
       $("rematch-link").classList.remove("hidden");
       gone = true;
@@ -217,7 +219,7 @@ function renderWaiting() {
   $("seat-list").replaceChildren(
     ...room.players.map((p) =>
       el("li", {}, el("span", { class: `dot ${online(p) ? "on" : ""}` }),
-        el("span", { class: "grow", text: p.taken ? seatName(room.players, p.seat) : t("free_seat") }),
+        el("span", { class: "grow", text: p.taken ? seatName(room.players, p.seat) : t("free_seat") }, ...memberMark(p)),
         el("span", { text: p.seat === seat ? t("you") : "" }))),
   );
   const free = room.players.some((p) => !p.taken);
@@ -273,6 +275,12 @@ function renderMyDeclared() {
 
 /** One seat at the table: its name, whether it is the dealer or a partner, its hidden
  * cards (the person's own are in the hand below), and any hand it declared, face up. */
+/** A signed-in player's mark beside their name: it is their account's, not a name a
+ * guest typed (docs/web.md, "Accounts"). */
+function memberMark(p) {
+  return p?.account ? [el("span", { class: "member", title: aw("account_name"), text: " ✓" })] : [];
+}
+
 function seatBox(s) {
   const p = players()[s];
   const mine = s === seat;
@@ -283,7 +291,8 @@ function seatBox(s) {
   // "turn" outlines the seat to wait for; the person's own turn is told by the status.
   const box = el("div", { class: `seat ${turn && !mine ? "turn" : ""} ${mine ? "me" : ""}`, "data-seat": s },
     el("div", { class: "name" }, el("span", { class: `dot ${online(p) ? "on" : ""}` }),
-      el("span", { class: "who", text: mine ? `${seatName(players(), s)} (${t("you")})` : seatName(players(), s) })),
+      el("span", { class: "who", text: mine ? `${seatName(players(), s)} (${t("you")})` : seatName(players(), s) }),
+      ...memberMark(p)),
     el("div", { class: "info", text: seatInfo(s) }),
     ...seatScore(s), backs, ...(mine ? [] : declaredBoxes(state, s)));
   return box;

@@ -1,6 +1,7 @@
 // The lobby: a game against the computer, an online room, joining by code, the lists.
 import { t, bidiSafe, gameLine, gameName, isolate, levelName, onLangChange } from "./i18n.js";
 import { api, saveToken, seatName, setupHeader, el } from "./common.js";
+import { aw } from "./account-i18n.js";
 
 let info = null;
 
@@ -106,7 +107,7 @@ async function create(mode, prefix) {
   }
   try {
     const r = await api("/api/games", body);
-    remember(name);
+    if (!signedIn) remember(name);
     saveToken(r.game, r.token);
     // Touti's page keeps its seat token under its own key.
     if (body.game === TOUTI) localStorage.setItem(`touti.token.${r.game}`, r.token);
@@ -152,13 +153,35 @@ async function lists() {
   }
 }
 
+let signedIn = null;
+
+/** The header's link to the account page: the account's name, or "Log in". A signed-in
+ * player plays under the account's name, which the forms show and do not let change. */
+async function accountLink() {
+  try {
+    const r = await api("/api/account/session");
+    signedIn = r.signed_in ? r.account.name : null;
+  } catch {
+    signedIn = null;
+  }
+  const link = document.getElementById("account-link");
+  link.textContent = signedIn ?? aw("log_in");
+  link.title = aw("account");
+  for (const id of ["c-name", "r-name"]) {
+    const input = document.getElementById(id);
+    if (signedIn) input.value = signedIn;
+    input.readOnly = Boolean(signedIn);
+  }
+}
+
 async function main() {
   setupHeader();
   const saved = localStorage.getItem("chkobba.name") || "";
   for (const id of ["c-name", "r-name"]) document.getElementById(id).value = saved;
+  await accountLink();
   info = await api("/api/info");
   fillSelects();
-  onLangChange(() => { fillSelects(); lists(); });
+  onLangChange(() => { fillSelects(); lists(); accountLink(); });
   for (const prefix of ["c", "r"]) {
     document.getElementById(`${prefix}-rules`).addEventListener("change", () => fillForm(prefix));
   }

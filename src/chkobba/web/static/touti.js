@@ -8,6 +8,8 @@ import { mountSoundToggle } from "./sound.js";
 import { heartbeat } from "./heartbeat.js";
 import { levelName, mountLangPicker, onLangChange } from "./i18n.js";
 import { applyToutiWords, tt } from "./touti-i18n.js";
+import { ct } from "./coach-i18n.js";
+import { hintView } from "./coach-view.js";
 import { drawToutiCenter, drawToutiSeats, fillToutiTable, story, suit, thisDeal } from "./touti-table.js";
 
 const DEFAULT_NAMES = new Set(["You", "Vous", "Tu", "Tú", "أنت"]);
@@ -85,6 +87,10 @@ function render(v) {
     return c;
   }));
   const actions = mine ? v.legal.filter((m) => !/^[A-Z2-7][shdc]$/.test(m)) : [];
+  // The coach weighs a card to play among two or more (docs/coach.md): the hint is offered then.
+  const choices = v.legal.length - actions.length;
+  $("t-hint").hidden = !(mine && v.phase === "play" && choices > 1);
+  if (hinted !== v.ply) $("t-hint-out").replaceChildren();
   $("t-actions").replaceChildren(...actions.map((m) => {
     const b = el("button", { text: label(m) });
     b.onclick = () => send(m);
@@ -169,6 +175,21 @@ function label(m) {
   return m;
 }
 
+let hinted = null; // the ply whose hint is shown
+
+/** The search player's best cards for the seat to move, each with its worth ± its error. */
+async function showHint() {
+  const out = $("t-hint-out");
+  hinted = ply;
+  out.replaceChildren(el("p", { text: ct("thinking") }));
+  try {
+    const h = await api(`/api/games/${gameId}/hint`, { token: token() });
+    out.replaceChildren(...hintView(h, (behind, n) => tt("top_cards", { behind, n })));
+  } catch (e) {
+    out.replaceChildren(el("p", { class: "error", text: e.message }));
+  }
+}
+
 function token() {
   return localStorage.getItem(tokenKey(gameId)) || "";
 }
@@ -213,7 +234,7 @@ function load() {
     if (beat && beat.seen(msg)) return;
     if (msg.type === "rematch") {
       // The rematch: same seats, a new shuffle; this seat's token for it, then off to it.
-      localStorage.setItem(tokenKey(msg.game), msg.token);
+      if (msg.token) localStorage.setItem(tokenKey(msg.game), msg.token);
       location.href = msg.url;
     } else if (msg.type === "welcome" || msg.type === "room") {
       // Who is a person, who a computer: in turn with the moves being shown.
@@ -274,6 +295,7 @@ $("t-resign-yes").addEventListener("click", () => {
   $("t-resign-ask").hidden = true;
   ws.send(JSON.stringify({ type: "resign" }));
 });
+$("t-hint").addEventListener("click", showHint);
 $("t-rematch").addEventListener("click", () => ws.send(JSON.stringify({ type: "rematch" })));
 applyToutiWords();
 onDeckChange(() => { if (last) render(last); });
