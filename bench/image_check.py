@@ -242,6 +242,13 @@ def run_stage(stage: Stage, wheels: Path, tmp: Path) -> None:
                 if time.monotonic() > deadline:
                     fail("chkobba serve did not answer /healthz within 90 s")
                 time.sleep(0.3)
+        # The pages and their assets are package data: a wheel without them serves 404s.
+        for path in ("/", "/static/game.js", "/touti"):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as r:
+                size = len(r.read())
+            if size == 0:
+                fail(f"{path} is empty")
+            say(f"  GET {path}: {r.status}, {size} bytes")
         if not (data / "chkobba.db").exists():
             fail("the server did not keep its database in CHKOBBA_DATA_DIR")
     finally:
