@@ -7,7 +7,12 @@ on free ports, stopped at the end), then:
 1. **Throughput**: ``--scale-games`` games whose bots move without thinking, for
    ``--scale-seconds``, against 1 worker and then against all of them; moves
    stored per second and the CPU seconds each process used (workers, PostgreSQL,
-   HAProxy), hence the CPU per move.
+   HAProxy, read from /proc), hence the CPU per move, each worker process's own (its
+   CPU over its ``chkobba_moves_total``) and with the database and balancer's share.
+   ``--repeats N`` runs each size N times and prints the medians, the moves/s one
+   core holds and the model for this machine (moves/s a core x cores), which a
+   machine with few, busy cores cannot show by adding workers. ``--no-kill`` stops
+   there.
 2. **A death**: ``--games`` concurrent games (a ``--touti`` share of them Touti),
    each a bot client on its own WebSocket through the balancer, thinking
    ``--think`` seconds a move (``--sprinters`` of them without thinking, so that
@@ -110,8 +115,6 @@ class Cluster:
             "--cluster",
             "--worker",
             f"w{i + 1}",
-            "--db",
-            self.db,
             "--port",
             str(self.ports[i]),
             "--bot-delay",
@@ -122,7 +125,9 @@ class Cluster:
             "warning",
         ]
         log = open(self.tmp / f"w{i + 1}.log", "ab")  # noqa: SIM115 (the child keeps it)
-        self.procs[i] = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+        # The URL in the environment, as docs/deploy.md says: never on a command line.
+        env = {**os.environ, "CHKOBBA_DATABASE_URL": self.db}
+        self.procs[i] = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
         wait_http(f"http://127.0.0.1:{self.ports[i]}/healthz", 60)
 
     def start_proxy(self, workers: list[int]) -> None:
