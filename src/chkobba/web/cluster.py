@@ -362,6 +362,9 @@ global
 
 defaults
     mode http
+    # The workers' per-address limits see the client's address, not the balancer's
+    # (chkobba serve --trusted-proxies, 127.0.0.1 by default).
+    option forwardfor
     option redispatch 1
     retries 3
     timeout connect 2s
