@@ -75,6 +75,16 @@ PLAYERS: Final[tuple[PlayerInfo, ...]] = (
         note="+0.45 (+0.36 to +0.53) over medium, same source",
     ),
     PlayerInfo(
+        "chkobba", "neural", "",
+        "a learned player, no search: a small network distilled from the expert's "
+        "decisions (NumPy, under a millisecond a move; Chkobba's and Scopa's own weights)",
+        Strength("heuristic", "+0.02", "-0.07 to +0.11", 1000,
+                 "docs/rl.md, The learned player (neural)",
+                 "chkobba duel neural heuristic --rules chkobba --pairs 1000 --seed 10002 "
+                 "--jobs 1"),
+        note="level with heuristic so far (Scopa +0.02, -0.05 to +0.09; same source)",
+    ),
+    PlayerInfo(
         "chkobba", "openspiel-ismcts", "",
         "OpenSpiel's ISMCTSBot, 100 simulations (needs chkobba[openspiel])",
         Strength("greedy", "+0.84", "+0.51 to +1.17", 100, _OPENSPIEL,

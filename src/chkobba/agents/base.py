@@ -6,6 +6,7 @@ What a player is and the table the players register in are in :mod:`chkobba.agen
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 from pathlib import PurePath
 
@@ -182,6 +183,9 @@ def _openspiel_factory(name: str) -> AgentFactory:
 
 def _load_builtin() -> None:
     # The built-in players registered on import (above); OpenSpiel's bots only where it is.
+    with contextlib.suppress(ImportError):
+        # The learned player runs on numpy, which the core does not need.
+        import chkobba.rl.neural  # noqa: F401
     if OPENSPIEL_PLAYERS[0] not in AGENTS and importlib.util.find_spec("pyspiel") is not None:
         for name in OPENSPIEL_PLAYERS:
             AGENTS[name] = _openspiel_factory(name)

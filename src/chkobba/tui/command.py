@@ -182,9 +182,9 @@ def table_options(seatings: tuple[str, ...]) -> str:
     "opponent",
     metavar="NAME",
     help="The computer player you play against: a level (easy, medium, hard, expert), "
-    "a player (random, greedy, heuristic; `chkobba players` lists them), a trained policy "
-    "(policy:PATH, docs/rl.md) or an outside program (engine:COMMAND, "
-    "docs/engine-protocol.md). Default: hard.",
+    "a player (random, greedy, heuristic, neural: the learned one; `chkobba players` lists "
+    "them), a trained policy (policy:PATH, docs/rl.md) or an outside program "
+    "(engine:COMMAND, docs/engine-protocol.md). Default: hard.",
 )
 @click.option("--partner", metavar="NAME", help="Your computer partner (--players 4, 2 against 2).")
 @click.option(
