@@ -182,3 +182,57 @@ def test_record_example_reads_the_same_under_rule_version_1(name: str, tmp_path:
     code, out = verify_json(tmp_path, record)
     assert code == 0, out
     assert json.loads(out) == json.loads(examples("verify")[name])
+
+
+# -- links between the documents ---------------------------------------------------
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+"""A Markdown link's target: ``[text](path#anchor)``."""
+FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def anchors(path: Path) -> set[str]:
+    """The anchors of a Markdown file's headings (not of ``#`` lines in code blocks),
+    repeated headings numbered as GitHub numbers them."""
+    text = FENCE.sub("", path.read_text(encoding="utf-8"))
+    out: set[str] = set()
+    for heading in re.findall(r"^#{1,6}\s+(.+?)\s*#*$", text, re.MULTILINE):
+        base = slug(heading)
+        name, n = base, 0
+        while name in out:
+            n += 1
+            name = f"{base}-{n}"
+        out.add(name)
+    return out
+
+
+def test_slug_is_github_s() -> None:
+    assert slug("The learned player (`neural`)") == "the-learned-player-neural"
+    assert slug("Playing a trained policy: `policy:PATH`") == "playing-a-trained-policy-policypath"
+    assert slug("Its strength") == "its-strength"
+
+
+def test_every_relative_link_of_the_documents_resolves() -> None:
+    """README.md, CHANGELOG.md and docs/*.md: every link to a repository file names one
+    that exists, and every ``#anchor`` names a heading of the file it points into."""
+    docs = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md"))]
+    bad = []
+    for doc in docs:
+        text = FENCE.sub("", doc.read_text(encoding="utf-8"))
+        for target in LINK.findall(text):
+            if re.match(r"[a-z]+:", target):
+                continue  # http://, https://, mailto:
+            path, _, anchor = target.partition("#")
+            dest = (doc.parent / path).resolve() if path else doc
+            where = f"{doc.relative_to(ROOT)}: {target}"
+            if not dest.exists():
+                bad.append(where + " (no such file)")
+            elif anchor and dest.suffix == ".md" and anchor not in anchors(dest):
+                bad.append(where + " (no such heading)")
+    assert not bad, "links that do not resolve:\n" + "\n".join(bad)
