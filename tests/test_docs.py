@@ -236,3 +236,15 @@ def test_every_relative_link_of_the_documents_resolves() -> None:
             elif anchor and dest.suffix == ".md" and anchor not in anchors(dest):
                 bad.append(where + " (no such heading)")
     assert not bad, "links that do not resolve:\n" + "\n".join(bad)
+
+
+def test_the_readme_links_every_document() -> None:
+    """The README's "Where to go next" names every page of docs/ and the changelog."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("## Where to go next")
+    section = text[start : text.index("\n## ", start + 1)]
+    linked = set(LINK.findall(section))
+    pages = {f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md")} | {"CHANGELOG.md"}
+    assert not pages - linked, "not in the README's Where to go next: " + ", ".join(
+        sorted(pages - linked)
+    )
