@@ -248,3 +248,12 @@ def test_the_readme_links_every_document() -> None:
     assert not pages - linked, "not in the README's Where to go next: " + ", ".join(
         sorted(pages - linked)
     )
+
+
+@pytest.mark.parametrize("doc", ["docs/architecture.md", "docs/touti.md"])
+def test_the_python_examples_of_the_documents_run(doc: str) -> None:
+    """The ``>>>`` examples (moved from the README) print what they show."""
+    import doctest
+
+    result = doctest.testfile(str(ROOT / doc), module_relative=False)
+    assert result.attempted > 0 and result.failed == 0, result
