@@ -257,3 +257,28 @@ def test_the_python_examples_of_the_documents_run(doc: str) -> None:
 
     result = doctest.testfile(str(ROOT / doc), module_relative=False)
     assert result.attempted > 0 and result.failed == 0, result
+
+
+def test_the_readme_s_first_game_is_what_the_game_shows(tmp_path: Path) -> None:
+    """The screen the README's walkthrough shows is printed by ``chkobba play --seed 1``,
+    and quitting asks, saves and says how to replay, as it says."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("## Your first game")
+    section = text[start : text.index("\n## ", start + 1)]
+    assert "`chkobba play --seed 1`" in section
+    screen = re.search(r"```\n(.*?)```", section, re.DOTALL)
+    assert screen is not None
+    res = CliRunner().invoke(
+        main, ["play", "--seed", "1", "--save", str(tmp_path / "g.json")], input="q\ny\n"
+    )
+    assert res.exit_code == 0, res.output
+
+    def bare(line: str) -> str:
+        return re.sub(r"[\s│╭╮╰╯─]+", " ", line).strip()
+
+    shown = [bare(line) for line in res.output.splitlines()]
+    for line in screen.group(1).splitlines():  # a prompt is followed by what was typed
+        assert any(s.startswith(bare(line)) for s in shown), line
+    assert "hard plays Q♦ and captures 2♠ 3♠ 3♣" in section and "Q♦ and captures" in res.output
+    assert "Quit now?" in res.output and "replay it with:" in res.output
+    assert (tmp_path / "g.json").exists()
