@@ -182,3 +182,103 @@ def test_record_example_reads_the_same_under_rule_version_1(name: str, tmp_path:
     code, out = verify_json(tmp_path, record)
     assert code == 0, out
     assert json.loads(out) == json.loads(examples("verify")[name])
+
+
+# -- links between the documents ---------------------------------------------------
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+"""A Markdown link's target: ``[text](path#anchor)``."""
+FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def anchors(path: Path) -> set[str]:
+    """The anchors of a Markdown file's headings (not of ``#`` lines in code blocks),
+    repeated headings numbered as GitHub numbers them."""
+    text = FENCE.sub("", path.read_text(encoding="utf-8"))
+    out: set[str] = set()
+    for heading in re.findall(r"^#{1,6}\s+(.+?)\s*#*$", text, re.MULTILINE):
+        base = slug(heading)
+        name, n = base, 0
+        while name in out:
+            n += 1
+            name = f"{base}-{n}"
+        out.add(name)
+    return out
+
+
+def test_slug_is_github_s() -> None:
+    assert slug("The learned player (`neural`)") == "the-learned-player-neural"
+    assert slug("Playing a trained policy: `policy:PATH`") == "playing-a-trained-policy-policypath"
+    assert slug("Its strength") == "its-strength"
+
+
+def test_every_relative_link_of_the_documents_resolves() -> None:
+    """README.md, CHANGELOG.md and docs/*.md: every link to a repository file names one
+    that exists, and every ``#anchor`` names a heading of the file it points into."""
+    docs = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md"))]
+    bad = []
+    for doc in docs:
+        text = FENCE.sub("", doc.read_text(encoding="utf-8"))
+        for target in LINK.findall(text):
+            if re.match(r"[a-z]+:", target):
+                continue  # http://, https://, mailto:
+            path, _, anchor = target.partition("#")
+            dest = (doc.parent / path).resolve() if path else doc
+            where = f"{doc.relative_to(ROOT)}: {target}"
+            if not dest.exists():
+                bad.append(where + " (no such file)")
+            elif anchor and dest.suffix == ".md" and anchor not in anchors(dest):
+                bad.append(where + " (no such heading)")
+    assert not bad, "links that do not resolve:\n" + "\n".join(bad)
+
+
+def test_the_readme_links_every_document() -> None:
+    """The README's "Where to go next" names every page of docs/ and the changelog."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("## Where to go next")
+    section = text[start : text.index("\n## ", start + 1)]
+    linked = set(LINK.findall(section))
+    pages = {f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md")} | {"CHANGELOG.md"}
+    assert not pages - linked, "not in the README's Where to go next: " + ", ".join(
+        sorted(pages - linked)
+    )
+
+
+@pytest.mark.parametrize("doc", ["docs/architecture.md", "docs/touti.md"])
+def test_the_python_examples_of_the_documents_run(doc: str) -> None:
+    """The ``>>>`` examples (moved from the README) print what they show."""
+    import doctest
+
+    result = doctest.testfile(str(ROOT / doc), module_relative=False)
+    assert result.attempted > 0 and result.failed == 0, result
+
+
+def test_the_readme_s_first_game_is_what_the_game_shows(tmp_path: Path) -> None:
+    """The screen the README's walkthrough shows is printed by ``chkobba play --seed 1``,
+    and quitting asks, saves and says how to replay, as it says."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("## Your first game")
+    section = text[start : text.index("\n## ", start + 1)]
+    assert "`chkobba play --seed 1`" in section
+    screen = re.search(r"```\n(.*?)```", section, re.DOTALL)
+    assert screen is not None
+    res = CliRunner().invoke(
+        main, ["play", "--seed", "1", "--save", str(tmp_path / "g.json")], input="q\ny\n"
+    )
+    assert res.exit_code == 0, res.output
+
+    def bare(line: str) -> str:
+        return re.sub(r"[\s│╭╮╰╯─]+", " ", line).strip()
+
+    shown = [bare(line) for line in res.output.splitlines()]
+    for line in screen.group(1).splitlines():  # a prompt is followed by what was typed
+        assert any(s.startswith(bare(line)) for s in shown), line
+    assert "hard plays Q♦ and captures 2♠ 3♠ 3♣" in section and "Q♦ and captures" in res.output
+    assert "Quit now?" in res.output and "replay it with:" in res.output
+    assert (tmp_path / "g.json").exists()

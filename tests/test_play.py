@@ -568,7 +568,7 @@ def test_cli_two_against_two(tmp_path: Path) -> None:
 def test_cli_seats_every_table_each_for_themselves(
     tmp_path: Path, args: list[str], seats: int, names: list[str], sides: str
 ) -> None:
-    """docs/rules.md §2.1: 3 and 4 players each for themselves, as the README says."""
+    """docs/rules.md §2.1: 3 and 4 players each for themselves, as docs/play.md says."""
     path = tmp_path / "g.json"
     cli = [*args, "--opponent", "random", "--seed", "5", "--name", "Ann", "--target", "5"]
     code, output = run_cli([*cli, "--save", str(path)], "1\n" * 3000)

@@ -66,7 +66,7 @@ def test_the_command_lists_them_with_their_strength() -> None:
 
 
 def test_shell_completion_is_click_s() -> None:
-    """`eval "$(_CHKOBBA_COMPLETE=bash_source chkobba)"` as the README says."""
+    """`eval "$(_CHKOBBA_COMPLETE=bash_source chkobba)"` as docs/play.md says."""
     runner = CliRunner()
     source = runner.invoke(main, [], prog_name="chkobba", env={"_CHKOBBA_COMPLETE": "bash_source"})
     assert "complete" in source.output and "_CHKOBBA_COMPLETE" in source.output
@@ -76,4 +76,4 @@ def test_shell_completion_is_click_s() -> None:
              "COMP_CWORD": "1"},
     )  # fmt: skip
     assert "play" in done.output and "players" in done.output
-    assert "_CHKOBBA_COMPLETE=bash_source chkobba" in (ROOT / "README.md").read_text()
+    assert "_CHKOBBA_COMPLETE=bash_source chkobba" in (ROOT / "docs" / "play.md").read_text()

@@ -1,2 +1,2 @@
 """The coach: the expert's search turned into move analysis, hints, a card-counting
-trainer and a post-game summary (README, "The coach")."""
+trainer and a post-game summary (docs/coach.md)."""
