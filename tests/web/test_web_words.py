@@ -24,7 +24,8 @@ STATIC = Path(__file__).resolve().parents[2] / "src" / "chkobba" / "web" / "stat
 CALLS = {"t": "page", "tt": "touti", "ct": "coach", "rw": "rules_page"}
 """Each page's word function and the catalogue section it reads."""
 
-MARKERS = {"data-i18n": "page", "data-i18n-placeholder": "page", "data-tt": "touti",
+MARKERS = {"data-i18n": "page", "data-i18n-placeholder": "page", "data-i18n-label": "page",
+           "data-tt": "touti",
            "data-rw": "rules_page"}
 """The html markers whose value is a key, and its section."""
 
