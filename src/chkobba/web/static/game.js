@@ -176,6 +176,24 @@ function render() {
   document.body.dataset.connected = connected ? "1" : "0";
   document.body.dataset.coaching = room.coaching === false ? "0" : "1";
   if (atTable && !inPlay(document.activeElement)) focusPlay();
+  keepInView();
+}
+
+let viewFor = "";
+
+/** When this seat's turn comes, or the capture choice or the cut opens, the hand and the
+ * choice are brought into the window (a phone shows the table above them; the choice
+ * opening above the hand pushes it down): the hand's foot at the window's foot. */
+function keepInView() {
+  const open = ["choices", "cut"].map($).find((box) => !box.classList.contains("hidden")) ?? null;
+  const key = `${canPlay()}|${pendingCard}|${open?.id ?? ""}`;
+  if (key === viewFor) return;
+  viewFor = key;
+  if (seat < 0 || !(canPlay() || open)) return;
+  const zone = $("hand-zone").getBoundingClientRect();
+  const top = open ? open.getBoundingClientRect().top : zone.top;
+  if (top >= 0 && zone.bottom <= window.innerHeight) return;
+  window.scrollBy({ top: zone.bottom - window.innerHeight + 8, behavior: "instant" });
 }
 
 /** Whether this page may play now: its turn, nothing on the way, and connected. */
@@ -432,6 +450,8 @@ function renderHand() {
     const opts = optionsFor(c);
     const b = cardEl(c, { button: true });
     b.dataset.index = i;
+    // How many plays the card has: more than one opens the capture choice.
+    b.dataset.moves = opts.length;
     // Every card stays reachable by the keyboard (not disabled): the focus stays in the
     // hand while the others play.
     if (opts.length && canPlay()) {
