@@ -595,3 +595,25 @@ def test_terminal_trainer_asks_now_and_then_and_scores() -> None:
     assert coach.meta()["trainer"] == {"asked": asked, "right": coach.score.right}
     # Every rank and suit has unseen cards here, so "none" is never right for them.
     assert all(not e["right"] for e in coach.score.log if e["kind"] != "safe")
+
+
+def test_terminal_trainer_prompts_yes_or_no_for_a_yes_or_no_question() -> None:
+    """A lay's safety is a yes/no question: its prompt asks for yes or no, not cards."""
+    prompts: list[str] = []
+
+    def answer(prompt: str) -> str:
+        prompts.append(prompt)
+        return ""  # Enter skips
+
+    coach = TerminalCoach(Console(file=io.StringIO()), answer, trainer=True, seed=3)
+    obs = position("2h Kc 5s", "Qs", "Ah 4c 6d")
+    rng = random.Random(1)
+    kinds = []
+    for _ in range(40):
+        q = ask(obs, rng)
+        kinds.append(q.kind)
+        coach._quiz(q)
+    assert {"safe", "rank"} <= set(kinds)
+    for kind, prompt in zip(kinds, prompts, strict=True):
+        assert ("yes or no" in prompt) == (kind == "safe"), (kind, prompt)
+        assert ("cards" in prompt) == (kind != "safe"), (kind, prompt)

@@ -12,6 +12,7 @@ from chkobba.coach.command import analyze_cmd
 from chkobba.duel.cli import duel, tournament
 from chkobba.fishing.narrate import narrate_round, side_name
 from chkobba.fishing.record import GameRecord, RecordError, replay
+from chkobba.players_command import players
 from chkobba.rules_command import rules
 from chkobba.simulate import simulate
 from chkobba.touti.cli import is_touti_record, replay_touti, verify_touti
@@ -22,7 +23,11 @@ from chkobba.web.serve import serve
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="chkobba")
 def main() -> None:
-    """Chkobba, the Tunisian card game: play it, simulate it, check its records."""
+    """Chkobba, the Tunisian card game: play it, simulate it, check its records.
+
+    Shell completion (bash): eval "$(_CHKOBBA_COMPLETE=bash_source chkobba)"; for zsh
+    or fish, zsh_source or fish_source.
+    """
 
 
 @main.command()
@@ -84,3 +89,4 @@ main.add_command(tournament)
 main.add_command(serve)
 main.add_command(rules)
 main.add_command(analyze_cmd)
+main.add_command(players)

@@ -25,9 +25,9 @@ from rich.console import Console
 from rich.markup import escape
 
 from chkobba.coach.hints import hint_meta
-from chkobba.fishing.cards import CARDS, FULL_DECK, SUIT_SYMBOLS
+from chkobba.fishing.cards import CARDS, FULL_DECK, SUIT_SYMBOLS, SUITS
 from chkobba.touti.agents import ToutiAgent
-from chkobba.touti.cards import STRENGTH, card_points, suit_name
+from chkobba.touti.cards import STRENGTH, SUIT_NAMES, card_points, suit_name
 from chkobba.touti.deal import Deal, IllegalMove, Phase, canto_value, team_of
 from chkobba.touti.match import ToutiMatch
 from chkobba.touti.moves import (
@@ -36,10 +36,13 @@ from chkobba.touti.moves import (
     MIN_BID,
     Bid,
     Call,
+    Canto,
     CardPlay,
     NotationError,
     ToutiMove,
+    Trump,
 )
+from chkobba.touti.moves import Ask as AskPartner
 from chkobba.touti.moves import parse_move as parse_touti_move
 from chkobba.touti.narrate import (
     describe_move,
@@ -87,20 +90,40 @@ HINT_CARDS: Final = 3
 """How many cards a hint shows."""
 
 
+def hand_order(card: int, trump: int | None) -> tuple[bool, int, int]:
+    """Where a card stands in a hand as shown: by suit, trumps first, then high to low in
+    trick order."""
+    return (card // 10 != trump, card // 10, -STRENGTH[card])
+
+
 def hand_line(hand: int, trump: int | None) -> str:
     """A hand by suit, trumps first, each suit high to low in trick order (Rich markup)."""
     parts = []
     for s in sorted(range(4), key=lambda s: (s != trump, s)):
         cs = sorted(
             (c for c in range(40) if hand >> c & 1 and c // 10 == s),
-            key=lambda c: -STRENGTH[c],
+            key=lambda c: hand_order(c, trump),
         )
         if cs:
             colour = "red" if s in (1, 2) else "default"
             label = SUIT_SYMBOLS[s] + (" (trumps)" if s == trump else "")
-            cards = " ".join(str(CARDS[c]) for c in cs)
+            cards = " ".join(CARDS[c].pretty() for c in cs)
             parts.append(f"[{colour}]{label}[/{colour}] {cards}")
     return "   ".join(parts)
+
+
+def move_label(m: ToutiMove) -> str:
+    """A move as the help says to type it, cards with their suit symbol: ``Q♥``,
+    ``trump s (espadas)``, ``canto h``, ``ask aces``; bids and calls as they are."""
+    if isinstance(m, CardPlay):
+        return CARDS[m.card].pretty()
+    if isinstance(m, Trump):
+        return f"trump {SUITS[m.suit]} ({SUIT_NAMES[m.suit]})"
+    if isinstance(m, Canto):
+        return f"canto {SUITS[m.suit]} ({SUIT_NAMES[m.suit]})"
+    if isinstance(m, AskPartner):
+        return f"ask {m.topic}"
+    return str(m)
 
 
 class ToutiSession:
@@ -148,7 +171,9 @@ class ToutiSession:
             assert w is not None
             head = f"{team_label(w, self.names)} win the match!"
             self.console.rule(f"[bold green]{escape(head)}[/bold green]")
-        self.console.print(self._totals())
+        else:
+            # A finished match's score was just printed with its last deal.
+            self.console.print(self._totals())
         return SessionResult(ending, self.match.winner, self.save())
 
     def save(self) -> Path | None:
@@ -232,7 +257,11 @@ class ToutiSession:
 
     def _human_turn(self) -> None:
         obs = observe(self.match, 0)
-        moves = list(obs.legal_moves)
+        # The cards to play are listed (and numbered) in the order the hand shows them.
+        moves = sorted(
+            obs.legal_moves,
+            key=lambda m: hand_order(m.card, obs.trump) if isinstance(m, CardPlay) else (),
+        )
         if moves == [Call.NO_CANTO] or obs.phase is Phase.ANSWER:
             # Nothing to announce, or the partner's question, whose one answer is the true
             # one: nothing to ask the person.
@@ -265,7 +294,7 @@ class ToutiSession:
             self.console.print(escape(self._running_count(obs)))
         if obs.current:
             cards = " ".join(
-                f"{CARDS[c]}({escape(self.names[(obs.leader + i) % 4])})"
+                f"{CARDS[c].pretty()}({escape(self.names[(obs.leader + i) % 4])})"
                 for i, c in enumerate(obs.current)
             )
             self.console.print(f"Trick so far: {cards}")
@@ -274,7 +303,7 @@ class ToutiSession:
         if obs.phase is Phase.BID:
             bids = [m for m in moves if isinstance(m, Bid)]
             others = [m for m in moves if not isinstance(m, Bid)]
-            choices = [f"[cyan]{i}[/cyan] {m}" for i, m in enumerate(others, 1)]
+            choices = [f"[cyan]{i}[/cyan] {move_label(m)}" for i, m in enumerate(others, 1)]
             if bids:
                 choices.append(
                     ("or " if others else "") + f"a bid from {bids[0].amount} to {bids[-1].amount}"
@@ -290,7 +319,9 @@ class ToutiSession:
                     f"{bids[0].amount}.[/yellow]"
                 )
         else:
-            self.console.print("  ".join(f"[cyan]{i}[/cyan] {m}" for i, m in enumerate(moves, 1)))
+            self.console.print(
+                "  ".join(f"[cyan]{i}[/cyan] {move_label(m)}" for i, m in enumerate(moves, 1))
+            )
 
     def _show_hand(self, hand: int, trump: int | None, force: bool = False) -> None:
         if force or self._shown != (hand, trump):
@@ -342,10 +373,10 @@ class ToutiSession:
                 "points minus the opponents', and a quarter of the card points):"
             )
             for i, (m, v) in enumerate(values[:HINT_CARDS], 1):
-                self.console.print(f"{i}. {CARDS[m.card]}  {v:+.1f}")
+                self.console.print(f"{i}. {CARDS[m.card].pretty()}  {v:+.1f}")
         else:
             move = technique_move(obs)
-            self.console.print(f"The technique player would say: {escape(str(move))}")
+            self.console.print(f"The technique player would say: {escape(move_label(move))}")
         self.console.print(
             f"[dim]Hints this game: {len(self.hinted)} (noted in the record)[/dim]"
         )
@@ -442,4 +473,4 @@ def unseen_cards(obs: ToutiObservation) -> int:
     return FULL_DECK & ~obs.hand & ~obs.played & ~shown
 
 
-__all__ = ["HELP", "SEAT_NAMES", "ToutiSession", "hand_line", "unseen_cards"]
+__all__ = ["HELP", "SEAT_NAMES", "ToutiSession", "hand_line", "move_label", "unseen_cards"]

@@ -36,6 +36,14 @@ HELP: Final = """\
   [cyan]unseen[/cyan]       show or hide the cards you have not seen yet (for learning)"""
 
 
+def answer_prompt(q: Question) -> str:
+    """The prompt for a trainer question's answer: yes or no for a lay's safety, cards
+    for a rank or a suit."""
+    if q.kind == "safe":
+        return "Your answer (yes or no; Enter skips): "
+    return "Your answer (cards like 7h 7c, suits or ranks alone, none; Enter skips): "
+
+
 class TerminalCoach:
     """Hints, trainer questions and the unseen-cards toggle for one human seat."""
 
@@ -104,9 +112,7 @@ class TerminalCoach:
     def _quiz(self, q: Question) -> None:
         self.console.print(f"[bold magenta]Trainer:[/bold magenta] {escape(q.prompt)}")
         while True:
-            text = self.ask_line(
-                "Your answer (cards like 7h 7c, suits or ranks alone, none; Enter skips): "
-            )
+            text = self.ask_line(answer_prompt(q))
             if not text.strip():
                 self.console.print(f"[dim]Skipped. {escape(q.why)}[/dim]")
                 return

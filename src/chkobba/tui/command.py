@@ -17,9 +17,12 @@ from rich.markup import escape
 from chkobba.agents import Agent, AgentError, make_agent
 from chkobba.agents.base import check_playable
 from chkobba.agents.engine import close_all, shared_fallbacks
+from chkobba.duel.cli import ENGINE_LOG_OPTION
+from chkobba.fishing.game import seating_name
 from chkobba.fishing.match import Match
 from chkobba.fishing.narrate import goal
 from chkobba.fishing.rules import PRESETS, preset
+from chkobba.games.base import choose_table
 from chkobba.touti.cli import play_options as touti_play_options
 from chkobba.tui.coach import TerminalCoach
 from chkobba.tui.session import Ask, Ending, PlaySession
@@ -76,19 +79,40 @@ def _agent(name: str, seed: int, option: str) -> Agent:
         raise click.BadParameter(str(e), param_hint=option) from None
 
 
-def seat_names(human: str, computers: dict[int, str], seats: int) -> list[str]:
+def seat_names(
+    human: str, computers: dict[int, str], seats: int, teams: bool | None = None
+) -> list[str]:
     """Names for the table: the human's, then each computer's.
 
-    Two players: the computer is named after its player. Four or six: the computers
-    are named by their place, which is what a player needs to follow the play.
+    Two players: the computer is named after its player. Three or more: the
+    computers are named by their place, which is what a player needs to follow the
+    play; at 2 against 2 the one opposite is the partner (``teams`` defaults to
+    that at 4 seats).
     """
     if seats == 2:
         other = computers[1]
         return [human, other if other != human else f"{other} (computer)"]
     # Playing order runs counter-clockwise, so seat 1 sits on the human's right.
+    if seats == 3:
+        return [human, "Right", "Left"]
     if seats == 6:
         return [human, "Right", "Far right", "Opposite", "Far left", "Left"]
-    return [human, "Right", "Partner", "Left"]
+    return [human, "Right", "Partner" if teams is not False else "Opposite", "Left"]
+
+
+PLAY_TABLES: Final = {
+    "2": "--players 2",
+    "3": "--players 3",
+    "4": "--players 4 --no-teams",
+    "2v2": "--players 4",
+    "6": "--players 6",
+}
+"""How ``chkobba play`` asks for each table a rule set may list in its ``seatings``."""
+
+
+def table_options(seatings: tuple[str, ...]) -> str:
+    """A rule set's tables as the options that ask for them: ``--players 2, --players 4``."""
+    return ", ".join(PLAY_TABLES[s] for s in seatings)
 
 
 @click.command()
@@ -110,11 +134,20 @@ def seat_names(human: str, computers: dict[int, str], seats: int) -> list[str]:
 )
 @click.option(
     "--players",
-    type=click.Choice(["2", "4", "6"]),
+    type=click.Choice(["2", "3", "4", "6", "2v2"]),
     default=None,
-    help="2 (you against the computer), 4 (you and a computer partner, "
-    "sitting opposite, against two computers) or 6 (the Scopa family: you against five "
-    "computers, each for themselves). Default: 2 where the rules allow it.",
+    help="2 (you against the computer), 3 (you against two computers, each for "
+    "themselves), 4 (you and a computer partner, sitting opposite, against two computers; "
+    "with --no-teams, four each for themselves; 2v2 is the same as 4 with teams) or 6 (the "
+    "Scopa family: you against five computers, each for themselves), as the rules allow "
+    "(`chkobba rules NAME` lists its tables). Default: 2 where the rules allow it, else "
+    "their first table.",
+)
+@click.option(
+    "--teams/--no-teams",
+    default=None,
+    help="With --players 4: partners opposite, 2 against 2 (the default where the rules "
+    "allow it), or each for themselves.",
 )
 @click.option(
     "--opponent",
@@ -122,10 +155,11 @@ def seat_names(human: str, computers: dict[int, str], seats: int) -> list[str]:
     "opponent",
     metavar="NAME",
     help="The computer player you play against: a level (easy, medium, hard, expert), "
-    "a player (random, greedy, heuristic), or a trained policy (policy:PATH, docs/rl.md). "
-    "Default: hard.",
+    "a player (random, greedy, heuristic; `chkobba players` lists them), a trained policy "
+    "(policy:PATH, docs/rl.md) or an outside program (engine:COMMAND, "
+    "docs/engine-protocol.md). Default: hard.",
 )
-@click.option("--partner", metavar="NAME", help="Your computer partner (4 players only).")
+@click.option("--partner", metavar="NAME", help="Your computer partner (--players 4, 2 against 2).")
 @click.option(
     "--target",
     type=click.IntRange(min=1),
@@ -166,10 +200,12 @@ def seat_names(human: str, computers: dict[int, str], seats: int) -> list[str]:
     "speaks English.",
 )
 @touti_play_options
+@ENGINE_LOG_OPTION
 def play(
     game: str,
     rules_name: str,
     players: str | None,
+    teams: bool | None,
     opponent: str | None,
     partner: str | None,
     target: int | None,
@@ -202,6 +238,8 @@ def play(
                 "--trainer asks Chkobba's card-counting questions and has none for Touti "
                 "(--unseen shows the cards you have not seen)"
             )
+        if teams is False:
+            raise click.UsageError("Touti is played 2 against 2 (--no-teams is for Chkobba)")
         _play_touti(players, opponent, partner, target, seed, name, save, hints, unseen, touti)
         return
     given = [k for k, v in touti.items() if v is not None]
@@ -216,16 +254,24 @@ def play(
             param_hint="--target",
         )
     rules = preset(rules_name, {"target": target} if target is not None else {})
-    if players is None:
-        players = "2" if "2" in rules.seatings else "4"
-    seats = int(players)
-    if {2: "2", 4: "2v2"}.get(seats, players) not in rules.seatings:
+    if players == "2v2":
+        # The name `chkobba rules` gives the table: 4 players in teams.
+        if teams is False:
+            raise click.UsageError("--players 2v2 is 2 against 2: it cannot be --no-teams")
+        players, teams = "4", True
+    seats, together = choose_table(
+        rules.seatings, None if players is None else int(players), teams, prefer_teams=True
+    )
+    if teams is not None and seats != 4:
+        raise click.UsageError("--teams and --no-teams need --players 4")
+    if seating_name(seats, together) not in rules.seatings:
+        asked = "--players 4 --no-teams" if seats == 4 and not together else f"--players {seats}"
         raise click.UsageError(
-            f"{rules_name} is not played with --players {seats} "
-            f"(its tables: {', '.join(rules.seatings)})"
+            f"{rules_name} is not played with {asked} "
+            f"(its tables: {table_options(rules.seatings)})"
         )
-    if partner is not None and seats != 4:
-        raise click.UsageError("--partner needs --players 4")
+    if partner is not None and not together:
+        raise click.UsageError("--partner needs a partner: --players 4, 2 against 2")
     human = (name if name is not None else _human_name()).strip()
     if not human:
         raise click.BadParameter("a name cannot be empty", param_hint="--name")
@@ -240,24 +286,23 @@ def play(
         default = default_player() if opponent is None or partner is None else ""
     except AgentError as e:
         raise click.ClickException(str(e)) from None
-    roles = {1: opponent or default}
-    if seats == 4:
-        roles |= {2: partner or default, 3: opponent or default}
-    elif seats == 6:
-        roles |= dict.fromkeys(range(2, 6), opponent or default)
-    hint = {s: "--partner" if seats == 4 and s == 2 else "--opponent" for s in roles}
+    roles = dict.fromkeys(range(1, seats), opponent or default)
+    if together:
+        roles[2] = partner or default
+    hint = {s: "--partner" if together and s == 2 else "--opponent" for s in roles}
     # Each computer gets its own stream of chance, all derived from the one seed.
     agents = {s: _agent(n, seed + s, hint[s]) for s, n in roles.items()}
 
-    match = Match(rules, seats=seats, teams=seats == 4, seed=seed)
+    match = Match(rules, seats=seats, teams=together, seed=seed)
     path = save if save is not None else default_save_path()
     console = Console(highlight=False)
     interactive = console.is_terminal and sys.stdin.isatty()
-    names = seat_names(human, roles, seats)
+    names = seat_names(human, roles, seats, together)
     if seats == 2:
         sides = f"you against {roles[1]}"
-    elif seats == 6:
-        sides = f"you against five computers ({roles[1]}), each for themselves"
+    elif not together:
+        count = {3: "two", 4: "three", 6: "five"}[seats]
+        sides = f"you against {count} computers ({roles[1]}), each for themselves"
     else:
         sides = (
             f"you and your partner ({roles[2]}, opposite you) against Right and Left ({roles[1]})"
@@ -317,7 +362,7 @@ def _play_touti(
     # Imported here so that Chkobba games do not load the Touti terminal game.
     from chkobba.touti.play import play_touti
 
-    if players not in (None, "4"):
+    if players not in (None, "4", "2v2"):
         raise click.UsageError("Touti is played by 4 players (--players 4)")
     if target is not None and target not in (600, 800, 1000):
         raise click.BadParameter("Touti is played to 600, 800 or 1000", param_hint="--target")

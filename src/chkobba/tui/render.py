@@ -21,7 +21,7 @@ from rich.text import Text
 
 from chkobba.fishing.cards import CARDS, DIAMONDS, HEARTS, cards_of, format_cards, sort_for_display
 from chkobba.fishing.game import Phase
-from chkobba.fishing.moves import Cut, Move
+from chkobba.fishing.moves import Cut, Move, Play
 from chkobba.fishing.narrate import (
     seat_name,
     side_name,
@@ -102,6 +102,18 @@ def move_text(move: Move) -> Text:
     if not move.capture:
         return Text("lay ").append_text(card_text(move.card))
     return card_text(move.card).append(" takes ").append_text(cards_words(move.capture))
+
+
+def in_hand_order(moves: Sequence[Move]) -> list[Move]:
+    """The moves in the order the hand is shown (by the played card's value, then suit),
+    each card's captures in the engine's order; a cut's two answers as they are."""
+    plays: list[Play] = [m for m in moves if isinstance(m, Play)]
+    if len(plays) != len(moves):
+        return list(moves)
+    shown = sort_for_display(CARDS[p.card] for p in plays)
+    rank = {int(c): i for i, c in enumerate(shown)}
+    plays.sort(key=lambda p: rank[p.card])
+    return list(plays)
 
 
 def choices_table(moves: Sequence[Move], words: Callable[[Move], Text] = move_text) -> Table:

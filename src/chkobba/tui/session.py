@@ -51,6 +51,7 @@ from chkobba.tui.render import (
     breakdown_panel,
     choices_table,
     coloured,
+    in_hand_order,
     play_line,
     score_line,
 )
@@ -418,7 +419,7 @@ class PlaySession:
     def _human_turn(self) -> Move:
         """The legal move the player chooses (not yet taken by the match)."""
         obs = observe(self.match, self.human)
-        moves = list(obs.legal_moves)
+        moves = in_hand_order(obs.legal_moves)
         self._show_turn(obs, moves)
         if self.coach is not None:
             self.coach.before_turn(obs)

@@ -34,6 +34,7 @@ from chkobba.web.http import (
     HTTP_ERROR_CODES,
     Budgets,
     JsonErrors,
+    NoTokenInUrl,
     Refused,
     error,
     json_body,
@@ -48,6 +49,7 @@ from chkobba.web.protocol import (
     PlayMsg,
     ProtocolError,
     error_message,
+    message_id,
     parse_client_message,
     point_names,
 )
@@ -60,6 +62,10 @@ log = logging.getLogger("chkobba.web")
 
 STATIC: Final = Path(__file__).parent / "static"
 MAX_BODY: Final = 4096
+FLUSH_SECONDS: Final = 5.0
+"""How long a closing WebSocket may take to send what is queued for it, and its close."""
+MAX_LIST: Final = 100
+"""The most finished games ``GET /api/games?status=finished&limit=N`` lists."""
 PING_SECONDS: Final = 2.0
 """How long ``/healthz`` waits for the database's answer to ``SELECT 1``."""
 CARD_MAX_AGE: Final = 7 * 24 * 3600
@@ -99,18 +105,26 @@ def creation(data: dict[str, Any]) -> dict[str, Any]:
     seating = data.get("seating")
     players = data.get("players")
     teams = data.get("teams")
+    if players is not None and (type(players) is not int or not 2 <= players <= 6):
+        raise ValueError(f"players must be a number of players, 2 to 6, not {players!r}")
+    if teams is not None and not isinstance(teams, bool):
+        raise ValueError(f"teams must be true or false, not {teams!r}")
     if seating is not None:
-        if not isinstance(seating, str | int) or isinstance(seating, bool):
-            raise ValueError("seating must be a seating name such as '2', '3' or '2v2'")
         known = played.seatings(rules)
-        if str(seating) not in known:
-            raise ValueError(f"seating must be one of {', '.join(known)}")
-        seats, together = table_of(str(seating))
+        if not isinstance(seating, str):
+            raise ValueError(
+                f"seating must be a seating's name as a string ({', '.join(map(repr, known))}), "
+                f"not {seating!r}"
+            )
+        if players is not None or teams is not None:
+            # Two ways of saying the table at once could contradict each other.
+            raise ValueError(
+                "give the table either as seating or as players and teams, not both"
+            )
+        if seating not in known:
+            raise ValueError(f"seating must be one of {', '.join(known)}, not {seating!r}")
+        seats, together = table_of(seating)
     else:
-        if players is not None and (type(players) is not int or not 2 <= players <= 6):
-            raise ValueError("players must be a number of players, 2 to 6")
-        if teams is not None and not isinstance(teams, bool):
-            raise ValueError("teams must be true or false")
         seats, together = choose_table(played.seatings(rules), players, teams, False)
     played.check_table(rules, seats, together)
     target = data.get("target")
@@ -164,6 +178,7 @@ def create_app(
         hub.journal.write_seen = hub.cluster.mark_seen
         hub.journal.write_rematch = hub.cluster.link_rematch
         hub.journal.write_use = hub.cluster.count_use
+        hub.journal.write_hint = hub.cluster.add_hint
     metrics = Metrics(hub, worker or "single")
     hub.journal.write_moves = metrics.count_writes(hub.journal.write_moves)
     work = Work(limits or Limits())
@@ -218,6 +233,8 @@ def create_app(
         if hub.cluster is not None:
             answer["worker"] = hub.cluster.worker
             answer["owned"] = len(hub.cluster.owned)
+            answer["handoff"] = hub.cluster.listener_state()
+            answer["adopted"] = hub.adopted
         return JSONResponse(answer)
 
     async def metrics_page(request: Request) -> Response:
@@ -240,7 +257,7 @@ def create_app(
 
     async def create_game(request: Request) -> Response:
         creating.check(request)
-        data = await json_body(request, MAX_BODY)
+        data = await json_body(request, MAX_BODY, required=True)
         try:
             spec = creation(data)
             name = clean_name(data.get("name"), "Player 1")
@@ -280,10 +297,13 @@ def create_app(
     async def list_games(request: Request) -> Response:
         status = request.query_params.get("status", "finished")
         if status == "finished":
-            try:
-                limit = min(100, max(1, int(request.query_params.get("limit", "50"))))
-            except ValueError:
-                return error(400, "bad_request", "limit must be a number")
+            asked = request.query_params.get("limit", "50")
+            if not (asked.isascii() and asked.isdigit() and 1 <= int(asked) <= MAX_LIST):
+                return error(
+                    400, "bad_request", f"limit must be a whole number from 1 to {MAX_LIST}, "
+                    f"not {asked!r}"
+                )
+            limit = int(asked)
             found = await hub.journal.call(store.finished_games, limit)
             games = [
                 {
@@ -418,7 +438,11 @@ def create_app(
                     text = msg.get("bytes") or b""
                 if not conn.limiter.allow():
                     conn.refused += 1
-                    conn.send(error_message("rate_limited", "too many messages: slow down"))
+                    # Answered like any refusal, so a client waiting for its answer hears.
+                    conn.send(
+                        error_message("rate_limited", "too many messages: slow down",
+                                      message_id(text))
+                    )
                     if conn.refused >= s.max_refusals:
                         conn.close(1008, "rate limit")
                         await writer
@@ -447,7 +471,11 @@ def create_app(
         finally:
             hub.detach(conn)
             conn.close()
-            writer.cancel()
+            # The writer sends what is queued (an error the client must read, say) and the
+            # close code; a client that stopped reading cannot hold the connection open.
+            done, _ = await asyncio.wait({writer}, timeout=FLUSH_SECONDS)
+            if not done:
+                writer.cancel()
 
     def _spawn_writer(conn: Conn, ws: WebSocket) -> asyncio.Task[None]:
         async def run() -> None:
@@ -495,7 +523,7 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(JsonErrors)],
+        middleware=[Middleware(NoTokenInUrl), Middleware(JsonErrors)],
         exception_handlers={HTTPException: http_error, Refused: refused},
     )
     app.state.hub = hub

@@ -48,7 +48,8 @@ from chkobba.fishing.observe import Observation, observe
 from chkobba.fishing.record import GameRecord, RecordError
 from chkobba.games.chkobba import point_names
 from chkobba.store import Store, StoredGame
-from chkobba.store.hints import add_hint, hints_of
+from chkobba.store.hints import hints_of
+from chkobba.web.cluster import NotOwner
 from chkobba.web.http import Budgets, Refused, client_address, error, json_body
 from chkobba.web.hub import Hub, Room
 from chkobba.web.protocol import ProtocolError, card_list, read_json, side_of, turn_json
@@ -580,7 +581,16 @@ class Coach:
 
     async def _count(self, room: Room, seat: int, aid: str) -> int:
         """Count one use of the coach's ``aid`` (for the record); the seat's count of it."""
-        return await self.hub.journal.call(self.hub.journal.write_use, room.id, seat, aid)
+        try:
+            return await self.hub.journal.call(self.hub.journal.write_use, room.id, seat, aid)
+        except NotOwner:
+            raise self._moved(room) from None
+
+    def _moved(self, room: Room) -> Refused:
+        """The answer when a cluster's worker finds it lost the game meanwhile (its write
+        refused, nothing written): the game is let go, the client asks again."""
+        self.hub.later(self.hub.let_go(room.id, only=room))
+        return Refused(503, "server_error", "the game moved to another server; ask again")
 
     async def hint(self, request: Request) -> Response:
         """``POST /api/games/{game}/hint``: the expert's top plays for the seat to move."""
@@ -606,7 +616,11 @@ class Coach:
             except ClientGone:
                 return _gone()
             self.cache.put(key, h, 2048)
-        await self.hub.journal.call(add_hint, self.store, room.id, ply, seat)
+        try:
+            # Fenced in a cluster: a worker that lost the game meanwhile writes nothing.
+            await self.hub.journal.call(self.hub.journal.write_hint, room.id, ply, seat)
+        except NotOwner:
+            raise self._moved(room) from None
         await self._count(room, seat, "hints")
         hinted = await self.hub.journal.call(hints_of, self.store, room.id)
         mine = sum(1 for _, s in hinted if s == seat)

@@ -33,6 +33,7 @@ from chkobba.fishing.match import Match
 from chkobba.fishing.rules import RULES_VERSION, RulesError
 from chkobba.games import Game, MoveRefused, Table, game, replay
 from chkobba.store import Finish, MoveRow, SeatRow, Store, StoredGame
+from chkobba.store.hints import add_hint
 from chkobba.store.store import now
 from chkobba.web.cluster import NotOwner, Ownership
 from chkobba.web.codes import is_game_id, new_code
@@ -54,8 +55,6 @@ log = logging.getLogger("chkobba.web")
 T = TypeVar("T")
 
 MAX_NAME: Final = 24
-ADOPT_SECONDS: Final = 5.0
-"""How long a cluster worker waits for another to let a game go before refusing."""
 OUTBOX_LIMIT: Final = 256
 """Messages queued for one slow connection before it is dropped."""
 
@@ -430,6 +429,9 @@ class Journal:
         self.write_seen: Callable[..., None] = store.mark_seen
         self.write_rematch: Callable[[str, str], str] = store.link_rematch
         self.write_use: Callable[[str, int, str], int] = store.count_use
+        self.write_hint: Callable[[str, int, int], bool] = lambda game_id, ply, seat: add_hint(
+            store, game_id, ply, seat
+        )
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store method on the store's thread."""
@@ -489,6 +491,9 @@ class Settings:
     """Seconds between a cluster worker's looks for abandoned games nobody holds."""
     retry_after: float = 2.0
     """Seconds before the computer tries again a move the database did not take."""
+    adopt_seconds: float = 5.0
+    """How long a cluster worker waits for another to let a game go before refusing
+    (``server_error``, then the connection closed with 1013)."""
 
 
 class Hub:
@@ -514,6 +519,8 @@ class Hub:
         )
         self.adopted = 0
         """Games this worker has loaded on demand (taken over, in a cluster)."""
+        self.on_adopted: list[Callable[[], Any]] = []
+        """Called at each game taken over (``/metrics`` counts them)."""
         self.scanner: asyncio.Task[None] | None = None
         """A cluster worker's looks for abandoned games (:meth:`scan_abandoned`)."""
 
@@ -707,10 +714,16 @@ class Hub:
         raise RuntimeError("could not find a free game code")
 
     async def get_room(self, game_id: str) -> Room | None:
-        """A game by id, loading a finished one from the store if need be."""
+        """A game by id, loading a finished one from the store if need be.
+
+        A cluster's worker serves an unfinished game it has in memory only while it still
+        holds it (asked of the database): one that was paused or cut off may have lost it
+        to another worker, which played on. Such a stale game is let go (its clients are
+        handed over, 1012) and loaded again, from its current holder.
+        """
         code = game_id.strip().upper()
         room = self.rooms.get(code)
-        if room is not None:
+        if room is not None and not await self._stale(room):
             return room
         if not is_game_id(code):
             return None
@@ -720,6 +733,20 @@ class Hub:
         if self.cluster is not None and stored.status != "finished":
             return await self.adopt(code)
         return room_from_stored(stored)
+
+    async def _stale(self, room: Room) -> bool:
+        """Whether ``room`` is a cluster's game this worker no longer holds; if so it has
+        been let go (and is no longer in :attr:`rooms`)."""
+        cluster = self.cluster
+        if cluster is None or room.status == "finished":
+            return False
+        if await self.journal.call(cluster.holds, room.id):
+            return False
+        if room.status == "finished":
+            return False  # ended meanwhile (its lock released with its end)
+        log.warning("game %s is no longer held here: let go, to be loaded afresh", room.id)
+        await self.let_go(room.id, "the game moves to another server", only=room)
+        return True
 
     async def join(self, room: Room, name: str) -> tuple[int, str]:
         """Give the next free seat to a person; return the seat and its token."""
@@ -1178,12 +1205,13 @@ class Hub:
         """End a game that was not played out (lock held): stored, then announced."""
         # Fenced like the moves in a cluster: a worker that lost the game cannot end it.
         await self.journal.call(self.journal.write_moves, [], [finish])
-        if self.cluster is not None:
-            await self.journal.call(self.cluster.release, room.id)
+        # Finished before its lock is released: a finished game is nobody's to hold.
         room.status = "finished"
         room.ending = finish.ending
         room.resigned = finish.resigned
         room.final_winner = finish.winner
+        if self.cluster is not None:
+            await self.journal.call(self.cluster.release, room.id)
         room.stand_in.clear()
         self._end_engines(room, played_out=False)
         if room.timer is not None:
@@ -1316,7 +1344,13 @@ class Hub:
         loop = asyncio.get_running_loop()
 
         def let_go_soon(code: str) -> None:
-            loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self.let_go(code)))
+            def now() -> None:
+                # Only the room lost: not one loaded afresh by the time this runs.
+                room = self.rooms.get(code)
+                if room is not None:
+                    self.later(self.let_go(code, only=room))
+
+            loop.call_soon_threadsafe(now)
 
         def asked(code: str) -> None:
             # On the listener's thread: another worker wants this game.
@@ -1348,7 +1382,7 @@ class Hub:
             room = self.rooms.get(code)
             if room is not None:
                 return room
-            deadline = time.monotonic() + ADOPT_SECONDS
+            deadline = time.monotonic() + self.settings.adopt_seconds
             while not await self.journal.call(cluster.try_own, code):
                 if time.monotonic() > deadline:
                     raise Busy(code)
@@ -1372,6 +1406,8 @@ class Hub:
             # The room's timers (away seats, the clock) count from the stored times.
             self.arm(room)
             self.adopted += 1
+            for told in self.on_adopted:
+                told()
             return room
 
     async def _scan_loop(self) -> None:
@@ -1442,10 +1478,15 @@ class Hub:
                 return None
             return room
 
-    async def let_go(self, code: str, reason: str = "the game moves to another server") -> None:
+    async def let_go(
+        self, code: str, reason: str = "the game moves to another server", only: Room | None = None
+    ) -> None:
         """Stop holding a game: its computer players stop, its clients are told to come
-        back (1012, they reconnect through the balancer), then its lock is released."""
+        back (1012, they reconnect through the balancer), then its lock is released.
+        With ``only``, only if the game in memory is still that room."""
         async with self._gate(code):
+            if only is not None and self.rooms.get(code) is not only:
+                return
             room = self.rooms.pop(code, None)
             if room is None or self.cluster is None:
                 return

@@ -259,6 +259,15 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     return Ping(msg_id)
 
 
+def message_id(text: str | bytes) -> Any:
+    """The valid ``id`` of a client message, or None (not a JSON object, no id, a bad one),
+    read without acting on the message: to answer even a message that is refused unread."""
+    try:
+        return parse_client_message(text).id
+    except ProtocolError as e:
+        return e.re
+
+
 def error_message(code: str, message: str, re: Any = None) -> dict[str, Any]:
     """An ``error`` message, answering the request ``re`` if it had an id."""
     out: dict[str, Any] = {"type": "error", "code": code, "message": message}

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from chkobba.duel.cli import ENGINE_LOG_OPTION
+
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
@@ -43,8 +45,11 @@ import click
     "players",
     multiple=True,
     metavar="NAME",
-    help="Offer this computer player too, such as a trained policy:PATH (repeatable).",
+    help="Offer this computer player too (repeatable): a trained policy file as "
+    "policy:PATH (docs/rl.md), or an outside program as engine:COMMAND "
+    "(docs/engine-protocol.md), offered as the level policy:STEM or engine:STEM.",
 )
+@ENGINE_LOG_OPTION
 @click.option(
     "--cluster",
     is_flag=True,

@@ -5,6 +5,7 @@ import {
   saveToken, savedToken, seatName, seatState, settingsWords, setupHeader, sideName,
 } from "./common.js";
 import { onDeckChange, setGameDeck } from "./cards.js";
+import { heartbeat } from "./heartbeat.js";
 import { chkobbaMove, hasLast, pacer, replayLast, snapshot } from "./motion.js";
 import { declaredBoxes, drawTableCards, drawWild, placeSeats, scoresBySeat, seatScore as scoreAtSeat } from "./table.js";
 
@@ -21,6 +22,7 @@ let waitingReply = false;
 let collecting = false; // a round's end is being shown: no move before its breakdown
 let seq = 0;
 let backoff = 500;
+let beat = null;
 let gone = false;
 let connected = false;
 // The keyboard is at the table (the hand, the capture choice, the cut): after each move it
@@ -39,28 +41,50 @@ function send(msg) {
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   // The game's code in the URL lets a balancer send every client of a game to one server.
-  ws = new WebSocket(`${proto}//${location.host}/ws?game=${encodeURIComponent(game)}`);
-  ws.onopen = () => {
+  const socket = new WebSocket(`${proto}//${location.host}/ws?game=${encodeURIComponent(game)}`);
+  ws = socket;
+  socket.onopen = () => {
     backoff = 500;
     $("conn").classList.add("hidden");
+    // No pong in time: the server is gone without closing; leave it for one that answers.
+    beat = heartbeat(socket, () => drop(socket));
     const hello = { type: "hello", game };
     if (token) hello.token = token;
     send(hello);
   };
-  ws.onmessage = (ev) => {
+  socket.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
+    if (beat && beat.seen(msg)) return;
     queue(() => handle(msg));
   };
-  ws.onclose = () => {
-    // Cut off, this page knows nobody's presence, its own included: every dot goes grey.
-    connected = false;
-    render();
-    if (gone) return;
-    $("conn").classList.remove("hidden");
-    waitingReply = false;
-    setTimeout(connect, backoff);
-    backoff = Math.min(backoff * 2, 5000);
-  };
+  socket.onclose = () => lost(socket);
+}
+
+/** Give up on a connection that does not answer, and reconnect at once. */
+function drop(socket) {
+  socket.onclose = null;
+  socket.onmessage = null;
+  try {
+    socket.close();
+  } catch {
+    // Closing a socket already closing: nothing to do.
+  }
+  backoff = 500;
+  lost(socket);
+}
+
+function lost(socket) {
+  if (socket !== ws) return;
+  if (beat) beat.stop();
+  beat = null;
+  // Cut off, this page knows nobody's presence, its own included: every dot goes grey.
+  connected = false;
+  render();
+  if (gone) return;
+  $("conn").classList.remove("hidden");
+  waitingReply = false;
+  setTimeout(connect, backoff);
+  backoff = Math.min(backoff * 2, 5000);
 }
 
 function handle(msg) {

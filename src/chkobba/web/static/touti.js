@@ -5,6 +5,7 @@ import { api, cardEl, el, pretty, seatState, settingsWords } from "./common.js";
 import { mountDeckPicker, onDeckChange, setGameDeck } from "./cards.js";
 import { hasLast, pacer, replayLast, snapshot, toutiMove } from "./motion.js";
 import { mountSoundToggle } from "./sound.js";
+import { heartbeat } from "./heartbeat.js";
 import { levelName, mountLangPicker, onLangChange } from "./i18n.js";
 import { applyToutiWords, tt } from "./touti-i18n.js";
 import { drawToutiCenter, drawToutiSeats, fillToutiTable, story, suit, thisDeal } from "./touti-table.js";
@@ -173,6 +174,7 @@ function token() {
 }
 
 let ws = null;
+let beat = null;
 let ply = 0;
 let room = null; // the room's summary (welcome, room): who is a person, who a computer
 // The server's messages are shown one after the other, each move animated and paced.
@@ -188,14 +190,27 @@ function send(move) {
 function load() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   // The game's code in the URL lets a balancer send every client of a game to one server.
-  ws = new WebSocket(`${proto}//${location.host}/ws?game=${encodeURIComponent(gameId)}`);
-  ws.onopen = () => {
+  const socket = new WebSocket(`${proto}//${location.host}/ws?game=${encodeURIComponent(gameId)}`);
+  ws = socket;
+  socket.onopen = () => {
+    // No pong in time: the server is gone without closing; leave it for one that answers.
+    beat = heartbeat(socket, () => {
+      socket.onclose = null;
+      socket.onmessage = null;
+      try {
+        socket.close();
+      } catch {
+        // Closing a socket already closing: nothing to do.
+      }
+      lost(socket);
+    });
     const hello = { type: "hello", game: gameId };
     if (token()) hello.token = token();
-    ws.send(JSON.stringify(hello));
+    socket.send(JSON.stringify(hello));
   };
-  ws.onmessage = (ev) => {
+  socket.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
+    if (beat && beat.seen(msg)) return;
     if (msg.type === "rematch") {
       // The rematch: same seats, a new shuffle; this seat's token for it, then off to it.
       localStorage.setItem(tokenKey(msg.game), msg.token);
@@ -210,10 +225,15 @@ function load() {
       queue(() => show(msg));
     }
   };
-  ws.onclose = () => {
-    // Reconnect: the server keeps the game; hello brings the view back.
-    if (!last || (last.winner === null && !last.ending)) setTimeout(load, 1000);
-  };
+  socket.onclose = () => lost(socket);
+}
+
+function lost(socket) {
+  if (socket !== ws) return;
+  if (beat) beat.stop();
+  beat = null;
+  // Reconnect: the server keeps the game; hello brings the view back.
+  if (!last || (last.winner === null && !last.ending)) setTimeout(load, 1000);
 }
 
 /** Show one message of the server's: a state (its move animated), or an error. */
