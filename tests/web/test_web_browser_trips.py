@@ -143,3 +143,19 @@ def test_the_hand_and_the_capture_choice_stay_in_view(server: ServerProcess, bro
             visible(d, "#hand .card.playable")[0].click()
         wait(d, lambda d, ply=ply: int(body(d, "data-ply") or 0) > ply)
     assert turns >= 2
+
+
+def test_six_seats_on_a_phone_keep_apart(server: ServerProcess, browser: Any) -> None:
+    d = browser
+    set_size(d, "390,844")
+    made = post(server.base, "/api/games", {"rules": "scopa", "level": "random", "seating": "6"})
+    open_as(d, server.base, made["game"], made["token"])
+    boxes = d.execute_script(
+        "return [...document.querySelectorAll('#seats .seat')].map((s) => {"
+        " const r = s.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; });")
+    assert len(boxes) == 6
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            # Apart by a few pixels at least, across or down.
+            gap = max(b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3])
+            assert gap >= 4, (a, b)
