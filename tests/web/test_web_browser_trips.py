@@ -159,3 +159,29 @@ def test_six_seats_on_a_phone_keep_apart(server: ServerProcess, browser: Any) ->
             # Apart by a few pixels at least, across or down.
             gap = max(b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3])
             assert gap >= 4, (a, b)
+
+
+def test_a_lost_connection_shows_the_hand_unplayable_until_back(
+    tmp_path_factory: pytest.TempPathFactory, browser: Any
+) -> None:
+    d = browser
+    srv = ServerProcess(tmp_path_factory.mktemp("offline"), "--bot-delay", "0")
+    srv.start()
+    try:
+        # Scopa: no cut, the first move is a card of the hand.
+        made = post(srv.base, "/api/games", {"rules": "scopa", "level": "random"})
+        open_as(d, srv.base, made["game"], made["token"])
+        wait(d, lambda d: body(d, "data-my-turn") == "1" and visible(d, "#hand .card.playable"))
+        srv.kill()
+        wait(d, lambda d: body(d, "data-connected") == "0")
+        # Under no "Your turn": the hand is shown cut off, and nothing in it can be played.
+        assert body(d, "data-my-turn") == "0"
+        assert not visible(d, "#hand .card.playable")
+        assert "offline" in d.find_element(By.ID, "hand-zone").get_attribute("class")
+        assert "Connection lost" in d.find_element(By.ID, "status").text
+        assert visible(d, "#offline-note")
+        srv.start()
+        wait(d, lambda d: body(d, "data-connected") == "1" and visible(d, "#hand .card.playable"))
+        assert not visible(d, "#offline-note")
+    finally:
+        srv.stop()
