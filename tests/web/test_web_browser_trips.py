@@ -185,3 +185,30 @@ def test_a_lost_connection_shows_the_hand_unplayable_until_back(
         assert not visible(d, "#offline-note")
     finally:
         srv.stop()
+
+
+def test_touti_shows_each_deals_result(server: ServerProcess, browser: Any) -> None:
+    d = browser
+    made = post(server.base, "/api/games", {"game": "touti", "mode": "room", "name": "Selma",
+                                            "computers": [None, "random", "random", "random"]})
+    d.get(server.base + "/")
+    d.execute_script("localStorage.setItem(arguments[0], arguments[1])",
+                     f"touti.token.{made['game']}", made["token"])
+    d.get(f"{server.base}/touti/{made['game']}")
+    wait(d, lambda d: body(d, "data-ply") is not None)
+    deadline = time.monotonic() + 180
+    while not visible(d, "#t-deal-end"):
+        assert time.monotonic() < deadline, "no deal's result shown"
+        if body(d, "data-my-turn") != "1":
+            time.sleep(0.03)
+            continue
+        ply = body(d, "data-ply")
+        target = (visible(d, "#t-hand .card.playable") or visible(d, "#t-actions button"))[0]
+        target.click()
+        wait(d, lambda d, ply=ply: body(d, "data-ply") != ply)
+    text = d.find_element(By.ID, "t-deal-end").text
+    # The card points say the 10 of the last trick are in them, and whose total meets the bid.
+    assert "Deal 1 is over" in text and "10 of them for the last trick" in text
+    assert "The declarer's team has" in text and "+10" not in text
+    d.find_element(By.ID, "t-deal-close").click()
+    assert not visible(d, "#t-deal-end")
