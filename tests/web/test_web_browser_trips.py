@@ -212,3 +212,35 @@ def test_touti_shows_each_deals_result(server: ServerProcess, browser: Any) -> N
     assert "The declarer's team has" in text and "+10" not in text
     d.find_element(By.ID, "t-deal-close").click()
     assert not visible(d, "#t-deal-end")
+
+
+def resign(server: ServerProcess, game: str, token: str) -> None:
+    """Seat 0 resigns, over a socket of the test's own."""
+    import json
+
+    from websockets.sync.client import connect
+
+    with connect(server.base.replace("http", "ws") + "/ws") as ws:
+        ws.send(json.dumps({"type": "hello", "game": game, "token": token}))
+        while json.loads(ws.recv(timeout=30))["type"] != "state":
+            pass
+        ws.send(json.dumps({"type": "resign"}))
+        while not (msg := json.loads(ws.recv(timeout=30)))["type"] == "state" or not msg["over"]:
+            pass
+
+
+@pytest.mark.parametrize("game", ["scopa", "touti"])
+def test_the_replay_of_a_resigned_game_says_so(
+    server: ServerProcess, browser: Any, game: str
+) -> None:
+    d = browser
+    made = post(server.base, "/api/games", {"rules": "scopa", "level": "random", "name": "Selma"}
+                if game == "scopa" else {"game": "touti", "mode": "room", "name": "Selma",
+                                         "computers": [None, "random", "random", "random"]})
+    resign(server, made["game"], made["token"])
+    d.get(f"{server.base}/replay/{made['game']}")
+    wait(d, lambda d: body(d, "data-ready") == "1")
+    d.find_element(By.ID, "last").click()
+    shown = d.find_element(By.ID, "ending" if game == "scopa" else "t-what")
+    wait(d, lambda d: "resigned" in shown.text)
+    assert "Selma" in shown.text and "wins" in shown.text
