@@ -62,7 +62,8 @@ def axe_problems(d: Any) -> list[str]:
 
 
 def pages(server: ServerProcess) -> list[tuple[str, str, str | None, str]]:
-    """Every page and game screen: (name, address, seat token key or None, ready marker)."""
+    """Every page and game screen: (name, address, "key=token" of its seat or None, the
+    body attribute that says it is drawn)."""
     base = server.base
     chkobba = post(base, "/api/games", {"rules": "chkobba", "level": "random"})
     scopa = post(base, "/api/games", {"rules": "scopa", "level": "random", "seating": "4"})
@@ -70,11 +71,15 @@ def pages(server: ServerProcess) -> list[tuple[str, str, str | None, str]]:
                                       "computers": [None, "random", "random", "random"]})
     done = post(base, "/api/games", {"rules": "scopa", "level": "random", "target": 11})
     play_out(base, done["game"], done["token"])
+
+    def seat(kind: str, made: dict[str, Any]) -> str:
+        return f"{kind}.token.{made['game']}={made['token']}"
+
     return [
         ("lobby", f"{base}/", None, "data-ready"),
-        ("chkobba", f"{base}/g/{chkobba['game']}", f"chkobba.token.{chkobba['game']}={chkobba['token']}", "data-ply"),
-        ("scopa", f"{base}/g/{scopa['game']}", f"chkobba.token.{scopa['game']}={scopa['token']}", "data-ply"),
-        ("touti", f"{base}/touti/{touti['game']}", f"touti.token.{touti['game']}={touti['token']}", "data-ready"),
+        ("chkobba", f"{base}/g/{chkobba['game']}", seat("chkobba", chkobba), "data-ply"),
+        ("scopa", f"{base}/g/{scopa['game']}", seat("chkobba", scopa), "data-ply"),
+        ("touti", f"{base}/touti/{touti['game']}", seat("touti", touti), "data-ready"),
         ("rules", f"{base}/rules/scopa", None, "data-ready"),
         ("replay", f"{base}/replay/{done['game']}", None, "data-ready"),
         ("analyse", f"{base}/analyse", None, "data-ready"),
@@ -85,10 +90,10 @@ def test_axe_finds_nothing_serious_on_any_page(server: ServerProcess, browser: A
     d = browser
     shown = pages(server)
     d.get(server.base + "/")
-    for name, url, token, ready in shown:
+    for _, _, token, _ in shown:
         if token:
-            key, value = token.split("=", 1)
-            d.execute_script("localStorage.setItem(arguments[0], arguments[1])", key, value)
+            d.execute_script("localStorage.setItem(arguments[0], arguments[1])",
+                             *token.split("=", 1))
     problems: list[str] = []
     checked = 0
     for size in SIZES:

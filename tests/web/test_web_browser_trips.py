@@ -39,21 +39,26 @@ def test_the_end_of_a_round_in_words(server: ServerProcess, browser: Any) -> Non
     d = browser
     made = post(server.base, "/api/games", {"rules": "scopa", "level": "random"})
     open_as(d, server.base, made["game"], made["token"])
-    players = "[{seat: 0, name: 'Selma'}, {seat: 1, computer: 'random'}, {seat: 2, name: 'Hedi'}, {seat: 3, computer: 'random'}]"
+    players = ("[{seat: 0, name: 'Selma'}, {seat: 1, computer: 'random'},"
+               " {seat: 2, name: 'Hedi'}, {seat: 3, computer: 'random'}]")
     # Partners take the rest of the table: the verb agrees with the two of them.
-    notes = run_js(d, "common.js", f"m.endNotes({{swept: ['7d'], taker: 1, leftover: []}}, {players}, [0, 1, 0, 1])")
-    assert notes == ["Computer 2 (Beginner) & Computer 4 (Beginner) take the rest of the table: \u20687 of coins\u2069"]
+    notes = run_js(d, "common.js", "m.endNotes({swept: ['7d'], taker: 1, leftover: []}, "
+                   f"{players}, [0, 1, 0, 1])")
+    assert notes == ["Computer 2 (Beginner) & Computer 4 (Beginner) take the rest of the table: "
+                     "\u20687 of coins\u2069"]
     notes = run_js(d, "common.js", "m.endNotes({swept: ['7d'], taker: 1, leftover: []}, "
                    "[{seat: 0, name: 'Selma'}, {seat: 1, name: 'Hedi'}], [0, 1])")
     assert notes == ["Hedi takes the rest of the table: \u20687 of coins\u2069"]
     # A tie in a game of the Scopa family is nobody's; bājī is Chkobba's word.
-    scopa = run_js(d, "common.js", "m.breakdownTable({score: {points: [0, 0], carte: null, cards: [20, 20]}}, "
+    scopa = run_js(d, "common.js", "m.breakdownTable("
+                   "{score: {points: [0, 0], carte: null, cards: [20, 20]}}, "
                    "[{name: 'Selma'}, {name: 'Hedi'}], [0, 1], null, "
                    "[{key: 'carte', name: 'carte', rule: 'cards'}]).textContent")
     assert "nobody" in scopa and "bājī" not in scopa
-    chkobba = run_js(d, "common.js", "m.breakdownTable({score: {points: [0, 0], karta: null, dinari: 0, "
-                     "barmila: 0, haya: 0, cards: [20, 20], diamonds: [6, 4], sevens: [2, 2], "
-                     "sixes: [2, 2], chkobba: [0, 0]}}, [{name: 'Selma'}, {name: 'Hedi'}], [0, 1]).textContent")
+    chkobba = run_js(d, "common.js", "m.breakdownTable("
+                     "{score: {points: [0, 0], karta: null, dinari: 0, barmila: 0, haya: 0,"
+                     " cards: [20, 20], diamonds: [6, 4], sevens: [2, 2], sixes: [2, 2],"
+                     " chkobba: [0, 0]}}, [{name: 'Selma'}, {name: 'Hedi'}], [0, 1]).textContent")
     assert "nobody (bājī)" in chkobba
 
 
@@ -61,14 +66,16 @@ def test_captured_cards_fly_to_the_takers_score_at_three_players(
     server: ServerProcess, browser: Any
 ) -> None:
     d = browser
-    made = post(server.base, "/api/games", {"rules": "chkobba", "level": "random", "seating": "3"})
+    made = post(server.base, "/api/games",
+                {"rules": "chkobba", "level": "random", "seating": "3"})
     open_as(d, server.base, made["game"], made["token"])
     assert "by-seat" in d.find_element(By.ID, "scores").get_attribute("class")
     for side in range(3):
         # Where the animation aims: a score drawn at the seat, not a hidden chip (whose
         # place is the window's top-left corner).
-        box = run_js(d, "motion.js", f"(() => {{ const e = m.pileOf({side}); if (!e) return null;"
-                     " const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, e.className]; })()")
+        box = run_js(d, "motion.js", f"(() => {{ const e = m.pileOf({side});"
+                     " if (!e) return null; const r = e.getBoundingClientRect();"
+                     " return [r.left, r.top, r.width, e.className]; })()")
         assert box is not None and box[2] > 0 and (box[0] > 5 or box[1] > 5), box
         assert box[3] == "seat-score"
 
@@ -99,10 +106,13 @@ def test_no_summary_asked_of_a_game_ended_before_any_round(
     assert errors == []
 
 
-def test_the_hand_and_the_capture_choice_stay_in_view(server: ServerProcess, browser: Any) -> None:
+def test_the_hand_and_the_capture_choice_stay_in_view(
+    server: ServerProcess, browser: Any
+) -> None:
     d = browser
     # Sums of fifteen: cards with several captures come often.
-    made = post(server.base, "/api/games", {"rules": "escoba-del-15", "level": "random", "target": 21})
+    made = post(server.base, "/api/games",
+                {"rules": "escoba-del-15", "level": "random", "target": 21})
     open_as(d, server.base, made["game"], made["token"])
 
     def in_view(css: str) -> bool:
@@ -225,7 +235,7 @@ def resign(server: ServerProcess, game: str, token: str) -> None:
         while json.loads(ws.recv(timeout=30))["type"] != "state":
             pass
         ws.send(json.dumps({"type": "resign"}))
-        while not (msg := json.loads(ws.recv(timeout=30)))["type"] == "state" or not msg["over"]:
+        while (msg := json.loads(ws.recv(timeout=30)))["type"] != "state" or not msg["over"]:
             pass
 
 
