@@ -106,7 +106,8 @@ function handle(msg) {
       if (!("previous" in msg)) msg.previous = state?.previous ?? null;
       // The first state is dealt onto the page; each later one animates the move it brings.
       if (!state || msg.ply !== state.ply) moved = { prev: state, snap: snapshot([$("table"), $("hand"), $("cut")]) };
-      tell(spoken(state, msg));
+      // What a screen reader is told never stops the game from being drawn.
+      try { tell(spoken(state, msg)); } catch (e) { console.error(e); }
       state = msg;
       waitingReply = false;
       if (seenRounds === null) seenRounds = msg.rounds.length;
