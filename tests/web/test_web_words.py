@@ -24,8 +24,8 @@ STATIC = Path(__file__).resolve().parents[2] / "src" / "chkobba" / "web" / "stat
 CALLS = {"t": "page", "tt": "touti", "ct": "coach", "rw": "rules_page", "aw": "account"}
 """Each page's word function and the catalogue section it reads."""
 
-MARKERS = {"data-i18n": "page", "data-i18n-placeholder": "page", "data-tt": "touti",
-           "data-rw": "rules_page", "data-aw": "account"}
+MARKERS = {"data-i18n": "page", "data-i18n-placeholder": "page", "data-i18n-label": "page",
+           "data-tt": "touti", "data-rw": "rules_page", "data-aw": "account"}
 """The html markers whose value is a key, and its section."""
 
 
@@ -143,3 +143,11 @@ def test_the_server_serves_every_catalogue_and_names_the_games(sqlite_client: An
     scopa = sqlite_client.get("/api/rules/scopa").json()
     for option in scopa["options"]:
         assert set(option["help"]) == set(LANGUAGES), option["key"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_lobby_says_which_escoba_sums_fifteen(lang: str) -> None:
+    # `escoba` plays Scopa's captures: its line sends a player looking for the Spanish game
+    # with sums of fifteen to the preset that plays it.
+    games = catalogue(lang)["games"]
+    assert games["name_escoba-del-15"] in games["line_escoba"]

@@ -109,7 +109,10 @@ def replay_frames(g: StoredGame) -> dict[str, Any]:
         "rules": match.rules.name,
         "points": point_names(match.rules),
         "totals": list(match.totals),
-        "winner": match.winner,
+        "winner": g.winner if g.ending else match.winner,
+        # A game resigned or abandoned ends without being played out: the replay says so.
+        "ending": g.ending,
+        "resigned": g.resigned,
         "frames": frames,
     }
 
@@ -136,5 +139,6 @@ def table_steps(g: StoredGame) -> dict[str, Any]:
         "totals": last["totals"],
         "winner": g.winner,
         "ending": g.ending,
+        "resigned": g.resigned,
         "frames": steps,
     }

@@ -120,10 +120,12 @@ function buildLoad() {
   const seat = $("coach-seat")?.value ?? "0";
   const samples = $("coach-samples")?.value ?? "4000";
   const input = el("input", { type: "file", id: "record-file", accept: ".json,application/json" });
+  // Named by the line that says what to choose.
+  input.setAttribute("aria-labelledby", "load-intro");
   input.addEventListener("change", () => input.files[0] && loadFile(input.files[0]));
   $("load").replaceChildren(
     el("h2", { text: ct("analysis") }),
-    el("p", { class: "note", text: ct("load_intro") }),
+    el("p", { class: "note", id: "load-intro", text: ct("load_intro") }),
     input,
     ...(text === null ? [] : [el("p", { id: "record-name", text: fileName }), ...pickers(names, run, seat, samples)]),
     el("div", { id: "load-result" }),

@@ -134,12 +134,16 @@ function drawSummary() {
 let summaryTries = 0;
 
 async function showSummary() {
-  if (summary) return;
+  // A game ended before any round finished (resigned, abandoned) has nothing to sum up:
+  // the server would only answer 409.
+  if (summary || document.body.dataset.rounds === "0") return;
   summary = {};
   try {
     summary = await api(`/api/games/${game}/summary`);
     drawSummary();
-  } catch {
+  } catch (e) {
+    // A 409 does not change by asking again (no round finished): never retried.
+    if (e.status === 409) return;
     summary = null;
     // Refused for now (the coach's requests per address, spent by the unseen cards of a
     // fast end of game; a busy server): nothing else will ask again once the game is over.

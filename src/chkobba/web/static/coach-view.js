@@ -78,7 +78,8 @@ export function pickers(names, run, seat = "0", samples = "4000") {
       el("option", { value: String(n), text: ct(w, { n }), selected: String(n) === samples })));
   const btn = el("button", { id: "coach-run", type: "button", text: ct("analyse") });
   btn.addEventListener("click", run);
-  return [el("label", { text: ct("seat") }), seatSel, el("label", { text: ct("precision") }), samplesSel, btn];
+  return [el("label", { text: ct("seat"), htmlFor: "coach-seat" }), seatSel,
+    el("label", { text: ct("precision"), htmlFor: "coach-samples" }), samplesSel, btn];
 }
 
 /** Run an analysis round by round, ``fetchRound(r)`` answering one round's analysis, and

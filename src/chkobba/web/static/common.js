@@ -125,9 +125,11 @@ export function breakdownTable(end, players, sideOf, points, pointList) {
   const sides = score.points.length;
   const table = document.createElement("table");
   table.className = "breakdown";
-  const who = (side) => (side === null || side === undefined ? t("nobody") : sideName(players, sideOf, side));
   const counts = (arr) => arr.join(` ${t("vs")} `);
   const chkobba = !pointList || pointList.map((p) => p.key).join() === CHKOBBA_POINTS.join();
+  // A point nobody wins is bājī in Chkobba's words only; the other games just say nobody.
+  const nobody = t(chkobba ? "nobody" : "nobody_plain");
+  const who = (side) => (side === null || side === undefined ? nobody : sideName(players, sideOf, side));
   const rows = chkobba ? [
     ["karta", who(score.karta), `${counts(score.cards)} ${t("cards")}`],
     ["dinari", who(score.dinari), `${counts(score.diamonds)} ${coinsSign()}`],
@@ -178,7 +180,9 @@ export function breakdownTable(end, players, sideOf, points, pointList) {
 export function endNotes(end, players, sideOf) {
   const out = [];
   if (end.swept?.length && end.taker !== null && end.taker !== undefined) {
-    out.push(t("takes_rest", { name: sideName(players, sideOf, end.taker), cards: cardsShort(end.swept) }));
+    // Two partners take it: the verb in the plural ("Computer 2 & Computer 4 take").
+    const pair = sideOf.filter((s) => s === end.taker).length > 1;
+    out.push(t(pair ? "takes_rest_team" : "takes_rest", { name: sideName(players, sideOf, end.taker), cards: cardsShort(end.swept) }));
   }
   if (end.leftover?.length) out.push(t("set_aside", { cards: cardsShort(end.leftover) }));
   return out;

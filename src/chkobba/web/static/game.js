@@ -26,6 +26,10 @@ let backoff = 500;
 let beat = null;
 let gone = false;
 let connected = false;
+// The keyboard is at the table (the hand, the capture choice, the cut): after each move it
+// stays there, on the card of the same place, instead of falling back to the page.
+let atTable = false;
+let handIndex = 0;
 // Messages are shown one after the other, each move animated and paced (motion.js).
 const queue = pacer();
 
@@ -103,6 +107,8 @@ function handle(msg) {
       if (!("previous" in msg)) msg.previous = state?.previous ?? null;
       // The first state is dealt onto the page; each later one animates the move it brings.
       if (!state || msg.ply !== state.ply) moved = { prev: state, snap: snapshot([$("table"), $("hand"), $("cut")]) };
+      // What a screen reader is told never stops the game from being drawn.
+      try { tell(spoken(state, msg)); } catch (e) { console.error(e); }
       state = msg;
       waitingReply = false;
       if (seenRounds === null) seenRounds = msg.rounds.length;
@@ -156,7 +162,8 @@ function showMove({ prev, snap }) {
   const keys = (room?.points ?? []).map((p) => p.key);
   const word = t(keys.includes("scope") ? "sweep_scopa" : keys.includes("escobas") ? "sweep_escoba" : "sweep_chkobba");
   const shown = chkobbaMove({ prev, state, snap, seat, sideOf: sideOf(), word });
-  $("last-move").classList.toggle("hidden", !hasLast());
+  // The cards dealt at the start are no move to show again.
+  $("last-move").classList.toggle("hidden", !(hasLast() && prev));
   return shown;
 }
 
@@ -189,11 +196,84 @@ function render() {
   renderLife();
   document.body.dataset.ply = state.ply;
   document.body.dataset.turn = state.turn;
-  document.body.dataset.myTurn = state.legal.length > 0 && !waitingReply && !collecting ? "1" : "0";
+  document.body.dataset.myTurn = canPlay() ? "1" : "0";
+  document.body.dataset.rounds = state.rounds.length;
   document.body.dataset.over = state.over ? "1" : "0";
   document.body.dataset.seat = seat;
   document.body.dataset.connected = connected ? "1" : "0";
   document.body.dataset.coaching = room.coaching === false ? "0" : "1";
+  if (atTable && !inPlay(document.activeElement)) focusPlay();
+  keepInView();
+}
+
+let viewFor = "";
+
+/** When this seat's turn comes, or the capture choice or the cut opens, the hand and the
+ * choice are brought into the window (a phone shows the table above them; the choice
+ * opening above the hand pushes it down): the hand's foot at the window's foot. */
+function keepInView() {
+  const open = ["choices", "cut"].map($).find((box) => !box.classList.contains("hidden")) ?? null;
+  const key = `${canPlay()}|${pendingCard}|${open?.id ?? ""}`;
+  if (key === viewFor) return;
+  viewFor = key;
+  if (seat < 0 || !(canPlay() || open)) return;
+  const zone = $("hand-zone").getBoundingClientRect();
+  const top = open ? open.getBoundingClientRect().top : zone.top;
+  if (top >= 0 && zone.bottom <= window.innerHeight) return;
+  window.scrollBy({ top: zone.bottom - window.innerHeight + 8, behavior: "instant" });
+}
+
+/** Whether this page may play now: its turn, nothing on the way, and connected. */
+function canPlay() {
+  return state.legal.length > 0 && !waitingReply && !collecting && connected;
+}
+
+/** Whether ``node`` is where a move is made: the hand, the capture choice, the cut. */
+function inPlay(node) {
+  return Boolean(node && node !== document.body && ["hand", "choices", "cut"].some((id) => $(id)?.contains(node)));
+}
+
+/** The keyboard back at the table: the capture choice or the cut when open, else the
+ * hand's card of the place it was on. */
+function focusPlay() {
+  const choice = $("choices").querySelector("button.choice");
+  const cut = $("cut").querySelector("button");
+  const cards = [...$("hand").querySelectorAll(".card")];
+  const target = choice ?? cut ?? cards[Math.min(handIndex, cards.length - 1)] ?? null;
+  if (target) target.focus({ preventScroll: true });
+}
+
+// -- what a screen reader is told ----------------------------------------------
+
+/** The sentences a state brings after ``prev``: each move since (its captures and
+ * sweeps), a round's result, the game's end, and whose turn it is. */
+function spoken(prev, next) {
+  if (!room) return [];
+  const out = [];
+  const say = (turns) => { for (const turn of turns) out.push(describeMove(turn, players(), room.points)); };
+  if (prev && next.rounds.length > prev.rounds.length && next.previous) {
+    say(next.previous.history.slice(prev.history.length));
+    const end = next.previous;
+    out.push(t("round_over", { n: next.rounds.length }), ...endNotes(end, players(), sideOf()));
+    out.push(`${t("round_points")}: ${end.score.points.map((v, s) => `${sideName(players(), sideOf(), s)} ${v}`).join(", ")}`);
+    out.push(`${t("match_score")}: ${next.totals.map((v, s) => `${sideName(players(), sideOf(), s)} ${v}`).join(", ")}`);
+    say(next.history);
+  } else if (prev) {
+    say(next.history.slice(prev.history.length));
+  }
+  if (next.over && !prev?.over) {
+    out.push(next.winner === null ? t("game_over") : t("winner", { name: sideName(players(), sideOf(), next.winner) }));
+  } else if (!next.over && room.status === "playing" && (!prev || prev.turn !== next.turn || prev.ply !== next.ply)) {
+    out.push(next.legal.length ? t("your_turn") : t("waiting_for", { name: seatName(players(), next.turn) }));
+  }
+  return out;
+}
+
+/** Say ``lines`` in the live region (the last few kept, for a reader that comes back). */
+function tell(lines) {
+  const box = $("announce");
+  for (const line of lines) box.append(el("p", { text: line }));
+  while (box.children.length > 12) box.firstChild.remove();
 }
 
 /** The room's settings, the link to the game it is a rematch of, and the resign button. */
@@ -284,8 +364,18 @@ function memberMark(p) {
 function seatBox(s) {
   const p = players()[s];
   const mine = s === seat;
+  const held = state.hand_sizes[s] ?? 0;
+  // Read as one: "Computer 2: 3 cards", not "card back" three times.
   const backs = el("div", { class: "cards backs" });
-  if (!mine) for (let i = 0; i < (state.hand_sizes[s] ?? 0); i++) backs.append(cardEl(null, { small: true }));
+  backs.setAttribute("role", "img");
+  backs.setAttribute("aria-label", t("seat_cards", { name: seatName(players(), s), n: held }));
+  if (!mine) {
+    for (let i = 0; i < held; i++) {
+      const back = cardEl(null, { small: true });
+      back.setAttribute("aria-hidden", "true");
+      backs.append(back);
+    }
+  }
   // Nobody has a turn until every seat is taken.
   const turn = room.status === "playing" && state.turn === s && !state.over;
   // "turn" outlines the seat to wait for; the person's own turn is told by the status.
@@ -376,24 +466,38 @@ function renderChoices() {
   box.replaceChildren(
     el("div", { text: t("choose_capture", { card: pretty(pendingCard) }) }),
     el("div", { class: "opts" }, ...buttons),
-    el("button", { class: "secondary", text: t("cancel"), onclick: () => { pendingCard = null; render(); } }),
+    el("button", { class: "secondary", text: t("cancel"), onclick: () => cancelChoice() }),
   );
 }
 
 function renderHand() {
   const hand = $("hand");
-  const cards = state.hand.map((c) => {
+  // Cut off from the server, nothing can be played until it is back (whatever the turn).
+  $("hand-zone").classList.toggle("offline", !connected);
+  let note = $("offline-note");
+  if (!connected && !note) {
+    note = el("p", { id: "offline-note", class: "offline-note", text: t("offline_hand") });
+    hand.before(note);
+  } else if (connected && note) note.remove();
+  if (note) note.textContent = t("offline_hand");
+  const cards = state.hand.map((c, i) => {
     const opts = optionsFor(c);
     const b = cardEl(c, { button: true });
-    if (opts.length && !waitingReply && !collecting) {
+    b.dataset.index = i;
+    // How many plays the card has: more than one opens the capture choice.
+    b.dataset.moves = opts.length;
+    // Every card stays reachable by the keyboard (not disabled): the focus stays in the
+    // hand while the others play.
+    if (opts.length && canPlay()) {
       b.classList.add("playable");
       b.addEventListener("click", () => {
         if (opts.length === 1) play(opts[0]);
         else { pendingCard = c; render(); }
       });
     } else {
-      b.disabled = true;
+      b.setAttribute("aria-disabled", "true");
     }
+    if (i < 10) b.setAttribute("aria-keyshortcuts", String((i + 1) % 10));
     if (pendingCard === c) b.classList.add("selected");
     return b;
   });
@@ -403,16 +507,21 @@ function renderHand() {
 function renderStatus() {
   const box = $("status");
   box.classList.remove("mine");
-  if (room.status === "open") box.textContent = t("waiting_title");
+  if (!connected) box.textContent = t("reconnecting");
+  else if (room.status === "open") box.textContent = t("waiting_title");
   else if (state.over) box.textContent = t("game_over");
-  else if (state.legal.length) { box.textContent = t("your_turn"); box.classList.add("mine"); }
+  else if (state.legal.length) { box.textContent = t("your_turn"); box.classList.toggle("mine", canPlay()); }
   else box.textContent = (seat < 0 ? `${t("spectating")} · ` : "") + t("waiting_for", { name: seatName(players(), state.turn) });
 }
 
 function renderLog() {
   const prev = state.previous && state.history.length < 8 ? state.previous.history : [];
-  const all = [...prev, ...state.history].slice(-10).reverse();
-  $("log").replaceChildren(...all.map((turn) => el("li", { class: turn.chkobba ? "chk" : "", text: describeMove(turn, players(), room?.points) })));
+  const line = (turn) => el("li", { class: turn.chkobba ? "chk" : "", text: describeMove(turn, players(), room?.points) });
+  const items = [...prev.map(line)];
+  // The new round's plays under their round's number, apart from the last round's.
+  if (prev.length) items.push(el("li", { class: "round-sep", text: t("round_sep", { n: state.round }) }));
+  items.push(...state.history.map(line));
+  $("log").replaceChildren(...items.slice(-11).reverse().filter((li, i, all) => !(i === all.length - 1 && li.classList.contains("round-sep"))));
   $("show-last").classList.toggle("hidden", !state.previous);
 }
 
@@ -447,7 +556,25 @@ function showBreakdown() {
   $("breakdown-notes").replaceChildren(...endNotes(end, players(), sideOf()).map((s) => el("p", { class: "note", text: s })));
   $("breakdown-body").replaceChildren(breakdownTable(end, players(), sideOf(), info?.points, room?.points));
   $("breakdown-match").textContent = `${t("match_score")}: ${state.totals.map((v, s) => `${sideName(players(), sideOf(), s)} ${v}`).join(", ")}`;
-  if (!dlg.open) dlg.showModal();
+  if (!dlg.open) {
+    resumeAt = atTable;
+    dlg.showModal();
+  }
+}
+
+// The keyboard was at the table when a window opened: back there when it closes.
+let resumeAt = false;
+
+function resume() {
+  if (!resumeAt) return;
+  atTable = true;
+  resumeAt = false;
+  focusPlay();
+}
+
+function cancelChoice() {
+  pendingCard = null;
+  render();
 }
 
 function play(move) {
@@ -456,6 +583,66 @@ function play(move) {
   waitingReply = true;
   send({ type: "play", move, ply: state.ply, id: ++seq });
   render();
+}
+
+// -- the keyboard ---------------------------------------------------------------
+
+function toggleHelp() {
+  const help = $("keys-help");
+  if (help.open) help.close();
+  else {
+    resumeAt = atTable;
+    help.showModal();
+  }
+}
+
+/** The shortcuts (the help under ``?``): a card of the hand by its place, a choice by its
+ * number, the hand, the cut, the last move, the log. */
+function onKey(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+  const target = e.target;
+  if (target instanceof HTMLElement && target.closest("input, select, textarea")) return;
+  if ($("breakdown").open) return;
+  if (e.key === "?") {
+    e.preventDefault();
+    toggleHelp();
+    return;
+  }
+  if ($("keys-help").open || !state) return;
+  const key = e.key.toLowerCase();
+  const press = (node) => {
+    if (!node) return;
+    e.preventDefault();
+    atTable = true;
+    node.focus();
+    if (!node.getAttribute("aria-disabled")) node.click();
+  };
+  if (/^[0-9]$/.test(key)) {
+    const n = key === "0" ? 9 : Number(key) - 1;
+    const choices = $("choices").querySelectorAll("button.choice");
+    if (choices.length) press(choices[n]);
+    else {
+      const card = $("hand").querySelectorAll(".card")[n];
+      if (card) handIndex = n;
+      press(card);
+    }
+  } else if (key === "h") {
+    e.preventDefault();
+    atTable = true;
+    handIndex = Math.max(0, [...$("hand").querySelectorAll(".card")].findIndex((c) => c.classList.contains("playable")));
+    focusPlay();
+  } else if (key === "k") press($("cut-keep"));
+  else if (key === "t") press($("cut-table"));
+  else if (key === "l" && !$("last-move").classList.contains("hidden")) press($("last-move"));
+  else if (key === "p") { e.preventDefault(); $("log-panel").focus(); }
+  else if (key === "escape" && pendingCard) { e.preventDefault(); atTable = true; cancelChoice(); }
+  else if ((key === "arrowleft" || key === "arrowright") && $("hand").contains(target)) {
+    // Along the hand, in the direction of the cards (left to right in any language).
+    const cards = [...$("hand").querySelectorAll(".card")];
+    const ahead = (key === "arrowright") !== (getComputedStyle($("hand")).direction === "rtl");
+    const i = cards.indexOf(target) + (ahead ? 1 : -1);
+    if (cards[i]) { e.preventDefault(); cards[i].focus(); }
+  }
 }
 
 async function joinSeat() {
@@ -493,6 +680,14 @@ async function main() {
   });
   $("rematch-btn").addEventListener("click", () => send({ type: "rematch", id: ++seq }));
   $("last-move").addEventListener("click", () => queue(replayLast));
+  $("keys-btn").addEventListener("click", toggleHelp);
+  $("keys-help").addEventListener("close", resume);
+  $("breakdown").addEventListener("close", resume);
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("focusin", (e) => {
+    atTable = inPlay(e.target);
+    if (atTable && $("hand").contains(e.target)) handIndex = Number(e.target.dataset.index ?? 0);
+  });
   try { info = await api("/api/info"); } catch { info = null; }
   connect();
 }

@@ -200,6 +200,16 @@ export function hasLast() {
 
 const CARD = /^[A2-7QJK][shdc]$/;
 
+/** Where a side's captured cards fly: its score as drawn, in the bar above the table or,
+ * with three sides or more each for themselves, at its seat (the bar's chip is hidden
+ * then, and a hidden element's place is the window's top-left corner). */
+export function pileOf(side) {
+  if (side === null || side === undefined) return null;
+  const shown = [...document.querySelectorAll(`.seat-score[data-side="${side}"], .score[data-side="${side}"]`)]
+    .find((e) => e.getClientRects().length > 0);
+  return shown ?? null;
+}
+
 /**
  * The animation of a move of the Chkobba family on game.html, between the state ``prev``
  * the page showed and ``state`` it now shows: who moved, what was laid or captured, whether
@@ -222,7 +232,7 @@ export function chkobbaMove({ prev, state, snap, seat, sideOf, word }) {
   const capture = move.includes(":");
   const played = CARD.test(move.split(":")[0]) ? move.split(":")[0] : null;
   const seatBox = (s) => (s === null || s === seat ? null : document.querySelector(`.seat[data-seat="${s}"]`));
-  const pile = (side) => (side === null || side === undefined ? null : document.querySelector(`.score[data-side="${side}"]`));
+  const pile = pileOf;
   const stock = document.querySelector("#scores .meta") || $("table");
   const takerSide = ended ? (state.previous?.taker ?? null) : capture ? sideOf[mover] : null;
   const inPage = (code) => Boolean(document.querySelector(`#table [data-card="${code}"], #hand [data-card="${code}"]`));

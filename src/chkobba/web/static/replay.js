@@ -3,7 +3,7 @@
 // Stepping forward one step moves the cards as the game screens do (motion.js); the
 // arrows of the keyboard step too. Each round's breakdown is shown at its end.
 import { t, gameName, onLangChange } from "./i18n.js";
-import { api, breakdownTable, el, endNotes, setupHeader } from "./common.js";
+import { api, breakdownTable, el, endNotes, setupHeader, sideName } from "./common.js";
 import { onDeckChange, setGameDeck } from "./cards.js";
 import { pacer, snapshot, toutiMove } from "./motion.js";
 import { drawStep, players, stepMotion, stepSnapshot } from "./replay-table.js";
@@ -52,17 +52,32 @@ function draw(to) {
   return stepMotion(data, f, snap);
 }
 
-/** The breakdown of a round of the Chkobba family, under the table at its end. */
+/** The breakdown of a round of the Chkobba family, under the table at its end; at the
+ * last step of a game that was not played out, how it ended (resigned, abandoned). */
 function drawEnd(f) {
   const end = $("end");
-  end.classList.toggle("hidden", !f.end);
-  if (!f.end) return;
+  const ending = i === data.frames.length - 1 ? endingWords() : null;
+  end.classList.toggle("hidden", !f.end && !ending);
+  if (!f.end && !ending) return;
   const p = players(data);
   end.replaceChildren(
-    el("h2", { text: t("round_over", { n: f.round }) }),
-    ...endNotes(f.end, p, data.side_of).map((s) => el("p", { class: "note", text: s })),
-    breakdownTable(f.end, p, data.side_of, info?.points, data.points),
+    ...(ending ? [el("h2", { id: "ending", text: ending })] : []),
+    ...(f.end ? [
+      el("h2", { text: t("round_over", { n: f.round }) }),
+      ...endNotes(f.end, p, data.side_of).map((s) => el("p", { class: "note", text: s })),
+      breakdownTable(f.end, p, data.side_of, info?.points, data.points),
+    ] : []),
   );
+}
+
+/** How a game that was not played out ended, and who won: "Selma resigned · Hedi wins". */
+function endingWords() {
+  if (data.ending === "abandoned") return t("abandoned");
+  if (data.ending !== "resigned") return null;
+  const p = players(data);
+  const side = (s) => (touti() ? tt("team", { a: data.names[s], b: data.names[s + 2] }) : sideName(p, data.side_of, s));
+  const won = data.winner === null || data.winner === undefined ? t("game_over") : t("winner", { name: side(data.winner) });
+  return `${t("resigned_by", { name: side(data.resigned) })} · ${won}`;
 }
 
 /** The story of the game up to step ``n``: every event its moves added. */
@@ -82,8 +97,10 @@ function drawTouti(f) {
   const said = f.note === "deal"
     ? tt("bidding_deals", { name: names[f.dealer] })
     : f.events.map((e) => story(e, names, team, -1)).join(" · ");
-  const last = i === data.frames.length - 1 && data.winner !== null && data.winner !== undefined;
-  $("t-what").textContent = last ? `${said} · ${tt("win", { team: team(data.winner) })}` : said;
+  const atEnd = i === data.frames.length - 1;
+  const last = atEnd && data.winner !== null && data.winner !== undefined;
+  const ending = atEnd ? endingWords() : null;
+  $("t-what").textContent = ending ? `${said} · ${ending}` : last ? `${said} · ${tt("win", { team: team(data.winner) })}` : said;
   $("t-log").replaceChildren(...log.slice(-8).map((e) => el("li", { text: story(e, names, team, -1), "data-kind": e.kind })));
   $("end").classList.add("hidden");
 }

@@ -113,8 +113,27 @@ function render(v) {
   $("t-resign").hidden = over || v.you < 0 || !$("t-resign-ask").hidden;
   if (over) $("t-resign-ask").hidden = true;
   drawToutiCenter(v, names, team, thisDeal(v.log));
+  renderDealEnd(v, names, team, over);
   renderWaiting(v);
   if (room?.settings) $("t-settings").textContent = settingsWords(room);
+}
+
+let dismissed = null; // the deal result the person closed
+
+/** The last deal's result, shown from its end through the next deal's bidding (and at the
+ * match's end): each team's card points and announcements, then the contract's fate. */
+function renderDealEnd(v, names, team, over) {
+  const box = $("t-deal-end");
+  const ends = v.log.map((e, i) => (e.kind === "result" ? i : -1)).filter((i) => i >= 0);
+  const at = ends.at(-1);
+  const key = at === undefined ? null : `${ends.length}:${JSON.stringify(v.log[at])}`;
+  box.hidden = key === null || key === dismissed || !(over || v.phase === "bid");
+  box.dataset.key = key ?? "";
+  if (box.hidden) return;
+  const from = ends.length > 1 ? ends.at(-2) + 1 : 0;
+  const lines = v.log.slice(from, at + 1).filter((e) => e.kind === "team" || e.kind === "result");
+  $("t-deal-title").textContent = tt("deal_over", { n: ends.length });
+  $("t-deal-lines").replaceChildren(...lines.map((e) => el("li", { text: story(e, names, team, v.you) })));
 }
 
 /** Each seat's name: a person's own, a computer's by where it sits from the person. */
@@ -284,6 +303,10 @@ setGameDeck("spanish");
 mountDeckPicker(document.querySelector("header.top"));
 mountSoundToggle(document.querySelector("header.top"));
 $("t-last").addEventListener("click", () => queue(replayLast));
+$("t-deal-close").addEventListener("click", () => {
+  dismissed = $("t-deal-end").dataset.key;
+  $("t-deal-end").hidden = true;
+});
 $("t-record").addEventListener("click", downloadRecord);
 $("t-join").addEventListener("click", takeSeat);
 $("t-fill").addEventListener("click", () => ws.send(JSON.stringify({ type: "fill", level: "search" })));
