@@ -102,6 +102,8 @@ MAX_VOID_DEALS: Final = 20
 """Void deals in a row that :data:`max_game_length` allows for: each deal is void
 with a probability of a few percent, so a longer history is below 1e-30."""
 
+_OUTCOMES: Final = [[(c, 1.0 / n) for c in range(40)] if n else [] for n in range(41)]
+"""``_OUTCOMES[n][c]``: the chance outcome of drawing card ``c`` among ``n`` cards left."""
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
 
@@ -159,10 +161,18 @@ class Settings:
     """Whether the compiled kernel lists the legal plays (:func:`kernel_plays`)."""
     fast: bool
     """Whether the compiled kernel can play the rounds (the fast path, :data:`FAST`)."""
+    core_rules: Any
+    """The kernel's rule struct (the fast path), or None."""
+    key: tuple[tuple[str, Any], ...]
+    """The parameters, as :func:`settings_of` files them."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Settings:
         """Immutable: OpenSpiel's ``clone`` shares it."""
         return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its parameters (the kernel's struct is made again)."""
+        return (settings_of, (dict(self.key),))
 
 
 _SETTINGS: dict[tuple[tuple[str, Any], ...], Settings] = {}
@@ -192,8 +202,9 @@ def settings_of(params: dict[str, Any]) -> Settings:
     Round(rules, players, teams, 0, list(range(40)))  # checks the seating
     side_of = side_map(players, teams)
     kernel = kernel_plays(rules)
+    spiel_round = kernel and _SPIEL_ROUND and fast.supports(rules, players)
     got = Settings(rules, players, teams, episode, max_rounds, side_of, max(side_of) + 1,
-                   kernel, kernel and _SPIEL_ROUND and fast.supports(rules, players))
+                   kernel, spiel_round, plays_kernel(rules) if spiel_round else None, key)
     _SETTINGS[key] = got
     return got
 
@@ -251,49 +262,69 @@ class Deal:
     turned into text only when a string is asked for (:func:`event_text`).
 
     On the fast path the compiled kernel (``core``) plays the deal: the players'
-    actions go to it alone, and the engine's ``round``, the log and the capture being
-    chosen catch up (:meth:`sync`) only when a view of the state is asked for. ``actions``
-    holds every player action of the deal, the first ``synced`` of them applied to
-    ``round``.
+    actions go to it alone, and the engine's round (:attr:`round`, dealt when first
+    asked for), the log and the capture being chosen catch up (:meth:`sync`) only when a
+    view of the state is asked for. ``actions`` holds every player action of the deal,
+    the first ``synced`` of them applied to the engine's round.
     """
 
-    round: Round
-    log: list[tuple[int, tuple[str, Any]]] = field(default_factory=list)
+    game: Settings
+    dealer: int
+    deck: bytes
+    """The shuffle as drawn, top first."""
     start: int = 0
     """Where the shuffle's chance nodes start in the state's history."""
+    built: Round | None = None
+    """The engine's round, once dealt."""
+    log: list[tuple[int, tuple[str, Any]]] = field(default_factory=list)
     declared: int = 0
     """How many of the round's declarations are logged."""
     texts: list[tuple[int, str]] = field(default_factory=list)
     """The first events of ``log`` as text, made when a string was asked for."""
     choice: Choice | None = None
-    """The capture being chosen in ``round`` (as of its ``synced`` actions)."""
+    """The capture being chosen in the engine's round (as of its ``synced`` actions)."""
     core: Any = None
     """The kernel's ``SpielRound`` playing the deal (the fast path), or None."""
     actions: list[int] = field(default_factory=list)
     synced: int = 0
-    deck: bytes = b""
-    """The shuffle as drawn (the kernel's round is dealt from it)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
         """A copy for OpenSpiel's ``clone``: the round's cheap copy, the rules shared."""
-        return Deal(self.round.copy(), list(self.log), self.start, self.declared,
-                    list(self.texts), self.choice,
+        return Deal(self.game, self.dealer, self.deck, self.start,
+                    None if self.built is None else self.built.copy(), list(self.log),
+                    self.declared, list(self.texts), self.choice,
                     None if self.core is None else self.core.copy(), list(self.actions),
-                    self.synced, self.deck)
+                    self.synced)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled (OpenSpiel's serialization) without the kernel's round, rebuilt from
         the deck and the actions when next needed."""
         self.sync()
-        return (_unpickle_deal, (self.round, self.log, self.start, self.declared, self.choice,
-                                 self.actions, self.deck, self.core is not None))
+        return (_unpickle_deal, (self.game.key, self.dealer, self.deck, self.start,
+                                 self.built, self.log, self.declared, self.choice,
+                                 self.actions, self.core is not None))
+
+    @property
+    def round(self) -> Round:
+        """The engine's round (dealt, and its deal logged, when first asked for)."""
+        r = self.built
+        if r is None:
+            g = self.game
+            r = self.built = Round(g.rules, g.players, g.teams, self.dealer, list(self.deck))
+            if r.phase is Phase.CUT:
+                self.log.append((r.cutter, ("cut", r.deck[0])))
+            else:
+                self.log_deal([0] * g.players, 0)
+                if r.void:
+                    self.log.append((-1, ("void deal", None)))
+        return r
 
     def kernel(self) -> Any:
         """The kernel's round (rebuilt by replaying the actions after unpickling)."""
         if self.core is None:
-            r = self.round
-            core = _fastcore.SpielRound(plays_kernel(r.rules), r.seats, list(r.side_of),
-                                        r.dealer, self.deck)
+            g = self.game
+            core = _fastcore.SpielRound(g.core_rules, g.players, list(g.side_of), self.dealer,
+                                        self.deck)
             for a in self.actions:
                 core.act(a)
             self.core = core
@@ -330,7 +361,8 @@ class Deal:
 
     def log_deal(self, before: Sequence[int], table_before: int) -> None:
         """Log what a deal just showed: each seat its new cards, everyone the table."""
-        r = self.round
+        r = self.built
+        assert r is not None
         for s in range(r.seats):
             got = r.hands[s] & ~before[s]
             if got:
@@ -352,10 +384,11 @@ class Deal:
         return texts
 
 
-def _unpickle_deal(round_: Round, log: list[tuple[int, tuple[str, Any]]], start: int,
-                   declared: int, choice: Choice | None, actions: list[int], deck: bytes,
-                   fast: bool) -> Deal:
-    d = Deal(round_, log, start, declared, [], choice, None, actions, len(actions), deck)
+def _unpickle_deal(key: tuple[tuple[str, Any], ...], dealer: int, deck: bytes, start: int,
+                   built: Round | None, log: list[tuple[int, tuple[str, Any]]], declared: int,
+                   choice: Choice | None, actions: list[int], fast: bool) -> Deal:
+    d = Deal(settings_of(dict(key)), dealer, deck, start, built, log, declared, [], choice,
+             None, actions, len(actions))
     if fast:
         d.kernel()
     return d
@@ -382,7 +415,10 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
     def __init__(self, game: ChkobbaGame) -> None:
         """The initial state (the first dealer is the first chance node)."""
         super().__init__(game)
-        self.game = settings_of(game.get_parameters())
+        try:
+            self.game = game.settings
+        except AttributeError:  # a game object without its Python attributes
+            self.game = settings_of(game.get_parameters())
         self.dealer: int | None = None
         self.drawn: list[int] = []
         self.deals: list[Deal] = []
@@ -485,8 +521,7 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
             n = self.game.players
             return [(s, 1.0 / n) for s in range(n)]
         left = self.left
-        p = 1.0 / len(left)
-        return [(c, p) for c in left]
+        return list(map(_OUTCOMES[len(left)].__getitem__, left))
 
     # -- applying actions -------------------------------------------------------
 
@@ -548,22 +583,17 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         deck = [*self.drawn, self.left[0]]
         self.drawn = []
         self.left = list(range(40))
-        g = self.game
-        r = Round(g.rules, g.players, g.teams, self.dealer, deck)
-        d = Deal(r, start=self.shuffle_start, deck=bytes(deck))
+        d = Deal(self.game, self.dealer, bytes(deck), self.shuffle_start)
         self.deals.append(d)
         if self.fast:
-            d.kernel()
-        if r.phase is Phase.CUT:
-            d.log.append((r.cutter, ("cut", r.deck[0])))
-            self.dealing = False
-            return
-        d.log_deal([0] * g.players, 0)
-        if r.void:
-            d.log.append((-1, ("void deal", None)))
+            # The engine's round is dealt only if a view asks for it.
+            void = d.kernel().void
+        else:
+            void = d.round.void
+        if void:
             self._redeal()
-            return
-        self.dealing = False
+        else:
+            self.dealing = False
 
     def _redeal(self) -> None:
         """A void deal: shuffled again by the same dealer (§2.2), chance nodes once more."""
