@@ -3489,9 +3489,9 @@ static PyObject *spiel_round_legal(SpielRoundObject *self, PyObject *Py_UNUSED(i
 }
 
 PyDoc_STRVAR(spiel_round_act_doc,
-             "act(action) -> int\n--\n\nApply a legal action id of the seat to move: 0 "
-             "when play goes on, 1 when it ended the round, 2 when the cut made the deal "
-             "void. ValueError (and nothing changed) for an illegal one.");
+             "act(action) -> int\n--\n\nApply a legal action id of the seat to move: the "
+             "seat to move next when play goes on, -1 when it ended the round, -2 when the "
+             "cut made the deal void. ValueError (and nothing changed) for an illegal one.");
 
 static PyObject *spiel_round_act(SpielRoundObject *self, PyObject *arg) {
     long a = PyLong_AsLong(arg);
@@ -3504,7 +3504,7 @@ static PyObject *spiel_round_act(SpielRoundObject *self, PyObject *arg) {
     int code = 0;
     if (vg->phase == 0) {
         game_deal(&vg->g, a == V1_KEEP ? 1 : 0);
-        if (vg->g.void_deal) return PyLong_FromLong(2);
+        if (vg->g.void_deal) return PyLong_FromLong(-2);
         vg->phase = 1;
         vg_after_deal(vg);
         vg_gen(vg);
@@ -3537,7 +3537,7 @@ static PyObject *spiel_round_act(SpielRoundObject *self, PyObject *arg) {
         }
     }
     if (spiel_round_failed(self)) return NULL;
-    return PyLong_FromLong(code);
+    return PyLong_FromLong(code ? -1 : vg->g.turn);
 }
 
 PyDoc_STRVAR(spiel_round_turn_doc, "turn() -> int\n--\n\nThe seat to move.");

@@ -496,6 +496,8 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         if to_move == _CHANCE:
             return [a for a, _ in self.chance_outcomes()]
         if player is None or player == to_move:
+            if self.fast:
+                return self.deals[-1].core.legal()  # type: ignore[no-any-return]
             return self._legal_actions(to_move)
         if player < 0:
             raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
@@ -528,36 +530,40 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
     def _apply_action(self, action: int) -> None:
         """A chance outcome, or a ``chkobba_v1`` action of the player to move."""
         if self.dealing:
-            self._chance(action)
-        elif self.fast:
-            self._kernel_act(action)
-        else:
+            if self._chance(action):
+                self._update_to_move()
+            return
+        if self.fast:
             d = self.deals[-1]
-            step = decide(self._legal_moves(), d.choice, action)  # type: ignore[arg-type]
+            try:
+                code = d.core.act(action)
+            except (ValueError, TypeError, OverflowError):
+                # The engine's own error, the same as the pure path's.
+                decide(self._legal_moves(), self.choice, action)  # type: ignore[arg-type]
+                raise IllegalAction(f"{action} is illegal now") from None
             d.actions.append(action)
-            d.synced += 1
-            if type(step) is Choice:
-                d.choice = step
-                return
-            d.choice = None
             self.moves = None
-            self._play(d, step)  # type: ignore[arg-type]
+            if code >= 0:  # the seat to move next: the common case, kept short
+                self.to_move = code
+            else:
+                self._kernel_end(d, code)
+                self._update_to_move()
+            return
+        d = self.deals[-1]
+        step = decide(self._legal_moves(), d.choice, action)  # type: ignore[arg-type]
+        d.actions.append(action)
+        d.synced += 1
+        if type(step) is Choice:
+            d.choice = step
+            return
+        d.choice = None
+        self.moves = None
+        self._play(d, step)  # type: ignore[arg-type]
         self._update_to_move()
 
-    def _kernel_act(self, action: int) -> None:
-        """The fast path's step: the kernel alone applies the action."""
-        d = self.deals[-1]
-        try:
-            code = d.core.act(action)
-        except (ValueError, TypeError, OverflowError):
-            # The engine's own error, the same as the pure path's.
-            decide(self._legal_moves(), self.choice, action)  # type: ignore[arg-type]
-            raise IllegalAction(f"{action} is illegal now") from None
-        d.actions.append(action)
-        self.moves = None
-        if code == 0:
-            return
-        if code == 2:
+    def _kernel_end(self, d: Deal, code: int) -> None:
+        """The fast path after the kernel's round ended (-1) or its deal was void (-2)."""
+        if code == -2:
             self._redeal()
             return
         if self.game.episode == "round":
@@ -568,18 +574,19 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         d.sync()
         self._end_round(d.round)
 
-    def _chance(self, outcome: int) -> None:
+    def _chance(self, outcome: int) -> bool:
+        """Apply a chance outcome; whether it ended the shuffle."""
         if self.dealer is None:
             self.dealer = outcome
             self.shuffle_start = len(self.history()) + 1
-            return
+            return False
         try:
             self.left.remove(outcome)
         except ValueError:
             raise pyspiel.SpielError(f"draw {outcome}: not a card left to draw") from None
         self.drawn.append(outcome)
         if len(self.drawn) < 39:
-            return
+            return False
         deck = [*self.drawn, self.left[0]]
         self.drawn = []
         self.left = list(range(40))
@@ -594,6 +601,7 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
             self._redeal()
         else:
             self.dealing = False
+        return True
 
     def _redeal(self) -> None:
         """A void deal: shuffled again by the same dealer (§2.2), chance nodes once more."""
