@@ -96,6 +96,7 @@ DEFAULTS: Final[dict[str, Any]] = {
     "teams": False,
     "episode": "round",
     "max_rounds": 30,
+    "infostate": "round",
 }
 """The game's parameters and their defaults."""
 MAX_VOID_DEALS: Final = 20
@@ -161,6 +162,9 @@ class Settings:
     """Whether the compiled kernel lists the legal plays (:func:`kernel_plays`)."""
     fast: bool
     """Whether the compiled kernel can play the rounds (the fast path, :data:`FAST`)."""
+    infostate: str
+    """``round``: the information state tensor holds the round being played; ``match``:
+    every earlier round of the match too."""
     core_rules: Any
     """The kernel's rule struct (the fast path), or None."""
     key: tuple[tuple[str, Any], ...]
@@ -194,6 +198,11 @@ def settings_of(params: dict[str, Any]) -> Settings:
     episode, max_rounds = str(p["episode"]), int(p["max_rounds"])
     if episode not in ("round", "match"):
         raise ValueError(f"episode must be 'round' or 'match', not {episode!r}")
+    infostate = str(p["infostate"])
+    if infostate not in ("round", "match"):
+        raise ValueError(f"infostate must be 'round' or 'match', not {infostate!r}")
+    if infostate == "match" and episode != "match":
+        raise ValueError("infostate='match' needs episode='match' (a round episode has one round)")
     if max_rounds < 1:
         raise ValueError(f"max_rounds must be at least 1, not {max_rounds}")
     if not 2 <= players <= 4:
@@ -204,7 +213,8 @@ def settings_of(params: dict[str, Any]) -> Settings:
     kernel = kernel_plays(rules)
     spiel_round = kernel and _SPIEL_ROUND and fast.supports(rules, players)
     got = Settings(rules, players, teams, episode, max_rounds, side_of, max(side_of) + 1,
-                   kernel, spiel_round, plays_kernel(rules) if spiel_round else None, key)
+                   kernel, spiel_round, infostate, plays_kernel(rules) if spiel_round else None,
+                   key)
     _SETTINGS[key] = got
     return got
 
@@ -762,6 +772,10 @@ class ChkobbaObserver:
             n = history_length(self.game.rules)
             pieces.append(("history", n * HISTORY_ENTRY, (n, HISTORY_ENTRY)))
             pieces.append(("cut_seen", 40, (40,)))
+            if self.game.infostate == "match":
+                # Each earlier round of the match, in order: its history and its cut card.
+                rows, width = self.game.max_rounds - 1, n * HISTORY_ENTRY + 40
+                pieces.append(("earlier_rounds", rows * width, (rows, width)))
         self.tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
         self.dict: dict[str, np.ndarray] = {}
         at = 0
@@ -801,6 +815,25 @@ class ChkobbaObserver:
                 )
             if not self.public and r.rules.cut_choice and player == r.cutter:
                 self.dict["cut_seen"][r.shuffle[0]] = 1.0
+            if "earlier_rounds" in self.dict:
+                self._earlier_rounds(state, r, player)
+
+    def _earlier_rounds(self, state: ChkobbaState, now: Round, player: int) -> None:
+        """The rounds of the match before ``now`` (void deals left out: they were dealt
+        again and bear on nothing after), one row each, as the round's own pieces."""
+        rows = self.dict["earlier_rounds"]
+        n = history_length(now.rules)
+        k = 0
+        for d in state.deals:
+            d.sync()
+            r = d.round
+            if r is now or r.void or k >= len(rows):
+                continue
+            if not self.private_only:
+                rows[k, : n * HISTORY_ENTRY] = encode_history(r.history, player, r.seats, n).ravel()
+            if not self.public and r.rules.cut_choice and player == r.cutter:
+                rows[k, n * HISTORY_ENTRY + r.shuffle[0]] = 1.0
+            k += 1
 
     def string_from(self, state: ChkobbaState, player: int) -> str:
         """The observation as text: the whole recall, or the current view."""
