@@ -63,5 +63,5 @@ def test_bad_parameters_are_clear_errors() -> None:
     """A deck too small for the deal is refused with the reason."""
     with pytest.raises(Exception, match="cannot deal"):
         pyspiel.load_game("chkobba_mini", {"ranks": 2, "hand": 3})
-    with pytest.raises(Exception, match="(?i)unknown parameter"):
+    with pytest.raises(Exception, match=r"(?i)unknown parameter"):
         pyspiel.load_game("chkobba_mini", {"suits": 4})

@@ -13,8 +13,8 @@ pytest.importorskip("pyspiel", reason="OpenSpiel missing: pip install 'chkobba[o
 import pyspiel
 
 import chkobba.rl.openspiel  # noqa: F401  # registers "chkobba"
-from chkobba.rl.spaces import HISTORY_ENTRY, history_length
 from chkobba.fishing.rules import preset
+from chkobba.rl.spaces import HISTORY_ENTRY, history_length
 
 MATCH = {"preset": "scopa", "episode": "match", "max_rounds": 3}
 

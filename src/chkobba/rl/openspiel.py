@@ -602,11 +602,8 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         self.left = list(range(40))
         d = Deal(self.game, self.dealer, bytes(deck), self.shuffle_start)
         self.deals.append(d)
-        if self.fast:
-            # The engine's round is dealt only if a view asks for it.
-            void = d.kernel().void
-        else:
-            void = d.round.void
+        # On the fast path the engine's round is dealt only if a view asks for it.
+        void = d.kernel().void if self.fast else d.round.void
         if void:
             self._redeal()
         else:
