@@ -107,7 +107,11 @@ def main() -> None:
         agent = make_agent(name, 1)
         if name == "expert":
             agent.samples = args.expert_samples  # type: ignore[attr-defined]
-        table = mini.agent_policy(game, agent.choose)
+        try:
+            table = mini.agent_policy(game, agent.choose)
+        except ValueError as e:  # a player that cannot take this variant's view
+            print(f"  {name:10s} not measured: {e}")
+            continue
         expl = exploitability.exploitability(game, table)
         print(f"  {name:10s} {expl:.4f}  ({time.process_time() - t:.0f} s CPU to ask it at "
               "every information state and measure)")

@@ -30,6 +30,7 @@ whose exploitability OpenSpiel measures (``bench/openspiel_exact.py``, docs/rl.m
 
 from __future__ import annotations
 
+import copy
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,7 +42,7 @@ from chkobba.fishing.cards import CARDS, format_cards
 from chkobba.fishing.game import Phase, Turn
 from chkobba.fishing.moves import Move, Play
 from chkobba.fishing.observe import Observation
-from chkobba.fishing.rules import CHKOBBA
+from chkobba.fishing.rules import CHKOBBA, RuleSet
 from chkobba.search.fast import legal_plays
 
 GAME_NAME: Final = "chkobba_mini"
@@ -84,6 +85,19 @@ def _mask(cards: tuple[int, ...]) -> int:
     return m
 
 
+def _player_rules(hand: int, table: int) -> RuleSet:
+    """Chkobba's rules as the players are told them here: the variant's hand and table
+    sizes (so that a player counts the plays of the deal right), no cut. The full
+    game's checks (40 cards in whole deals) do not hold for a reduced deck, so the
+    copy is made without them."""
+    rules = copy.copy(CHKOBBA)
+    object.__setattr__(rules, "name", f"chkobba_mini-{hand}-{table}")
+    object.__setattr__(rules, "hand_size", hand)
+    object.__setattr__(rules, "table_size", table)
+    object.__setattr__(rules, "cut_choice", False)
+    return rules
+
+
 class Layout:
     """A variant's cards and deals, made once per parameter set (shared by its states)."""
 
@@ -98,6 +112,7 @@ class Layout:
         self.ranks, self.hand, self.table = ranks, hand, table
         self.cards = tuple(sorted(s * 10 + r for s in (_SPADES, _DIAMONDS) for r in range(ranks)))
         self.deck = _mask(self.cards)
+        self.rules = _player_rules(hand, table)
         self.deals: list[Deal] = []
         for t in itertools.combinations(self.cards, table):
             rest = [c for c in self.cards if c not in t]
@@ -366,8 +381,9 @@ class MiniState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         return " / ".join(out)
 
     def observation_for(self, player: int) -> Observation:
-        """What a chkobba player in ``player``'s seat sees now (the full game's view of
-        this deal: the cards never dealt are among its unseen cards)."""
+        """What a chkobba player in ``player``'s seat sees now, as the full game shows it:
+        the cards never dealt are unseen, and stand for the stock (they are never dealt:
+        a player of the full game may expect them, which is part of how it plays here)."""
         seen = self.dealt.hands[player] | self.dealt.table if self.dealt else 0
         history = []
         for seat, card, cap, sweep in self.plays:
@@ -377,13 +393,17 @@ class MiniState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         moves = tuple(Play(c, cap) for c, cap in plays_of(self.hands[player], self.table)) \
             if to_move else ()
         last = self.last
+        unseen = self.mini.deck & ~seen
+        # The cards never dealt are, to a player of the full game, the stock: the cards
+        # it has not seen fill the other hand and the stock.
+        stock = unseen.bit_count() - self.hands[1 - player].bit_count()
         return Observation(
-            seat=player, seats=2, teams=False, rules=CHKOBBA, side_of=(0, 1),
+            seat=player, seats=2, teams=False, rules=self.mini.rules, side_of=(0, 1),
             phase=Phase.OVER if self.is_terminal() else Phase.PLAY, turn=self.turn, dealer=1,
             cutter=0, round_number=1, hand=self.hands[player], table=self.table,
             cut_card=None, history=tuple(history), piles=self.piles, chkobba=self.sweeps,
             last_capturer=last, hand_sizes=(self.hands[0].bit_count(), self.hands[1].bit_count()),
-            stock=0, unseen=self.mini.deck & ~seen, totals=(0, 0), target=CHKOBBA.target,
+            stock=stock, unseen=unseen, totals=(0, 0), target=CHKOBBA.target,
             legal_moves=moves,
         )
 
