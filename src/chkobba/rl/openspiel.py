@@ -540,7 +540,14 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
     def _apply_action(self, action: int) -> None:
         """A chance outcome, or a ``chkobba_v1`` action of the player to move."""
         if self.dealing:
-            if self._chance(action):
+            left = self.left
+            if len(left) > 2 and self.dealer is not None:  # a draw that ends no shuffle
+                try:
+                    left.remove(action)
+                except ValueError:
+                    raise pyspiel.SpielError(f"draw {action}: not a card left to draw") from None
+                self.drawn.append(action)
+            elif self._chance(action):
                 self._update_to_move()
             return
         if self.fast:
