@@ -34,37 +34,6 @@ from chkobba.agents.base import make_agent
 from chkobba.rl import mini
 
 
-def check_game(game: Any) -> tuple[int, int]:
-    """Perfect recall and consistent information states over the whole tree (raises
-    AssertionError otherwise); the numbers of histories and information states."""
-    recall: dict[str, tuple[Any, ...]] = {}
-    facts: dict[str, tuple[Any, ...]] = {}
-    histories = 0
-
-    def walk(state: Any, own: tuple[tuple[tuple[str, int], ...], ...]) -> None:
-        nonlocal histories
-        histories += 1
-        if state.is_terminal():
-            return
-        if state.is_chance_node():
-            for a, _ in state.chance_outcomes():
-                walk(state.child(a), own)
-            return
-        p = state.current_player()
-        key = state.information_state_string(p)
-        seen = recall.setdefault(key, own[p])
-        assert seen == own[p], f"not perfect recall at {key!r}"
-        fact = (tuple(state.legal_actions()), state.hands[p], p)
-        assert facts.setdefault(key, fact) == fact, f"{key!r} holds different situations"
-        for a in state.legal_actions():
-            after = list(own)
-            after[p] = (*own[p], (key, a))
-            walk(state.child(a), tuple(after))
-
-    walk(game.new_initial_state(), ((), ()))
-    return histories, len(recall)
-
-
 def main() -> None:
     """Check, solve, measure and print."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -85,7 +54,7 @@ def main() -> None:
     print(f"chkobba_mini ranks={args.ranks} hand={args.hand} table={args.table}: "
           f"{game.max_chance_outcomes()} deals, {game.num_distinct_actions()} action ids")
     t = time.process_time()
-    histories, infostates = check_game(game)
+    histories, infostates = mini.check_recall(game)
     print(f"perfect recall and information states checked: {histories:,} histories, "
           f"{infostates:,} information states ({time.process_time() - t:.0f} s CPU)")
 

@@ -65,3 +65,17 @@ def test_bad_parameters_are_clear_errors() -> None:
         pyspiel.load_game("chkobba_mini", {"ranks": 2, "hand": 3})
     with pytest.raises(Exception, match=r"(?i)unknown parameter"):
         pyspiel.load_game("chkobba_mini", {"suits": 4})
+
+
+def test_the_recall_check_passes_and_catches_a_forgetful_string(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """check_recall accepts the game's strings, and refuses strings that forget the plays
+    (two recalls in one string) or the hand (two situations in one string)."""
+    game = pyspiel.load_game("chkobba_mini", {"ranks": 2, "hand": 2, "table": 0})
+    histories, infostates = mini.check_recall(game)
+    assert histories > infostates > 0
+    monkeypatch.setattr(mini.MiniState, "information_state_text",
+                        lambda self, player: f"p{player} {len(self.plays)}")
+    with pytest.raises(mini.RecallError):
+        mini.check_recall(game)

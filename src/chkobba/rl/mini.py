@@ -466,3 +466,42 @@ def agent_policy(game: Any, choose: Chooser) -> Any:
 
     walk(game.new_initial_state())
     return table
+
+
+class RecallError(AssertionError):
+    """An information state that breaks perfect recall or mixes different situations."""
+
+
+def check_recall(game: Any) -> tuple[int, int]:
+    """Check ``game`` over its whole tree before solving it: every information state
+    string belongs to one recall of one player (the same sequence of that player's own
+    earlier information states and actions), with the same legal actions and the same
+    hand in every history it holds. Raise :class:`RecallError` otherwise; return the
+    numbers of histories and of information states."""
+    recall: dict[str, tuple[Any, ...]] = {}
+    facts: dict[str, tuple[Any, ...]] = {}
+    histories = 0
+
+    def walk(state: Any, own: tuple[tuple[tuple[str, int], ...], ...]) -> None:
+        nonlocal histories
+        histories += 1
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            for a, _ in state.chance_outcomes():
+                walk(state.child(a), own)
+            return
+        p = state.current_player()
+        key = state.information_state_string(p)
+        if recall.setdefault(key, own[p]) != own[p]:
+            raise RecallError(f"not perfect recall at {key!r}")
+        fact = (p, tuple(state.legal_actions()), state.hands[p])
+        if facts.setdefault(key, fact) != fact:
+            raise RecallError(f"{key!r} holds different situations")
+        for a in state.legal_actions():
+            after = list(own)
+            after[p] = (*own[p], (key, a))
+            walk(state.child(a), tuple(after))
+
+    walk(game.new_initial_state(), ((), ()))
+    return histories, len(recall)
