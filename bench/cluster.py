@@ -7,7 +7,12 @@ on free ports, stopped at the end), then:
 1. **Throughput**: ``--scale-games`` games whose bots move without thinking, for
    ``--scale-seconds``, against 1 worker and then against all of them; moves
    stored per second and the CPU seconds each process used (workers, PostgreSQL,
-   HAProxy), hence the CPU per move.
+   HAProxy, read from /proc), hence the CPU per move, each worker process's own (its
+   CPU over its ``chkobba_moves_total``) and with the database and balancer's share.
+   ``--repeats N`` runs each size N times and prints the medians, the moves/s one
+   core holds and the model for this machine (moves/s a core x cores), which a
+   machine with few, busy cores cannot show by adding workers. ``--no-kill`` stops
+   there.
 2. **A death**: ``--games`` concurrent games (a ``--touti`` share of them Touti),
    each a bot client on its own WebSocket through the balancer, thinking
    ``--think`` seconds a move (``--sprinters`` of them without thinking, so that
@@ -34,6 +39,7 @@ import random
 import resource
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -109,8 +115,6 @@ class Cluster:
             "--cluster",
             "--worker",
             f"w{i + 1}",
-            "--db",
-            self.db,
             "--port",
             str(self.ports[i]),
             "--bot-delay",
@@ -121,7 +125,9 @@ class Cluster:
             "warning",
         ]
         log = open(self.tmp / f"w{i + 1}.log", "ab")  # noqa: SIM115 (the child keeps it)
-        self.procs[i] = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+        # The URL in the environment, as docs/deploy.md says: never on a command line.
+        env = {**os.environ, "CHKOBBA_DATABASE_URL": self.db}
+        self.procs[i] = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
         wait_http(f"http://127.0.0.1:{self.ports[i]}/healthz", 60)
 
     def start_proxy(self, workers: list[int]) -> None:
@@ -374,23 +380,76 @@ def verify(base: str, bots: list[Bot]) -> tuple[int, list[str]]:
     return len(done) - len(bad), bad
 
 
-def scale(cluster: Cluster, workers: list[int], games: int, seconds: float, seed: int) -> None:
+def worker_moves(port: int) -> float:
+    """Moves a worker has stored since it started (its ``chkobba_moves_total``)."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+        for line in r.read().decode().splitlines():
+            if line.startswith("chkobba_moves_total "):
+                return float(line.split()[1])
+    return 0.0
+
+
+def scale(
+    cluster: Cluster, workers: list[int], games: int, seconds: float, seed: int
+) -> dict[str, float]:
+    """One throughput run; what it measured: moves/s, and CPU ms a move per worker
+    process (``worker_ms``, the median over the workers), for the workers alone
+    (``workers_ms``) and with PostgreSQL and HAProxy (``all_ms``)."""
     cluster.start_proxy(workers)
     made = create_games(cluster.base, games, 0.0, seed)
     before_moves, before_cpu, mine = cluster.moves_stored(), cluster.cpu(), own_cpu()
+    before_each = {i: (cpu_seconds(cluster.procs[i].pid), worker_moves(cluster.ports[i]))
+                   for i in workers if cluster.procs[i] is not None}  # fmt: skip
+    load0 = os.getloadavg()[0]
     t0 = time.monotonic()
     asyncio.run(drive(cluster, made, 0.0, seconds, None, 0, seed))
     elapsed = time.monotonic() - t0
+    load1 = os.getloadavg()[0]
     moves = cluster.moves_stored() - before_moves
     cpu = {k: v - before_cpu[k] for k, v in cluster.cpu().items()}
     mine = own_cpu() - mine
     total = sum(cpu.values())
+    per_process = []
+    for i, (c0, m0) in before_each.items():
+        proc = cluster.procs[i]
+        assert proc is not None
+        done = worker_moves(cluster.ports[i]) - m0
+        if done > 0:
+            per_process.append((cpu_seconds(proc.pid) - c0) / done * 1000)
     print(
-        f"  {len(workers)} worker(s): {moves / elapsed:7.0f} moves/s over {elapsed:.0f} s;"
+        f"  {len(workers)} worker(s): {moves / elapsed:7.0f} moves/s over {elapsed:.0f} s"
+        f" (load average {load0:.1f} -> {load1:.1f});"
         f" CPU s: workers {cpu['workers']:.1f}, PostgreSQL {cpu['postgres']:.1f},"
         f" HAProxy {cpu['haproxy']:.1f}, the bots {mine:.1f};"
         f" {cpu['workers'] / max(moves, 1) * 1000:.2f} ms of worker CPU a move"
-        f" ({total / max(moves, 1) * 1000:.2f} ms with the database and balancer)",
+        f" ({total / max(moves, 1) * 1000:.2f} ms with the database and balancer);"
+        f" per worker process: {', '.join(f'{x:.2f}' for x in per_process)} ms a move",
+        flush=True,
+    )
+    return {
+        "moves_s": moves / elapsed,
+        "worker_ms": statistics.median(per_process) if per_process else float("nan"),
+        "workers_ms": cpu["workers"] / max(moves, 1) * 1000,
+        "all_ms": total / max(moves, 1) * 1000,
+        "load": (load0 + load1) / 2,
+    }
+
+
+def capacity(runs: list[dict[str, float]], label: str) -> None:
+    """Print the medians of ``runs`` and the capacity model they give."""
+    med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    cores = os.cpu_count() or 1
+    per_core = 1000 / med["all_ms"]
+    print(
+        f"  {label}: median of {len(runs)} runs: {med['moves_s']:.0f} moves/s measured"
+        f" (load average {med['load']:.1f} on {cores} cores);"
+        f" {med['worker_ms']:.2f} ms of CPU a move per worker process,"
+        f" {med['all_ms']:.2f} ms with PostgreSQL and HAProxy"
+        f" -> one core holds {1000 / med['workers_ms']:.0f} moves/s of workers alone,"
+        f" {per_core:.0f} with the database and balancer;"
+        f" model for {cores} idle cores: {per_core:.0f} x {cores} = {per_core * cores:.0f} moves/s",
         flush=True,
     )
 
@@ -408,6 +467,10 @@ def main() -> None:
     ap.add_argument("--scale-seconds", type=float, default=30)
     ap.add_argument("--no-scale", action="store_true", help="skip the throughput runs")
     ap.add_argument("--seed", type=int, default=16)
+    ap.add_argument(
+        "--repeats", type=int, default=1, help="throughput runs of each size (medians reported)"
+    )
+    ap.add_argument("--no-kill", action="store_true", help="only the throughput runs")
     args = ap.parse_args()
     if not 1 <= args.games <= 5000 or not 2 <= args.workers <= 8 or args.duration > 1800:
         ap.error("keep it bounded: 1-5000 games, 2-8 workers, at most 1800 s")
@@ -428,14 +491,24 @@ def main() -> None:
             cluster.start_worker(i)
         if not args.no_scale:
             print(f"throughput, {args.scale_games} games moving without thinking:", flush=True)
-            scale(cluster, [0], args.scale_games, args.scale_seconds, args.seed)
-            scale(
-                cluster,
-                list(range(args.workers)),
-                args.scale_games,
-                args.scale_seconds,
-                args.seed + 1,
-            )
+            one, every = [], []
+            for r in range(args.repeats):
+                seed = args.seed + 2 * r
+                one.append(scale(cluster, [0], args.scale_games, args.scale_seconds, seed))
+                every.append(
+                    scale(
+                        cluster,
+                        list(range(args.workers)),
+                        args.scale_games,
+                        args.scale_seconds,
+                        seed + 1,
+                    )
+                )
+            print("capacity (CPU a move, and what a core holds):", flush=True)
+            capacity(one, "1 worker")
+            capacity(every, f"{args.workers} workers")
+        if args.no_kill:
+            return
         cluster.start_proxy(list(range(args.workers)))
         t0 = time.monotonic()
         made = create_games(cluster.base, args.games, args.touti, args.seed + 2)

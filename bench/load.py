@@ -10,6 +10,12 @@ replayed through the engine: a game lost or corrupted fails the run.
 
     .venv/bin/python bench/load.py --games 500 --think 0.5
 
+Against a server of your own (``--url``), start it with ``chkobba serve --rate 1000``:
+at its default ``--rate`` (20 requests a second per address) it answers ``429 Too
+Many Requests`` to the rooms this script creates at once. The script then waits as
+the server's ``Retry-After`` says and tells you so, and stops with that advice if
+the server keeps refusing for ``--rate-wait`` seconds.
+
 On a machine shared with other work, ``--realtime`` runs the bots and the server
 under the round-robin real-time scheduler (root only), so that what is measured is
 the server and not the neighbours: with Linux's autogroups, ``nice`` does not
@@ -31,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,14 +66,63 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+RATE_ADVICE = (
+    "start the server with `chkobba serve --rate 1000` for a load test: at its default "
+    "--rate (20 requests a second per address) it refuses rooms created this fast"
+)
+
+
+class RateLimited(SystemExit):
+    """The server kept answering 429 Too Many Requests for longer than we would wait."""
+
+
+@dataclass
+class Patience:
+    """How long to wait out a server's 429 answers, in all, and whether it was said."""
+
+    seconds: float = 120.0
+    waited: float = 0.0
+    told: bool = False
+
+
+PATIENCE = Patience()
+"""This run's patience with 429 answers (``--rate-wait``)."""
+
+
+def fetch(req: urllib.request.Request | str, patience: Patience | None = None) -> bytes:
+    """The body of a request; on ``429 Too Many Requests``, wait as the server's
+    ``Retry-After`` says and ask again, until ``patience`` runs out: then stop with
+    :data:`RATE_ADVICE`."""
+    p = PATIENCE if patience is None else patience
+    while True:
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return bytes(r.read())
+        except urllib.error.HTTPError as e:
+            if e.code != 429:
+                raise
+            try:
+                pause = max(0.05, float(e.headers.get("Retry-After") or 1.0))
+            except ValueError:
+                pause = 1.0
+            if p.waited + pause > p.seconds:
+                raise RateLimited(
+                    f"the server answered 429 Too Many Requests for {p.waited:.0f} s: "
+                    + RATE_ADVICE
+                ) from None
+            if not p.told:
+                p.told = True
+                print(f"429 Too Many Requests: waiting it out ({RATE_ADVICE})", file=sys.stderr)
+            time.sleep(pause)
+            p.waited += pause
+
+
 def http(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(
         base + path, data=data, headers={"Content-Type": "application/json"}
     )
-    with urllib.request.urlopen(req, timeout=30) as r:
-        raw = r.read()
-    return json.loads(raw)
+    return json.loads(fetch(req))
 
 
 def start_server(data_dir: Path, port: int, db: str | None) -> subprocess.Popen[bytes]:
@@ -179,7 +235,7 @@ def verify(base: str, stats: Stats, games: list[tuple[str, list[str]]]) -> int:
         last = stats.last_states.get(game)
         if last is None:
             continue
-        text = urllib.request.urlopen(f"{base}/api/games/{game}/record", timeout=30).read()
+        text = fetch(f"{base}/api/games/{game}/record")
         try:
             rep = replay(GameRecord.loads(text.decode()))
         except RecordError as e:
@@ -279,7 +335,18 @@ def main() -> None:
     ap.add_argument("--ramp", type=float, default=5.0, help="seconds over which games start")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=1200.0)
-    ap.add_argument("--url", help="a running server instead of starting one")
+    ap.add_argument(
+        "--url",
+        help="a running server instead of starting one; start it with "
+        "`chkobba serve --rate 1000` (at the default --rate 20 it answers 429 Too Many "
+        "Requests to rooms created this fast, and the script has to wait)",
+    )
+    ap.add_argument(
+        "--rate-wait",
+        type=float,
+        default=120.0,
+        help="seconds in all to wait out 429 answers before stopping (default 120)",
+    )
     ap.add_argument("--db", help="database URL for the server started here (default: SQLite)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON only")
     ap.add_argument(
@@ -288,6 +355,7 @@ def main() -> None:
         help="run the bots and the server under SCHED_RR (root only; for a shared machine)",
     )
     args = ap.parse_args()
+    PATIENCE.seconds = args.rate_wait
     if args.realtime:
         try:
             # The server is started from here and inherits the policy.
@@ -308,6 +376,8 @@ def main() -> None:
     else:
         for k, v in out.items():
             print(f"{k:>24}: {v}")
+    if "rate_limited" in out["errors"]:
+        print(f"the server refused messages as too many: {RATE_ADVICE}", file=sys.stderr)
     ok = out["finished"] == out["games"] == out["records_verified"]
     sys.exit(0 if ok else 1)
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from typing import Any
 
 import pyspiel
 from open_spiel.python import policy as os_policy

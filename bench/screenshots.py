@@ -1,6 +1,6 @@
 """Screenshots of every page of the web app, in every language, at a desktop and a phone size.
 
-    python bench/screenshots.py [--out DIR] [--langs en,fr,ar] [--sizes 1280x800,390x844]
+    python bench/screenshots.py [--out DIR] [--langs en,fr,it,es,ar] [--sizes 1280x800,390x844]
                                 [--only lobby,scopa,...] [--keep-raw]
 
 Starts ``chkobba serve`` on 127.0.0.1 with a temporary database, plays (by clicks in
@@ -34,7 +34,7 @@ from typing import Any
 
 SHOTS = (
     "rules", "chkobba", "scopa", "scopone", "six", "cirulla", "breakdown", "replay",
-    "analysis", "touti", "touti-replay", "lobby",
+    "analysis", "touti", "touti-replay", "lobby", "account",
 )
 """Every picture, in the order they are taken."""
 
@@ -276,7 +276,7 @@ def optimise(paths: list[Path]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, help="a new (or empty) directory for the pictures")
-    ap.add_argument("--langs", default="en,fr,ar")
+    ap.add_argument("--langs", default="en,fr,it,es,ar")
     ap.add_argument("--sizes", default="1280x800,390x844")
     ap.add_argument("--only", default=",".join(SHOTS), help=f"some of {', '.join(SHOTS)}")
     ap.add_argument("--keep-raw", action="store_true", help="keep Chromium's PNGs as they are")
@@ -411,6 +411,21 @@ def take(d: Any, base: str, out: Path, langs: list[str], sizes: list[tuple[int, 
     if "lobby" in only:
         # Last, so that its lists show the games being played and those finished.
         saved += shoot(d, out, "lobby", base + "/", ready, langs, sizes)
+    if "account" in only:
+        # Signed up in the browser, with two games of the account being played.
+        d.get(base + "/account")
+        until(d, ready)
+        d.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const post = (path, body) => fetch(path, {method: "POST", body: JSON.stringify(body),
+                headers: {"Content-Type": "application/json"}}).then((r) => r.json());
+            post("/api/account/signup", {name: "Amel", password: "a long password"})
+              .then(() => post("/api/games", {rules: "scopa", level: "random", target: 11}))
+              .then(() => post("/api/games", {rules: "chkobba", level: "random"}))
+              .then(done);
+        """)
+        saved += shoot(d, out, "account", base + "/account",
+                       lambda d: attr(d, "data-signed-in") == "1", langs, sizes)
     return saved
 
 

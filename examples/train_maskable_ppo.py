@@ -15,7 +15,11 @@ Needs the ``train`` extra; install the CPU build of torch first::
     python examples/train_maskable_ppo.py --minutes 12
     python examples/train_maskable_ppo.py --minutes 12 --vector 64   # the batched games
 
-then ``chkobba duel policy:examples/policies/ppo_vs_random.npz random --pairs 500``.
+It writes into ``ppo-out/`` under the current directory (``--out-dir``; ``--out`` and
+``--curve`` name the files) and never over an existing file unless ``--overwrite``:
+the committed policy (``examples/policies/ppo_vs_random.*``) and its curve
+(``docs/img/ppo_vs_random.png``) are replaced only when named on purpose. Then
+``chkobba duel policy:ppo-out/ppo_vs_random.npz random --pairs 500``.
 """
 
 from __future__ import annotations
@@ -163,8 +167,13 @@ def plot(returns: list[tuple[int, float]], path: Path, title: str, window: int) 
     fig.savefig(path)
 
 
-def main() -> None:
-    """Train, export, plot, evaluate."""
+OUT_DIR = Path("ppo-out")
+"""Where the outputs go by default: a folder of its own under the current directory."""
+
+
+def arguments(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line, with the output files resolved and checked before any training:
+    an existing file is an error unless ``--overwrite``."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--minutes", type=float, default=12.0, help="training wall-clock budget")
     ap.add_argument("--opponent", default="random", help="the built-in player trained against")
@@ -174,17 +183,36 @@ def main() -> None:
                     help="train on N games of the batched environment (opponent random only)")
     ap.add_argument("--threads", type=int, default=1, help="torch threads")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", type=Path, default=Path("examples/policies/ppo_vs_random.npz"))
-    ap.add_argument("--curve", type=Path, default=Path("docs/img/ppo_vs_random.png"))
+    ap.add_argument("--out-dir", type=Path, default=OUT_DIR,
+                    help="folder for the outputs (default ppo-out/ under the current directory)")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="the policy file (default OUT_DIR/ppo_vs_random.npz; its summary "
+                         "goes beside it as .json)")
+    ap.add_argument("--curve", type=Path, default=None,
+                    help="the learning curve (default OUT_DIR/ppo_vs_random.png)")
+    ap.add_argument("--overwrite", action="store_true",
+                    help="write over existing output files (the committed policy, say)")
     ap.add_argument("--pairs", type=int, default=500, help="duplicate pairs for the evaluation")
     ap.add_argument("--jobs", type=int, default=2, help="processes for the evaluation")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
+    if args.vector and args.opponent != "random":
+        ap.error("--vector trains against random players only (drawn in the kernel)")
+    args.out = args.out or args.out_dir / "ppo_vs_random.npz"
+    args.curve = args.curve or args.out_dir / "ppo_vs_random.png"
+    existing = [p for p in (args.out, args.out.with_suffix(".json"), args.curve) if p.exists()]
+    if existing and not args.overwrite:
+        ap.error(f"{existing[0]} exists: choose other files (--out-dir, --out, --curve) "
+                 "or pass --overwrite")
+    return args
+
+
+def main() -> None:
+    """Train, export, plot, evaluate."""
+    args = arguments()
 
     torch.set_num_threads(args.threads)
     envs: SB3VecEnv
     if args.vector:
-        if args.opponent != "random":
-            ap.error("--vector trains against random players only (drawn in the kernel)")
         envs = BatchedGames(args.vector, args.rules, args.seed)
     else:
         envs = DummyVecEnv(

@@ -46,8 +46,6 @@ from chkobba.fishing.rules import CHKOBBA, preset
 from chkobba.search import fast, policy
 from chkobba.search.determinize import determinize
 from chkobba.search.endgame import solve
-from chkobba.touti.match import ToutiMatch
-from chkobba.touti.record import record_of as touti_record_of
 from chkobba.tui import PlaySession
 from chkobba.tui.coach import TerminalCoach
 
@@ -421,17 +419,6 @@ def test_analyze_refuses_a_record_without_rounds(one_round: GameRecord, tmp_path
     assert len(out.output.strip().splitlines()) == 1
 
 
-def test_analyze_says_it_does_not_read_touti(tmp_path: Path) -> None:
-    path = tmp_path / "touti.json"
-    touti_record_of(ToutiMatch(seed=1)).save(path)
-    assert CliRunner().invoke(main, ["verify", str(path)]).exit_code == 0
-    out = CliRunner().invoke(main, ["analyze", str(path)])
-    assert out.exit_code == 2
-    line = out.output.strip()
-    assert len(line.splitlines()) == 1 and "unknown record keys" not in line
-    assert "Touti" in line and "Chkobba" in line
-
-
 # -- the trainer -------------------------------------------------------------------
 
 
@@ -595,3 +582,25 @@ def test_terminal_trainer_asks_now_and_then_and_scores() -> None:
     assert coach.meta()["trainer"] == {"asked": asked, "right": coach.score.right}
     # Every rank and suit has unseen cards here, so "none" is never right for them.
     assert all(not e["right"] for e in coach.score.log if e["kind"] != "safe")
+
+
+def test_terminal_trainer_prompts_yes_or_no_for_a_yes_or_no_question() -> None:
+    """A lay's safety is a yes/no question: its prompt asks for yes or no, not cards."""
+    prompts: list[str] = []
+
+    def answer(prompt: str) -> str:
+        prompts.append(prompt)
+        return ""  # Enter skips
+
+    coach = TerminalCoach(Console(file=io.StringIO()), answer, trainer=True, seed=3)
+    obs = position("2h Kc 5s", "Qs", "Ah 4c 6d")
+    rng = random.Random(1)
+    kinds = []
+    for _ in range(40):
+        q = ask(obs, rng)
+        kinds.append(q.kind)
+        coach._quiz(q)
+    assert {"safe", "rank"} <= set(kinds)
+    for kind, prompt in zip(kinds, prompts, strict=True):
+        assert ("yes or no" in prompt) == (kind == "safe"), (kind, prompt)
+        assert ("cards" in prompt) == (kind != "safe"), (kind, prompt)

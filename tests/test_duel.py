@@ -418,3 +418,22 @@ def test_duel_options_reach_the_games(tmp_path: Path) -> None:
         rep = replay(GameRecord.load(path))
         assert rep.winner is not None and max(rep.totals) >= 3
     assert data["rounds"] == sum(len(GameRecord.load(p).rounds) for p in tmp_path.iterdir())
+
+
+def test_an_elo_interval_of_pairs_that_all_scored_alike_is_unknown() -> None:
+    """Two pairs of one player against itself score 50% each: a zero standard error,
+    whose normal interval would read "+0 to +0"."""
+    e = elo_estimate(mean_estimate([0.5, 0.5]))
+    assert e.elo == 0.0 and math.isnan(e.low) and math.isnan(e.high)
+    assert e.to_json() == {"estimate": 0.0, "ci95": [None, None]}
+    result = CliRunner().invoke(main, ["duel", "greedy", "greedy", "--pairs", "2", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert "Elo of A over B: +0 (no interval: all 2 pairs scored the same)" in result.output
+    assert "+0 to +0" not in result.output
+
+
+def test_one_pair_is_singular() -> None:
+    result = CliRunner().invoke(main, ["duel", "greedy", "random", "--pairs", "1", "--jobs", "1"])
+    assert "1 duplicate pair = 2 deals" in result.output
+    three = ["duel", "greedy", "random", "--pairs", "1", "--jobs", "1", "--players", "3"]
+    assert "1 duplicate set of 3 seatings = 3 deals" in CliRunner().invoke(main, three).output

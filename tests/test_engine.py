@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chkobba.agents import AgentError, make_agent
-from chkobba.agents.engine import FAULTS, MAX_FAILED_GAMES, MAX_TIMEOUTS, EngineSpec
+from chkobba.agents.engine import FAULTS, LOG_ENV, MAX_FAILED_GAMES, MAX_TIMEOUTS, EngineSpec
 from chkobba.agents.engine import observation_json as message_of
 from chkobba.cli import main
 from chkobba.duel import run_duel, run_tournament
@@ -381,3 +381,76 @@ def test_play_touti_against_engines(tmp_path: Path) -> None:
     verify(path)
     res = CliRunner().invoke(main, ["play", "--game", "touti", "--opponent", "engine:/nope"])
     assert res.exit_code == 2 and "no program /nope" in res.output
+
+
+# -- seeing what an engine does ----------------------------------------------------
+
+
+def test_engine_seeds_fit_in_53_bits() -> None:
+    """JavaScript's JSON.parse rounds integers above 2**53: an engine is told its seed
+    reduced below it, the same seed always the same."""
+    from chkobba.agents.engine import engine_seed, newgame_message
+
+    obs = observe(Match(preset("chkobba"), 2, False, seed=1), 0)
+    for seed in (0, 42, 2**53 - 1, 2**53, 2**64 - 1, -1):
+        told = newgame_message(obs, seed, 1.0)["seed"]
+        assert 0 <= told < 2**53 and told == engine_seed(seed)
+        assert float(told) == told  # exactly a double
+    assert newgame_message(obs, 42, 1.0)["seed"] == 42
+    assert engine_seed(2**64 - 1) != engine_seed(2**64 - 2)
+
+
+def test_the_engine_log_has_every_line_and_the_info_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The option names the log in the environment: undone after the test.
+    monkeypatch.setenv(LOG_ENV, "")
+    log = tmp_path / "engine.log"
+    log.write_text("from before\n")
+    name = python_engine(FAULTY, "first")
+    res = CliRunner().invoke(main, ["duel", name, "random", "--pairs", "1", "--jobs", "1",
+                                    "--engine-log", str(log)])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    lines = log.read_text().splitlines()
+    assert "from before" not in lines  # the file is started afresh
+    sent = [json.loads(x.split(" > ", 1)[1]) for x in lines if " > " in x]
+    read = [json.loads(x.split(" < ", 1)[1]) for x in lines if " < " in x]
+    assert [m["type"] for m in sent][:2] == ["hello", "newgame"]
+    assert {"go", "quit"} <= {m["type"] for m in sent}
+    seeds = [m["seed"] for m in sent if m["type"] == "newgame"]
+    assert len(seeds) == 2 and all(0 <= s < 2**53 for s in seeds)  # one per game
+    assert {"type": "info", "text": "about to be ready"} in read
+    assert any(m["type"] == "info" and m["text"].endswith("legal moves") for m in read)
+    assert sum(m["type"] == "move" for m in read) == sum(m["type"] == "go" for m in sent)
+    head = re.compile(r"\d\d:\d\d:\d\d\.\d{3} pid \d+ engine (\d+) seat [0-3] engine:")
+    assert all(head.match(x) for x in lines)
+    assert len({head.match(x).group(1) for x in lines}) == 2  # type: ignore[union-attr]  # a process a game
+
+
+def test_the_engine_log_must_be_writable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(LOG_ENV, "")
+    where = str(tmp_path / "no" / "such" / "f")
+    res = CliRunner().invoke(main, ["duel", "random", "greedy", "--engine-log", where])
+    assert res.exit_code == 2 and "cannot write" in res.output
+
+
+@pytest.mark.parametrize("command", ["duel", "tournament", "simulate", "play", "serve"])
+def test_the_help_names_the_engine_and_policy_players(command: str) -> None:
+    text = " ".join(CliRunner().invoke(main, [command, "--help"]).output.split())
+    assert "engine:COMMAND" in text and "--engine-log" in text
+    assert "policy:PATH" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "forms"),
+    [
+        (["duel", "nobody", "random"], ["engine:COMMAND", "policy:PATH"]),
+        (["play", "--opponent", "nobody"], ["engine:COMMAND", "policy:PATH"]),
+        (["duel", "nobody", "random", "--game", "touti"], ["engine:COMMAND"]),
+    ],
+)
+def test_an_unknown_player_s_error_names_the_other_forms(args: list[str], forms: list[str]) -> None:
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 2
+    text = " ".join(res.output.split())
+    assert "unknown" in text and all(f in text for f in forms), text

@@ -7,6 +7,7 @@ import itertools
 import json
 import re
 import signal
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -25,6 +26,8 @@ from chkobba.fishing.record import GameRecord, replay
 from chkobba.fishing.rules import preset
 from chkobba.tui import Ending, PlaySession
 from chkobba.tui.command import PREFERRED_OPPONENTS, default_player
+from chkobba.tui.render import in_hand_order
+from chkobba.tui.saving import chkobba_command
 
 RULES_11 = preset("chkobba", {"target": 11})
 
@@ -161,8 +164,11 @@ def test_the_human_sees_the_board_before_each_play(tmp_path: Path) -> None:
     assert " A♣ " in board and " 3♠ " in board
     assert "Score" in board and "first to 11" in board and "Stock" in board
     assert "cpu1: 3 cards" in board
-    # Each legal play is listed with its number and its notation.
-    for i, move in enumerate(play.match.legal_moves(), 1):
+    # Each legal play is listed with its number and its notation, in the hand's order
+    # (by value: 5♥ 7♣ K♠), where the engine lists them by suit.
+    listed = in_hand_order(play.match.legal_moves())
+    assert [str(m).split(":")[0] for m in listed][:1] == ["5h"]
+    for i, move in enumerate(listed, 1):
         assert any(
             line.split()[:1] == [str(i)] and str(move) in line for line in board.splitlines()
         )
@@ -267,7 +273,8 @@ def test_quit_saves_a_record_that_replays_unfinished(tmp_path: Path) -> None:
     assert "Quit now? The game so far will be saved. [y/N]" in text
     assert " is saved" not in text
     assert text.rstrip().endswith(
-        f"Game record saved to {play.save_path}\n  replay it with: chkobba replay {play.save_path}"
+        f"Game record saved to {play.save_path}\n"
+        f"  replay it with: {chkobba_command()} replay {play.save_path}"
     )
     record = check_record(play)
     assert replay(record).winner is None
@@ -546,6 +553,46 @@ def test_cli_two_against_two(tmp_path: Path) -> None:
     assert replay(record).winner is not None
 
 
+@pytest.mark.parametrize(
+    ("args", "seats", "names", "sides"),
+    [
+        (["--players", "3"], 3, ["Ann", "Right", "Left"], "you against two computers"),
+        (
+            ["--players", "4", "--no-teams"],
+            4,
+            ["Ann", "Right", "Opposite", "Left"],
+            "you against three computers",
+        ),
+    ],
+)
+def test_cli_seats_every_table_each_for_themselves(
+    tmp_path: Path, args: list[str], seats: int, names: list[str], sides: str
+) -> None:
+    """docs/rules.md §2.1: 3 and 4 players each for themselves, as the README says."""
+    path = tmp_path / "g.json"
+    cli = [*args, "--opponent", "random", "--seed", "5", "--name", "Ann", "--target", "5"]
+    code, output = run_cli([*cli, "--save", str(path)], "1\n" * 3000)
+    assert code == 0, output[-2000:]
+    assert f"{sides} (random), each for themselves" in " ".join(output.split())
+    record = GameRecord.load(path)
+    assert record.seats == seats and not record.teams and record.names == names
+    assert replay(record).winner is not None
+
+
+@pytest.mark.parametrize("game", ["chkobba", "touti"])
+def test_cli_players_2v2_is_the_rules_name_of_two_against_two(tmp_path: Path, game: str) -> None:
+    """`chkobba rules` names the table 2v2: `--players 2v2` asks for it."""
+    path = tmp_path / "g.json"
+    args = ["--game", game, "--players", "2v2", "--seed", "3", "--save", str(path)]
+    code, output = run_cli([*args, "--opponent", "random", "--partner", "random"], "q\ny\n")
+    assert code == 0, output
+    data = json.loads(path.read_text())
+    if game == "touti":
+        assert data["format"] == "touti-record/1"  # Touti is 2 against 2: accepted
+    else:
+        assert (data["seats"], data["teams"]) == (4, True)
+
+
 def test_cli_saves_to_the_data_directory_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -575,10 +622,17 @@ def test_the_default_opponent_is_the_strongest_available() -> None:
     [
         (["--opponent", "nosuch"], "unknown player 'nosuch' (known:"),
         (["--players", "4", "--partner", "nosuch"], "unknown player 'nosuch'"),
-        (["--players", "3"], "'3' is not one of '2', '4', '6'"),
-        (["--players", "6"], "chkobba is not played with --players 6"),
+        (["--players", "5"], "'5' is not one of '2', '3', '4', '6', '2v2'"),
+        (["--players", "2v2", "--no-teams"], "--players 2v2 is 2 against 2"),
+        (
+            ["--players", "6"],
+            "chkobba is not played with --players 6 (its tables: --players 2, --players 3, "
+            "--players 4 --no-teams, --players 4)",
+        ),
         (["--target", "0"], "0 is not in the range x>=1"),
-        (["--partner", "random"], "--partner needs --players 4"),
+        (["--partner", "random"], "--partner needs a partner: --players 4, 2 against 2"),
+        (["--players", "4", "--no-teams", "--partner", "random"], "--partner needs a partner"),
+        (["--players", "3", "--teams"], "--teams and --no-teams need --players 4"),
         (["--seed", "x"], "'x' is not a valid integer"),
         (["--name", "  "], "a name cannot be empty"),
     ],
@@ -617,3 +671,37 @@ def test_cli_record_verifies_with_the_verify_command(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["verify", "--json", str(path)])
     assert result.exit_code == 0
     assert json.loads(result.output)["winner"] is None
+
+
+def test_the_replay_command_works_as_typed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the quick start `chkobba` is only in .venv/bin: the last screen's command
+    names the program as it was started, and plain `chkobba` only when that is it."""
+    venv = tmp_path / ".venv" / "bin"
+    venv.mkdir(parents=True)
+    program = venv / "chkobba"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", [".venv/bin/chkobba", "play"])
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    assert chkobba_command() == ".venv/bin/chkobba"
+    monkeypatch.setenv("PATH", str(venv))  # the virtualenv activated
+    assert chkobba_command() == "chkobba"
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "chkobba").write_text("#!/bin/sh\n")
+    (other / "chkobba").chmod(0o755)
+    monkeypatch.setenv("PATH", str(other))  # another chkobba comes first: not this one
+    assert chkobba_command() == ".venv/bin/chkobba"
+    # Started some other way (python -c, a test runner): the one beside this Python.
+    monkeypatch.setattr(sys, "argv", ["-c"])
+    monkeypatch.setattr(sys, "executable", str(venv / "python"))
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    assert chkobba_command() == ".venv/bin/chkobba"
+    # A path with a space is quoted for the shell.
+    spaced = tmp_path / "my games" / "bin"
+    spaced.mkdir(parents=True)
+    (spaced / "chkobba").write_text("#!/bin/sh\n")
+    monkeypatch.setattr(sys, "executable", str(spaced / "python"))
+    monkeypatch.chdir(other)
+    assert chkobba_command() == f"'{spaced / 'chkobba'}'"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import re
 from pathlib import Path
@@ -19,8 +20,8 @@ from chkobba.touti.narrate import describe_move, score_lines
 from chkobba.touti.record import ToutiRecord, replay
 from chkobba.touti.rules import OPTION_HELP, ToutiRules
 from chkobba.touti.scoring import DealScore
-from chkobba.touti.session import ToutiSession
 from chkobba.tui.session import Ending
+from chkobba.tui.touti import ToutiSession
 from touti_helpers import deck_for
 
 
@@ -217,7 +218,7 @@ def test_hints_and_unseen_cards(tmp_path: Path) -> None:
                       limit=12, match=m, hints=True, show_unseen=True, seed=5)
     assert "Unseen (30):" in text and "Unseen cards hidden." in text
     assert "The technique player would say:" in text
-    assert "The search player's best cards" in text and re.search(r"\n1\. \w\w  [+-]", text)
+    assert "The search player's best cards" in text and re.search(r"\n1\. \w[♠♥♦♣]  [+-]", text)
     meta = ToutiRecord.load(tmp_path / "rec.json").meta
     assert meta is not None and meta["coach"] == {
         "hints_enabled": True, "hints": 2, "hinted": [[1, 1], [1, 6]]
@@ -318,7 +319,7 @@ def test_ctrl_c_while_a_computer_pauses_saves_only_what_was_shown(
         if pauses == 5:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr("chkobba.touti.session.time.sleep", sleep)
+    monkeypatch.setattr("chkobba.tui.session.time.sleep", sleep)
     out = io.StringIO()
     s = ToutiSession(
         match,
@@ -334,3 +335,37 @@ def test_ctrl_c_while_a_computer_pauses_saves_only_what_was_shown(
     # The move chosen before the interrupted pause was neither played nor saved.
     assert moves_so_far() == chosen_at[-1]
     assert sum(len(d["moves"]) for d in saved.to_json()["deals"]) == chosen_at[-1]
+
+
+def test_one_notation_and_one_match_score(tmp_path: Path) -> None:
+    """Issue 25: the trump menu said ``trump:s`` where the help says ``trump d``, the
+    trick so far ``Qh(Right)`` beside ``Q♥(Right)`` in the finished trick, and the last
+    score was printed twice."""
+    _, text = session(tmp_path, ["230"], limit=4000)
+    menu = next(line for line in text.splitlines() if "trump " in line and "1 " in line)
+    assert "trump:" not in text.replace("trumps:", "")
+    assert re.search(r"1 trump [shdc] \((espadas|copas|oros|bastos)\)", menu), menu
+    ascii_card = re.compile(r"\b[A2-7QJK][shdc]\b")
+    for line in text.splitlines():
+        if line.startswith(("Trick so far", "Your hand", "trick ")) or re.match(r"^\d ", line):
+            assert not ascii_card.search(line), line
+    tail = text[text.rindex("win the match") :]
+    assert text.count("Match score") >= 2 and "Match score" not in tail
+    assert "Match score" in text[: text.rindex("win the match")].splitlines()[-2]
+
+
+def test_the_cards_to_play_are_listed_in_the_hand_s_order(tmp_path: Path) -> None:
+    """The numbered cards follow the hand as shown (by suit, trumps first, high to low),
+    not the deck's order."""
+    _, text = session(tmp_path, ["230"], limit=300)
+    lines = text.splitlines()
+    checked = 0
+    card = re.compile(r"\b[A2-7QJK][♠♥♦♣]")
+    for hand, listing in itertools.pairwise(lines):
+        if not hand.startswith("Your hand: ") or not re.match(r"^1 \S+[♠♥♦♣]", listing):
+            continue
+        shown = card.findall(hand)
+        listed = card.findall(listing)
+        assert listed == [c for c in shown if c in listed], (hand, listing)
+        checked += len(listed) > 1
+    assert checked >= 3

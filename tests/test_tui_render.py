@@ -104,3 +104,21 @@ def test_the_board_is_square_with_names_that_carry_marks() -> None:
     for block in blocks:
         assert_square(block)
     assert "محمد" in text and "Zoë" in text
+
+
+def test_the_plays_are_listed_in_the_hand_s_order() -> None:
+    """The hand is shown by value, then suit; the numbered plays beside it follow that
+    order (not the engine's suit order), each card's captures kept together."""
+    from chkobba.fishing.cards import cards_of, sort_for_display
+    from chkobba.fishing.moves import Play
+    from chkobba.tui.render import in_hand_order
+
+    m = Match(seats=2, seed=8)  # the engine lists 4s, Ks:Kh, Ks:Kd, 2h
+    m.apply(m.legal_moves()[1])
+    obs = observe(m, m.turn)
+    hand = sort_for_display(cards_of(obs.hand))
+    listed = in_hand_order(obs.legal_moves)
+    assert sorted(map(str, listed)) == sorted(map(str, obs.legal_moves))
+    cards = [mv.card for mv in listed if isinstance(mv, Play)]
+    assert list(dict.fromkeys(cards)) == hand
+    assert [str(mv) for mv in listed] == ["2h", "4s", "Ks:Kh", "Ks:Kd"]

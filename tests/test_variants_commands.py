@@ -12,7 +12,7 @@ from chkobba.cli import main
 from chkobba.fishing.cards import CardError, face_name, parse_cards
 from chkobba.fishing.narrate import breakdown_lines, describe_turn, narrate_round
 from chkobba.fishing.record import GameRecord, replay
-from chkobba.fishing.rules import PRESET_DESCRIPTIONS, PRESETS, RulesError, preset
+from chkobba.fishing.rules import OPTION_HELP, PRESET_DESCRIPTIONS, PRESETS, RulesError, preset
 from chkobba.fishing.scoring import score_round
 from chkobba.search import fast
 
@@ -93,9 +93,24 @@ def test_rules_lists_every_preset_with_its_description() -> None:
     result = CliRunner().invoke(main, ["rules"])
     assert result.exit_code == 0
     lines = result.output.splitlines()
-    assert [line.split()[0] for line in lines] == list(PRESETS)
-    for line, name in zip(lines, PRESETS, strict=True):
+    assert [line.split()[0] for line in lines] == [*PRESETS, "touti"]
+    for line, name in zip(lines, PRESETS, strict=False):
         assert line.endswith(PRESET_DESCRIPTIONS[name])
+    assert "chkobba rules touti" in lines[-1] and "--game touti" in lines[-1]
+    assert "touti" in json.loads(CliRunner().invoke(main, ["rules", "--json"]).output)
+
+
+@pytest.mark.parametrize("name", ["scopa", "chkobba", "cirulla"])
+def test_rules_options_help_is_one_column(name: str) -> None:
+    """Each option's help starts in the same column, long values (seatings, scoring)
+    included."""
+    text = CliRunner().invoke(main, ["rules", name]).output
+    lines = text.splitlines()
+    starts = set()
+    for key in PRESETS[name].options():
+        line = next(x for x in lines if x.endswith(OPTION_HELP[key]) and x.strip())
+        starts.add(len(line) - len(OPTION_HELP[key]))
+    assert len(starts) == 1, text
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
@@ -115,10 +130,10 @@ def test_rules_name_shows_the_options_and_points(name: str) -> None:
 def test_rules_marks_what_differs_from_chkobba() -> None:
     text = CliRunner().invoke(main, ["rules", "scopa"]).output
     assert "* target" in text and "* cut_choice" in text and "  may_drop_capturing_card" in text
-    assert "* max_capture_cards       = 2" in text and "* fewest_cards            = true" in text
+    assert "* max_capture_cards       = 2 " in text and "* fewest_cards            = true " in text
     assert "2, 3, 4, 2v2, 6" in text
     text = CliRunner().invoke(main, ["rules", "cirulla"]).output
-    assert "* wild_seven_keeps_value  = true" in text
+    assert "* wild_seven_keeps_value  = true " in text
 
 
 def test_rules_of_version_1_say_what_they_are_now() -> None:
@@ -171,6 +186,8 @@ def test_play_refuses_a_table_the_rules_do_not_have(tmp_path: Path) -> None:
     )
     assert result.exit_code == 2
     assert "scopone is not played with --players 2" in result.output
+    # Only the tables `play` seats, in its own options.
+    assert "(its tables: --players 4)" in result.output
 
 
 def test_play_six_players_against_five_computers(tmp_path: Path) -> None:

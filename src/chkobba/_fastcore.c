@@ -1405,6 +1405,7 @@ static int check_wild(int wild) {
 
 typedef struct {
     PyObject_HEAD Rules rules;
+    PyObject *args; /* the constructor's arguments, all nine, for pickling (__reduce__) */
 } RulesObject;
 
 static PyTypeObject RulesType;
@@ -1682,6 +1683,7 @@ static PyObject *rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "rules: epsilon must be a chance from 0 to 1");
         return NULL;
     }
+    double caution_two_given = caution_two;
     if (caution_two < 0.0) caution_two = caution; /* not given: the same at every table */
     if (!(caution >= 0.0) || isinf(caution) || !(caution_two >= 0.0) || isinf(caution_two)) {
         PyErr_SetString(PyExc_ValueError, "rules: caution must be a non-negative number");
@@ -1689,6 +1691,13 @@ static PyObject *rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     }
     RulesObject *self = (RulesObject *)type->tp_alloc(type, 0);
     if (self == NULL) return NULL;
+    /* caution_two as given (-1: not given), so that a copy is built exactly as this was. */
+    self->args = Py_BuildValue("(OOOLdiidd)", options_o, worth_o, lay_o, sweep, caution,
+                               ace_no_sweep, pairs, epsilon, caution_two_given);
+    if (self->args == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
     Rules *R = &self->rules;
     if (get_int64s(worth_o, NCARDS, R->worth, "worth") < 0 ||
         get_int64s(lay_o, NCARDS, R->lay, "lay") < 0) {
@@ -1731,12 +1740,43 @@ static PyObject *rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     return (PyObject *)self;
 }
 
+static void rules_dealloc(RulesObject *self) {
+    Py_XDECREF(self->args);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Pickling and copy: the type and the arguments that build the same rules again. */
+static PyObject *rules_reduce(RulesObject *self, PyObject *Py_UNUSED(ignored)) {
+    return Py_BuildValue("(OO)", (PyObject *)Py_TYPE(self), self->args);
+}
+
+/* The rules never change once built: a (deep) copy is the object itself. */
+static PyObject *rules_copy(RulesObject *self, PyObject *Py_UNUSED(ignored)) {
+    Py_INCREF(self);
+    return (PyObject *)self;
+}
+
+static PyObject *rules_deepcopy(RulesObject *self, PyObject *Py_UNUSED(memo)) {
+    Py_INCREF(self);
+    return (PyObject *)self;
+}
+
+static PyMethodDef rules_methods[] = {
+    {"__reduce__", (PyCFunction)rules_reduce, METH_NOARGS,
+     "The type and its constructor's arguments: a pickle builds the same rules again."},
+    {"__copy__", (PyCFunction)rules_copy, METH_NOARGS, "The rules themselves (immutable)."},
+    {"__deepcopy__", (PyCFunction)rules_deepcopy, METH_O, "The rules themselves (immutable)."},
+    {NULL, NULL, 0, NULL},
+};
+
 static PyTypeObject RulesType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "chkobba._fastcore.Rules",
     .tp_basicsize = sizeof(RulesObject),
+    .tp_dealloc = (destructor)rules_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = rules_doc,
     .tp_new = rules_new,
+    .tp_methods = rules_methods,
 };
 
 PyDoc_STRVAR(legal_plays_doc,

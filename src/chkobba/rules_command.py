@@ -17,11 +17,27 @@ from chkobba.fishing.rules import (
     preset,
 )
 
+TOUTI_DESCRIPTION = (
+    "Touti, the Moroccan bidding and trick-taking game (docs/rules.md §4): 4 players, "
+    "2 against 2; its own options (`chkobba rules touti`), played with `--game touti`."
+)
+"""The line ``chkobba rules`` gives Touti, which is a game of its own, not a preset."""
+
+
+def listing() -> dict[str, str]:
+    """Every name ``chkobba rules NAME`` takes, with what it is: the presets, then Touti."""
+    return {**PRESET_DESCRIPTIONS, "touti": TOUTI_DESCRIPTION}
+
 
 def preset_lines() -> list[str]:
-    """One line per preset: its name and what it is."""
-    width = max(len(n) for n in PRESETS)
-    return [f"{name:<{width}}  {PRESET_DESCRIPTIONS[name]}" for name in PRESETS]
+    """One line per preset (and one for Touti): its name and what it is."""
+    names = listing()
+    width = max(len(n) for n in names)
+    return [f"{name:<{width}}  {words}" for name, words in names.items()]
+
+
+VALUE_WIDTH = 16
+"""The widest option value shown beside its help in ``chkobba rules NAME``."""
 
 
 def _value(v: object) -> str:
@@ -39,10 +55,18 @@ def preset_detail(name: str) -> list[str]:
     base = CHKOBBA.options()
     options = rules.options()
     width = max(len(k) for k in options)
+    # Every option's help starts in one column; a value too long for it (the points, a
+    # list of tables) puts its help on the next line, in that column.
+    vwidth = max(len(_value(v)) for v in options.values() if len(_value(v)) <= VALUE_WIDTH)
     lines = [name, f"  {PRESET_DESCRIPTIONS[name]}", "", "options (* differs from chkobba):"]
     for key, value in options.items():
         mark = "*" if base[key] != value else " "
-        lines.append(f" {mark} {key:<{width}} = {_value(value):<12} {OPTION_HELP[key]}")
+        text = _value(value)
+        head = f" {mark} {key:<{width}} = "
+        if len(text) > vwidth:
+            lines += [head + text, " " * (len(head) + vwidth + 2) + OPTION_HELP[key]]
+        else:
+            lines.append(f"{head}{text:<{vwidth}}  {OPTION_HELP[key]}")
     lines += ["", "points of a round:"]
     lines += [f"  {describe_point(k)}" for k in rules.scoring]
     lines += ["", f"play it: chkobba play --rules {name}"]
@@ -61,7 +85,7 @@ def rules(name: str | None, as_json: bool) -> None:
     """
     if name is None:
         if as_json:
-            click.echo(json.dumps(PRESET_DESCRIPTIONS, ensure_ascii=False))
+            click.echo(json.dumps(listing(), ensure_ascii=False))
             return
         for line in preset_lines():
             click.echo(line)

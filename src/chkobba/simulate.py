@@ -33,7 +33,13 @@ from rich.table import Table as RichTable
 
 from chkobba.agents.base import ENGINE_PREFIX
 from chkobba.agents.engine import FAULTS
-from chkobba.duel.cli import GAME_OPTION, RULES_OPTION, check_players, game_rules
+from chkobba.duel.cli import (
+    ENGINE_LOG_OPTION,
+    GAME_OPTION,
+    RULES_OPTION,
+    check_players,
+    game_rules,
+)
 from chkobba.games.base import (
     AgentMoveError,
     DuelGame,
@@ -368,6 +374,7 @@ def results_table(sim: Simulation) -> RichTable:
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the results as JSON (no progress bar)."
 )
+@ENGINE_LOG_OPTION
 def simulate(
     players: tuple[str, ...],
     rounds: int | None,
@@ -386,6 +393,8 @@ def simulate(
     `chkobba simulate greedy random --rounds 2000`. The lineup turns one seat
     per game so that every player plays the same deals from every seat. Any
     preset of the Chkobba family (--rules) or Touti (--game touti) can be played.
+    Players are named as for `chkobba duel`: a built-in name, engine:COMMAND or
+    policy:PATH.
     """
     g, rules = game_rules(game_name, rules_name, target)
     check_players(g, players, "PLAYERS")

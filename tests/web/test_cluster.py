@@ -10,6 +10,7 @@ import contextlib
 import json
 import random
 import shutil
+import signal
 import subprocess
 import time
 import urllib.request
@@ -34,6 +35,7 @@ from chkobba.store.store import now
 from chkobba.web.app import create_app
 from chkobba.web.cluster import NotOwner, Ownership, haproxy_config, lock_key
 from chkobba.web.codes import CODE_ALPHABET, CODE_LENGTH
+from chkobba.web.hub import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 codes = st.text(alphabet=CODE_ALPHABET, min_size=CODE_LENGTH, max_size=CODE_LENGTH)
@@ -172,6 +174,15 @@ def test_a_game_moves_between_workers_on_demand(pg_server: PgServer) -> None:
                 assert seat == 0 or state["legal"] == []
         playing = a.get("/api/games?status=playing").json()["games"]
         assert [g["game"] for g in playing] == [made["game"]]
+        # Each took the game over once; a counter, which only grows.
+        for worker in (a, b):
+            assert "chkobba_games_adopted_total 1.0" in worker.get("/metrics").text
+            assert worker.get("/healthz").json()["adopted"] == 1
+            deadline = time.monotonic() + 5
+            while not (handoff := worker.get("/healthz").json()["handoff"])["listening"]:
+                assert time.monotonic() < deadline, handoff
+                time.sleep(0.05)
+            assert handoff["since"] and handoff["failures"] == 0
 
 
 # -- real workers behind HAProxy ---------------------------------------------------
@@ -371,7 +382,7 @@ def test_a_game_goes_on_when_its_worker_dies_or_restarts(balanced: Balanced, how
     assert longest < 8, f"the game stood still {longest:.1f} s"
     survivor = next(w for w in balanced.workers if w is not stopped)
     with urllib.request.urlopen(survivor.base + "/metrics", timeout=5) as r:
-        assert "chkobba_games_adopted 1.0" in r.read().decode()
+        assert "chkobba_games_adopted_total 1.0" in r.read().decode()
     with urllib.request.urlopen(f"{base}/api/games/{code}/record", timeout=10) as r:
         record = GameRecord.loads(r.read().decode())
     rep = replay(record)
@@ -387,3 +398,56 @@ def test_a_game_goes_on_when_its_worker_dies_or_restarts(balanced: Balanced, how
     assert len(acked) >= ply - 2
     for p in players:
         p.close()
+
+
+@pytest.mark.timeout(60)  # before the fix, the client waited for ever
+def test_a_game_held_elsewhere_is_refused_with_an_error_then_1013(pg_server: PgServer) -> None:
+    """The holder does not let go (it does not listen, as a hung worker): the client is
+    told ``server_error``, answering its hello, and the connection is closed with 1013."""
+    url = pg_server.new_database()
+    quick = Settings(bot_delay=0, rate=10_000, burst=10_000, adopt_seconds=0.3)
+    store = Store(url)
+    holder = Ownership(store, "hung")
+    try:
+        with TestClient(create_app(url, quick, worker="a")) as a:
+            made = a.post("/api/games", json={"level": "random", "target": 11}).json()
+            assert holder.try_own(made["game"])
+            with a.websocket_connect("/ws") as ws:
+                ws.send_json({"type": "hello", "game": made["game"], "token": made["token"],
+                              "id": "h1"})
+                err = ws.receive_json()
+                assert err["type"] == "error" and err["code"] == "server_error", err
+                assert err["re"] == "h1" and "try again" in err["message"]
+                closed = ws.receive()
+                assert closed["type"] == "websocket.close" and closed["code"] == 1013, closed
+            # Once the holder lets go, the game is served again.
+            holder.release(made["game"])
+            with a.websocket_connect("/ws") as ws:
+                assert hello(ws, made["game"], made["token"])["you"] == 0
+    finally:
+        holder.close()
+        store.close()
+
+
+def test_a_worker_marked_down_loses_its_websockets(balanced: Balanced) -> None:
+    """A hung worker (SIGSTOP) fails its health checks; HAProxy marks it down and shuts
+    its sessions (``on-marked-down shutdown-sessions``), so its clients' WebSockets close
+    and they reconnect elsewhere, instead of waiting on a worker that does not answer."""
+    lines = [ln for ln in balanced.cfg.read_text().splitlines() if ln.strip().startswith("server")]
+    assert lines and all("on-marked-down shutdown-sessions" in ln for ln in lines)
+    made = post(balanced.base, "/api/games", {"mode": "room", "seating": "2", "target": 11})
+    player = Player(balanced.base, made["game"], made["token"])
+    player.connect()
+    hung = balanced.owner(made["game"])
+    assert hung.proc is not None
+    hung.proc.send_signal(signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        assert player.ws is not None
+        with pytest.raises(ConnectionClosed):
+            while time.monotonic() - started < 15:
+                player.ws.recv(timeout=15)  # what was sent before the pause, then the close
+        assert time.monotonic() - started < 15
+    finally:
+        hung.proc.send_signal(signal.SIGCONT)
+        player.close()

@@ -94,7 +94,10 @@ def play_out(client: TestClient, game: str, token: str) -> dict[str, object]:
 
 def test_finished_game_record_and_replay(client: TestClient) -> None:
     created = client.post(
-        "/api/games", json={"mode": "computer", "level": "random", "target": 11, "name": "Sana"}
+        "/api/games",
+        # Listed once finished only because it is public (private by default, never listed).
+        json={"mode": "computer", "level": "random", "target": 11, "name": "Sana",
+              "unlisted": False},
     ).json()
     game = created["game"]
     # Nothing of an unfinished game's decks is given away.

@@ -54,9 +54,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     yield from served(tmp_path_factory, "browser")
 
 
-def make_browser(size: str, motion: bool = False) -> Any:
+def make_browser(size: str, motion: bool = False, accept_languages: str | None = None) -> Any:
     """A headless Chromium with a window of ``size`` ("412,915"); without ``motion`` it
-    prefers reduced motion, so the pages show each move at once (static/motion.js)."""
+    prefers reduced motion, so the pages show each move at once (static/motion.js);
+    ``accept_languages`` ("it-IT,en") sets the browser's languages (navigator.languages)."""
     webdriver = pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.chrome.service import Service
 
@@ -75,6 +76,9 @@ def make_browser(size: str, motion: bool = False) -> Any:
         opts.add_argument(arg)
     if not motion:
         opts.add_argument("--force-prefers-reduced-motion")
+    if accept_languages:
+        opts.add_argument(f"--lang={accept_languages.split(',')[0]}")
+        opts.add_experimental_option("prefs", {"intl.accept_languages": accept_languages})
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     opts.binary_location = CHROMIUM
     return webdriver.Chrome(service=Service(DRIVER), options=opts)

@@ -22,9 +22,10 @@ from selenium.webdriver.support.ui import Select
 from test_web_browser import body, browser_at, make_browser, needs_chromium, served, visible
 from wsutil import ServerProcess
 
-from chkobba.fishing.cards import CARDS
+from chkobba.fishing.cards import CARDS, SUIT_SYMBOLS, SUITS
 from chkobba.fishing.record import GameRecord, replay
 from chkobba.fishing.rules import PRESETS
+from chkobba.words.cards import suit_name
 
 pytestmark = needs_chromium
 
@@ -321,8 +322,11 @@ def test_a_deal_of_touti_from_the_lobby(server: ServerProcess, browser: Any) -> 
                 assert f"{state['card_points'][t]} card points" in box.text
             assert len(teams) == 2
             assert str(state["bid"]) in d.find_element(By.CSS_SELECTOR, "#t-center .contract").text
-            symbol = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}[state["trump"]]
-            assert d.find_element(By.CSS_SELECTOR, "#t-center .trump").text == symbol
+            # The trumps in the deck's words: Touti's Spanish cards name the suit (oros).
+            deck = body(d, "data-deck")
+            assert d.find_element(By.CSS_SELECTOR, "#t-center .trump").text == (
+                SUIT_SYMBOLS[SUITS.index(state["trump"])] if deck == "french"
+                else suit_name(state["trump"], deck, "en"))
             checked_play = checked_play or sum(state["tricks"]) > 0
         elif state["phase"] == "bid":
             # Each seat's last word in this deal's bidding, at its place.
@@ -384,7 +388,7 @@ def test_a_touti_room_for_friends(server: ServerProcess, browser: Any) -> None:
         guest.quit()
 
 
-def test_the_rules_pages_in_three_languages(server: ServerProcess, browser: Any) -> None:
+def test_the_rules_pages_in_every_language(server: ServerProcess, browser: Any) -> None:
     d = browser
     d.get(server.base + "/")
     wait(d, lambda d: body(d, "data-ready") == "1")
@@ -393,7 +397,8 @@ def test_the_rules_pages_in_three_languages(server: ServerProcess, browser: Any)
     wait(d, lambda d: body(d, "data-rules") == "cirulla")
     with urllib.request.urlopen(f"{server.base}/api/rules/cirulla", timeout=30) as r:
         rules = json.loads(r.read())
-    for lang in ("en", "fr", "ar"):
+    # Arabic last: the page is then right to left.
+    for lang in ("en", "fr", "it", "es", "ar"):
         Select(d.find_element(By.ID, "lang")).select_by_value(lang)
         wait(d, lambda d, lang=lang: body(d, "data-lang") == lang)
         assert d.find_element(By.ID, "rules-description").text == rules["description"][lang]

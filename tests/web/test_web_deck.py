@@ -69,11 +69,13 @@ def test_court_cards_carry_their_decks_index() -> None:
 
 
 def test_card_names_follow_the_decks_words() -> None:
-    # cards.py FACE_NAMES and SUIT_NAMES: the fante is Q, the caballo J, oros are diamonds.
+    # chkobba.words.cards, in each deck's own language: the fante is Q, the caballo J, oros
+    # are diamonds.
     assert card_title("french", "Kh") == "king of hearts"
     assert card_title("italian", "Qh") == "fante di coppe"
     assert card_title("spanish", "Jd") == "caballo de oros"
-    assert card_title("spanish", "7d") == "7 de oros"
+    assert card_title("spanish", "7d") == "siete de oros"
+    assert card_title("italian", "Jc") == "cavallo di bastoni"
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import logging
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,7 +14,17 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine
 from starlette.testclient import TestClient
-from wsutil import FAST, PgServer, expect_error, hello, make_client, recv_until
+from starlette.websockets import WebSocketDisconnect
+from wsutil import (
+    FAST,
+    PgServer,
+    ServerProcess,
+    expect_error,
+    hello,
+    make_client,
+    post_json,
+    recv_until,
+)
 
 from chkobba.coach.summary import Summary, chart
 from chkobba.web.app import create_app
@@ -189,6 +201,7 @@ def test_unexpected_errors_answer_json(
     assert "does not answer" in h.json()["message"]
 
 
+@pytest.mark.postgres
 def test_a_stopped_postgresql_is_reported(tmp_path: Path) -> None:
     pytest.importorskip("psycopg")
     server = PgServer()
@@ -254,3 +267,99 @@ def test_a_computer_move_the_database_refused_is_tried_again(
                                   "ply": moved["ply"]})
                 moved, _ = recv_until(ws, "state")
             assert len(refused) == 1
+
+
+# -- issue 28: defects found in the web app under attack ------------------------------
+
+
+def test_a_token_in_a_url_is_refused_on_every_route(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    g = computer_game(c)
+    code, token = g["game"], g["token"]
+    for path in (
+        f"/api/games/{code}",
+        f"/api/games/{code}/record",
+        f"/api/games/{code}/analysis",
+        f"/g/{code}",
+        "/api/games",
+        "/healthz",
+    ):
+        for query in (f"token={token}", f"seat=0&TOKEN={token}", "token="):
+            r = c.get(f"{path}?{query}")
+            assert r.status_code == 400, (path, query, r.text)
+            assert r.json()["error"] == "token_in_url" and "JSON body" in r.json()["message"]
+    r = c.post(f"/api/games/{code}/hint?token={token}", json={"token": token})
+    assert r.status_code == 400 and r.json()["error"] == "token_in_url"
+    # Refused before anything is read: the WebSocket is not even opened.
+    with pytest.raises(WebSocketDisconnect) as closed, c.websocket_connect(f"/ws?token={token}"):
+        pass
+    assert closed.value.code == 1008
+    # Without the token the same requests answer as before.
+    assert c.get(f"/api/games/{code}").status_code == 200
+    assert c.get(f"/g/{code}?lang=fr").status_code == 200
+
+
+def test_a_token_in_a_url_never_reaches_the_access_log(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path / "data", "--bot-delay", "0", "--log-level", "info")
+    server.start()
+    try:
+        g = post_json(server.base, "/api/games", {"level": "random", "target": 11})
+        secret = g["token"]
+        for path in (f"/api/games/{g['game']}", f"/g/{g['game']}", "/api/games"):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(f"{server.base}{path}?token={secret}", timeout=10)
+            assert refused.value.code == 400
+            assert json.loads(refused.value.read())["error"] == "token_in_url"
+    finally:
+        server.stop()
+    access = server.log.read_text(errors="replace")
+    assert f"/api/games/{g['game']}?token=REDACTED" in access
+    assert secret not in access
+
+
+def test_a_rate_limited_message_is_answered(sqlite_url: str) -> None:
+    with (
+        make_client(sqlite_url, Settings(bot_delay=0, rate=0.1, burst=2)) as c,
+        c.websocket_connect("/ws") as ws,
+    ):
+        for n in range(2):
+            ws.send_json({"type": "ping", "id": n})
+            assert recv_until(ws, "pong")[0]["re"] == n
+        ws.send_json({"type": "ping", "id": "late"})
+        assert expect_error(ws, "rate_limited")["re"] == "late"
+        # Refused unread, yet answered even when the message itself is bad.
+        ws.send_json({"type": "play", "id": 7})
+        assert expect_error(ws, "rate_limited")["re"] == 7
+        ws.send_text("not json")
+        assert "re" not in expect_error(ws, "rate_limited")
+
+
+def test_creating_a_game_checks_every_field_strictly(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    for body, words in (
+        ({"mode": "room", "seating": "2", "teams": "yes"}, "teams must be true or false"),
+        ({"mode": "room", "seating": "2", "teams": True}, "not both"),
+        ({"mode": "room", "seating": "2v2", "players": 4}, "not both"),
+        ({"mode": "room", "seating": "2", "players": "two"}, "players must be"),
+        ({"mode": "room", "seating": 2}, "seating must be a seating's name as a string"),
+        ({"mode": "room", "seating": True}, "seating must be"),
+        ({"mode": "room", "seating": "5"}, "seating must be one of"),
+    ):
+        r = c.post("/api/games", json=body)
+        assert r.status_code == 400, (body, r.text)
+        assert r.json()["error"] == "bad_request" and words in r.json()["message"], (body, r.json())
+    # An empty body is no request for a game; {} asks for every default.
+    r = c.post("/api/games", content=b"")
+    assert r.status_code == 400 and r.json()["error"] == "bad_json", r.text
+    assert "{}" in r.json()["message"]
+    assert c.post("/api/games", json={}).status_code == 201
+    assert c.post("/api/games", json={"mode": "room", "seating": "2v2"}).status_code == 201
+    by_players = {"mode": "room", "players": 4, "teams": True}
+    assert c.post("/api/games", json=by_players).status_code == 201
+    assert c.get("/api/games", params={"status": "finished"}).status_code == 200
+    for limit in ("-1", "0", "101", "1000000000", "5.5", "ten", "", "٣"):
+        r = c.get("/api/games", params={"status": "finished", "limit": limit})
+        assert r.status_code == 400, (limit, r.text)
+        assert "limit must be a whole number from 1 to 100" in r.json()["message"]
+    for limit in ("1", "100"):
+        assert c.get("/api/games", params={"status": "finished", "limit": limit}).status_code == 200

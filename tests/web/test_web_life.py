@@ -321,7 +321,9 @@ def test_nobody_waiting_means_no_stand_in(sqlite_client: TestClient) -> None:
 
 
 def test_a_game_nobody_comes_back_to_is_abandoned(client: TestClient) -> None:
-    r = client.post("/api/games", json={"level": "random", "abandon_after": 0.3}).json()
+    r = client.post(
+        "/api/games", json={"level": "random", "abandon_after": 0.3, "unlisted": False}
+    ).json()
     with client.websocket_connect("/ws") as ws:
         hello(ws, r["game"], r["token"])
     deadline = time.monotonic() + 3

@@ -31,8 +31,8 @@ def test_touti_by_clicks(server: ServerProcess, tmp_path: Path) -> None:
         d.get(server.base + "/")
         d.find_element(By.LINK_TEXT, "Touti").click()
         wait(d, lambda d: body(d, "data-ready") == "1")
-        Select(d.find_element(By.ID, "t-opponent")).select_by_visible_text("random")
-        Select(d.find_element(By.ID, "t-partner")).select_by_visible_text("technique")
+        Select(d.find_element(By.ID, "t-opponent")).select_by_value("random")
+        Select(d.find_element(By.ID, "t-partner")).select_by_value("technique")
         d.find_element(By.ID, "t-go").click()
         wait(d, lambda d: "/touti/" in d.current_url and body(d, "data-my-turn") == "1")
         clicks = 0

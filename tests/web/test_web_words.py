@@ -1,41 +1,32 @@
-"""The words of the pages exist in English, French and Arabic: the cards' controls and motion
-(static/cards.js, sound.js, motion.js and the game pages' calls into them), and the game's
-life (the lobby's room settings, resign and rematch, away seats and stand-ins, the coach
-turned off in a room: docs/web.md)."""
+"""No page shows an untranslated key: every word a page asks for (``t("key")``,
+``tt``, ``ct``, ``rw``, ``word("section", "key")``, the ``data-i18n``/``data-tt``/``data-rw``
+markers of the html, and the families of keys built from a name: ``deck_${name}``,
+``seating_${s}``, ``level_${l}``, ``name_${game}``…) is in its section of every
+language's catalogue (src/chkobba/words/catalogues/LANG.json, docs/web.md)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from chkobba.fishing.cards import RANKS, SUITS
 from chkobba.fishing.rules import PRESETS
 from chkobba.games import GAME_NAMES, game
+from chkobba.web.rules_page import names as rules_names
+from chkobba.words import LANGUAGES, catalogue
+from chkobba.words.cards import DECKS
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "chkobba" / "web" / "static"
 
+CALLS = {"t": "page", "tt": "touti", "ct": "coach", "rw": "rules_page", "aw": "account"}
+"""Each page's word function and the catalogue section it reads."""
 
-def languages(path: Path) -> dict[str, set[str]]:
-    """The keys of each language's block (``en: {`` … ``},``) of an i18n module."""
-    text = path.read_text()
-    blocks = re.split(r"^  (en|fr|ar): \{$", text, flags=re.M)
-    return {
-        lang: set(re.findall(r"^    (\w+):", body, flags=re.M))
-        for lang, body in zip(blocks[1::2], blocks[2::2], strict=True)
-    }
-
-
-def used(path: Path, call: str) -> set[str]:
-    """The literal keys passed to ``call`` (``t``, ``tt``), and the sweeps and sound words."""
-    text = path.read_text()
-    keys = set(re.findall(rf"\b{call}\(\s*\"(\w+)\"", text))
-    keys |= set(re.findall(r"\bt\(`(\w+)_\$\{", text))  # a family, such as deck_${name}
-    keys |= set(re.findall(r'"(sweep_\w+|sound_\w+)"', text))
-    # A choice between two words: t(s.unlisted ? "private_room" : "public_room").
-    for a, b in re.findall(rf'\b{call}\([^()"]*\?\s*"(\w+)"\s*:\s*"(\w+)"', text):
-        keys |= {a, b}
-    return keys
+MARKERS = {"data-i18n": "page", "data-i18n-placeholder": "page", "data-tt": "touti",
+           "data-rw": "rules_page", "data-aw": "account"}
+"""The html markers whose value is a key, and its section."""
 
 
 def offered_seatings() -> set[str]:
@@ -48,77 +39,107 @@ def offered_seatings() -> set[str]:
     return seatings
 
 
+def levels() -> set[str]:
+    """Every computer level a page may name, of every game."""
+    return {level for name in GAME_NAMES for level in game(name).levels()}
+
+
+FAMILIES: dict[tuple[str, str], set[str]] = {
+    # (section, prefix): every name the prefix is completed with.
+    ("page", "deck_"): set(DECKS),
+    ("page", "seating_"): offered_seatings(),
+    ("page", "point_"): {"karta", "dinari", "barmila", "haya", "chkobba"},
+    ("page", "level_"): levels(),
+    ("touti", "seat_"): {"1", "2", "3"},
+    ("games", "name_"): set(rules_names()),
+    ("games", "line_"): set(rules_names()),
+    ("account", "status_"): {"open", "playing", "finished"},
+}
+"""The families of keys the pages build from a name, and every name they may be given."""
+
+
+def used(path: Path) -> set[tuple[str, str]]:
+    """The (section, key) pairs a page or script asks for."""
+    text = path.read_text()
+    keys: set[tuple[str, str]] = set()
+    for call, section in CALLS.items():
+        keys |= {(section, k) for k in re.findall(rf"\b{call}\(\s*\"(\w+)\"", text)}
+        # A choice between two words: t(s.unlisted ? "private_room" : "public_room").
+        for a, b in re.findall(rf'\b{call}\([^()"]*\?\s*"(\w+)"\s*:\s*"(\w+)"', text):
+            keys |= {(section, a), (section, b)}
+        for prefix in re.findall(rf"\b{call}\(`(\w+_)\$\{{", text):
+            keys |= {(section, prefix + n) for n in FAMILIES[(section, prefix)]}
+    keys |= set(re.findall(r'\bword\(\s*"(\w+)",\s*"(\w+)"', text))
+    for section, prefix in re.findall(r'\bword\(\s*"(\w+)",\s*`(\w+_)\$\{', text):
+        if (section, prefix) in FAMILIES:
+            keys |= {(section, prefix + n) for n in FAMILIES[(section, prefix)]}
+    keys |= {("page", k) for k in re.findall(r'"(sweep_\w+|sound_\w+)"', text)}
+    for marker, section in MARKERS.items():
+        keys |= {(section, k) for k in re.findall(rf'{marker}="(\w+)"', text)}
+    return keys
+
+
+PAGES = sorted(p.name for p in STATIC.iterdir() if p.suffix in (".js", ".html"))
+
+
+@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_page_shows_an_untranslated_key(page: str, lang: str) -> None:
+    words = catalogue(lang)
+    missing = sorted(f"{s}.{k}" for s, k in used(STATIC / page) if k not in words.get(s, {}))
+    assert not missing, (page, lang, missing)
+
+
+def test_the_pages_ask_for_words() -> None:
+    # The patterns above must see the pages' calls, or a missing word would pass unnoticed.
+    every = set().union(*(used(STATIC / p) for p in PAGES))
+    assert {("page", "private_room"), ("page", "public_room"), ("page", "coach_on")} <= every
+    assert {("touti", "log_trick"), ("coach", "hint"), ("rules_page", "play_it")} <= every
+    assert {("page", "level_search"), ("games", "name_scopa-di-quindici")} <= every
+    assert ("page", "deck") in used(STATIC / "cards.js")
+    assert {("account", "log_in"), ("account", "status_playing")} <= every
+
+
+def test_the_card_names_cover_every_deck() -> None:
+    # static/cardnames.js builds these keys; chkobba.words.cards reads the same.
+    for lang in LANGUAGES:
+        cards = catalogue(lang)["cards"]
+        for deck in DECKS:
+            for key in [*"AQJK", *SUITS, *(f"of_{s}" for s in SUITS)]:
+                assert cards.get(f"{deck}_{key}"), (lang, deck, key)
+        for rank in RANKS[1:7]:
+            assert cards.get(f"number_{rank}"), (lang, rank)
+
+
 @pytest.mark.parametrize(
-    ("module", "words", "call", "marker"),
+    ("section", "keys"),
     [
-        ("cards.js", "i18n.js", "t", "data-i18n"),
-        ("sound.js", "i18n.js", "t", "data-i18n"),
-        ("game.js", "i18n.js", "t", "data-i18n"),
-        ("common.js", "i18n.js", "t", "data-i18n"),
-        ("game.html", "i18n.js", "t", "data-i18n"),
-        ("touti.html", "touti-i18n.js", "tt", "data-tt"),
-        ("lobby.js", "i18n.js", "t", "data-i18n"),
-        ("index.html", "i18n.js", "t", "data-i18n"),
-        ("touti.js", "touti-i18n.js", "tt", "data-tt"),
-        ("coach-game.js", "coach-i18n.js", "ct", "data-ct"),
-    ],
-)
-def test_every_word_is_in_the_three_languages(
-    module: str, words: str, call: str, marker: str
-) -> None:
-    known = languages(STATIC / words)
-    assert set(known) == {"en", "fr", "ar"}
-    path = STATIC / module
-    keys = used(path, call) | set(re.findall(rf'{marker}="(\w+)"', path.read_text()))
-    if module == "cards.js":
-        # The deck chooser's options: deck_french, deck_italian, deck_spanish.
-        assert "deck" in keys
-        keys |= {f"deck_{d}" for d in ("french", "italian", "spanish")}
-    if module == "common.js":
-        # The breakdown's description of Chkobba's points (other presets' rows are named).
-        keys.discard("point")
-        keys |= {f"point_{k}" for k in ("karta", "dinari", "barmila", "haya", "chkobba")}
-    if module == "lobby.js":
-        # The seating chooser's options, one for every seating a game offers.
-        keys.discard("seating")
-        keys |= {f"seating_{s}" for s in offered_seatings()}
-    assert keys, module
-    for lang, have in known.items():
-        assert not keys - have, (module, lang, sorted(keys - have))
-
-
-def test_the_choice_between_two_words_is_read() -> None:
-    # The pattern common.js uses for the room's settings must be seen, or a missing word
-    # in one language would pass unnoticed.
-    path = STATIC / "common.js"
-    assert {"private_room", "public_room", "coach_on", "coach_off"} <= used(path, "t")
-
-
-@pytest.mark.parametrize("words", ["i18n.js", "touti-i18n.js", "coach-i18n.js"])
-def test_the_three_languages_have_the_same_words(words: str) -> None:
-    known = languages(STATIC / words)
-    assert set(known) == {"en", "fr", "ar"}
-    every = set().union(*known.values())
-    for lang, have in known.items():
-        assert not every - have, (words, lang, sorted(every - have))
-
-
-@pytest.mark.parametrize(
-    ("words", "keys"),
-    [
-        ("i18n.js", {
+        ("page", {
             "private_label", "grace_label", "clock_label", "coaching_label", "no_clock",
             "seconds", "private_room", "public_room", "grace_is", "clock_is", "coach_on",
             "coach_off", "away", "stand_in", "resign", "resign_sure", "resign_yes",
             "resigned_by", "abandoned", "rematch", "rematch_accepted", "to_rematch",
             "rematch_of",
         }),
-        ("touti-i18n.js", {
-            "resign", "resign_sure", "resign_yes", "resigned_by", "abandoned", "rematch",
-        }),
-        ("coach-i18n.js", {"coaching_off"}),
+        ("touti", {"resign", "resign_sure", "resign_yes", "resigned_by", "abandoned", "rematch"}),
+        ("coach", {"coaching_off"}),
     ],
 )
-def test_the_words_of_the_games_life(words: str, keys: set[str]) -> None:
-    for lang, have in languages(STATIC / words).items():
-        assert not keys - have, (words, lang, sorted(keys - have))
+def test_the_words_of_the_games_life(section: str, keys: set[str]) -> None:
+    for lang in LANGUAGES:
+        assert not keys - set(catalogue(lang)[section]), (section, lang)
+
+
+def test_the_server_serves_every_catalogue_and_names_the_games(sqlite_client: Any) -> None:
+    for lang in LANGUAGES:
+        r = sqlite_client.get(f"/static/i18n/{lang}.json")
+        assert r.status_code == 200 and r.json() == catalogue(lang)
+    assert sqlite_client.get("/static/i18n/de.json").status_code == 404
+    # The pages' own scripts are still served beside them.
+    assert sqlite_client.get("/static/cardnames.js").status_code == 200
+    games = {g["name"]: g for g in sqlite_client.get("/api/rules").json()["games"]}
+    assert games["scopa-di-quindici"]["title"]["it"] == "Scopa di quindici"
+    assert set(games["touti"]["description"]) == set(LANGUAGES)
+    scopa = sqlite_client.get("/api/rules/scopa").json()
+    for option in scopa["options"]:
+        assert set(option["help"]) == set(LANGUAGES), option["key"]

@@ -108,11 +108,6 @@ class PgServer:
 FAST = Settings(bot_delay=0, rate=10_000, burst=10_000)
 
 
-def auth(token: str) -> dict[str, str]:
-    """The header that carries a seat token on a GET (never the URL)."""
-    return {"Authorization": f"Bearer {token}"}
-
-
 def make_client(url: str, settings: Settings = FAST) -> TestClient:
     """A test client of an app on ``url`` (enter it to run the lifespan)."""
     return TestClient(create_app(url, settings))
@@ -215,6 +210,20 @@ class ServerProcess:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def post_json(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST a JSON body to a served app at ``base``; its JSON answer."""
+    import urllib.request
+
+    req = urllib.request.Request(
+        base + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return dict(json.loads(r.read()))
 
 
 def play_out(base: str, game: str, token: str) -> None:

@@ -6,6 +6,7 @@ What a player is and the table the players register in are in :mod:`chkobba.agen
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 from pathlib import PurePath
 
@@ -59,7 +60,9 @@ def make_agent(name: str, seed: int = 0) -> Agent:
     if factory is None and name in OPENSPIEL_PLAYERS:
         raise AgentError(f"{name} needs OpenSpiel: pip install 'chkobba[openspiel]'")
     if factory is None:
-        raise AgentError(f"unknown player {name!r} (known: {', '.join(sorted(AGENTS))})")
+        raise AgentError(
+            f"unknown player {name!r} (known: {', '.join(sorted(AGENTS))}; {OTHER_FORMS})"
+        )
     return factory(seed)
 
 
@@ -77,8 +80,16 @@ def check_playable(name: str) -> None:
             f"{name!r} sees every card: it plays only in duels, as an upper bound for measurements"
         )
     if name not in AGENTS:
-        raise AgentError(f"unknown player {name!r} (known: {', '.join(playable_agents())})")
+        raise AgentError(
+            f"unknown player {name!r} (known: {', '.join(playable_agents())}; {OTHER_FORMS})"
+        )
 
+
+OTHER_FORMS = (
+    "or engine:COMMAND, an outside program (docs/engine-protocol.md), "
+    "or policy:PATH, a trained policy file (docs/rl.md)"
+)
+"""The player names that are not in the registry, as an unknown name's error lists them."""
 
 POLICY_PREFIX = "policy:"
 """Names a trained policy file as a player: ``policy:PATH``."""
@@ -172,6 +183,9 @@ def _openspiel_factory(name: str) -> AgentFactory:
 
 def _load_builtin() -> None:
     # The built-in players registered on import (above); OpenSpiel's bots only where it is.
+    with contextlib.suppress(ImportError):
+        # The learned player runs on numpy, which the core does not need.
+        import chkobba.rl.neural  # noqa: F401
     if OPENSPIEL_PLAYERS[0] not in AGENTS and importlib.util.find_spec("pyspiel") is not None:
         for name in OPENSPIEL_PLAYERS:
             AGENTS[name] = _openspiel_factory(name)

@@ -22,6 +22,11 @@ games in which a command was stopped, this process no longer starts it.
 The time limit per move is :data:`DEFAULT_TIME` seconds, or the suffix
 ``@SECONDS`` (``@2s``, ``@250ms``) at the end of the player name:
 ``engine:./my-engine --depth 3@2s``.
+
+Every line sent to an engine and read from it (``info`` lines included) can be
+written to a file, the *engine log* (``--engine-log FILE``, :func:`start_engine_log`):
+the file is named in the environment (:data:`LOG_ENV`), so the worker processes
+of a duel append to it too.
 """
 
 from __future__ import annotations
@@ -65,6 +70,12 @@ FALLBACK: Final = "random"
 """The player that makes the moves an engine fails to make."""
 FAULTS: Final = ("timeout", "garbage", "illegal", "crash")
 """The faults counted against an engine; ``gone`` marks the fallback's moves after a stop."""
+
+SEED_BITS: Final = 53
+"""Seeds told to engines fit in this many bits: JavaScript's ``JSON.parse`` (and any
+reader that takes JSON numbers as doubles) rounds a larger integer."""
+LOG_ENV: Final = "CHKOBBA_ENGINE_LOG"
+"""The environment variable naming the engine log, inherited by worker processes."""
 
 log = logging.getLogger("chkobba.engine")
 
@@ -130,10 +141,65 @@ def cards_json(mask: int) -> list[str]:
     return [str(CARDS[c]) for c in cards_of(mask)]
 
 
+def engine_seed(seed: int) -> int:
+    """``seed`` as told to an engine: in [0, 2**53), which every JSON reader reads exactly
+    (a double holds every integer below 2**53); equal seeds stay equal."""
+    return seed % (1 << SEED_BITS)
+
+
+def start_engine_log(path: str | os.PathLike[str]) -> None:
+    """Write the traffic of every engine started from now on (in this process and in the
+    processes it starts) to ``path``, which is emptied first; raise ``OSError`` if it
+    cannot be written."""
+    full = os.path.abspath(path)
+    with open(full, "w", encoding="utf-8"):
+        pass
+    os.environ[LOG_ENV] = full
+
+
+def _log_path() -> str | None:
+    return os.environ.get(LOG_ENV) or None
+
+
+class TrafficTap:
+    """Appends one seat's engine traffic to the engine log, a line per message: time,
+    this process, the engine's process, seat, player name, ``>`` (to the engine) or ``<``
+    (from it), the line."""
+
+    def __init__(self, path: str, name: str, seat: int) -> None:
+        self.path = path
+        self.name = name
+        self.seat = seat
+        self.engine_pid = 0
+        """The engine's process id, once started (a new one each game)."""
+        self._lock = threading.Lock()
+
+    def __call__(self, direction: str, line: str) -> None:
+        """Append ``line`` (one message) in ``direction``; a failed write is logged once."""
+        stamp = time.strftime("%H:%M:%S") + f".{int(time.time() * 1000) % 1000:03d}"
+        head = f"pid {os.getpid()} engine {self.engine_pid} seat {self.seat} {self.name}"
+        text = f"{stamp} {head} {direction} {line}\n"
+        with self._lock:
+            try:
+                # One write of one line on a file opened for appending: the lines of
+                # several processes interleave whole.
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+                try:
+                    os.write(fd, text.encode("utf-8", errors="replace"))
+                finally:
+                    os.close(fd)
+            except OSError as e:
+                if self.path:
+                    log.warning("cannot write the engine log %s: %s", self.path, e)
+                self.path = ""
+
+
 def newgame_message(obs: Any, seed: int, seconds: float) -> dict[str, Any]:
-    """The ``newgame`` message for the seat of ``obs``: the game, its rules and the seating."""
+    """The ``newgame`` message for the seat of ``obs``: the game, its rules and the seating
+    (``seed`` told as :func:`engine_seed`)."""
     from chkobba.fishing.observe import Observation
 
+    seed = engine_seed(seed)
     ms = round(seconds * 1000)
     if isinstance(obs, Observation):
         return {
@@ -262,15 +328,19 @@ _EOF: Final = object()
 class EngineProcess:
     """A running engine: its pipes, and a thread that queues the lines it writes."""
 
-    def __init__(self, command: tuple[str, ...]) -> None:
-        """Start ``command`` (no shell); raise ``OSError`` if it cannot be run."""
+    def __init__(self, command: tuple[str, ...], tap: TrafficTap | None = None) -> None:
+        """Start ``command`` (no shell); raise ``OSError`` if it cannot be run. ``tap``
+        is told every line sent and read."""
         self.popen = subprocess.Popen(
             list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
         )
+        self.tap = tap
+        if tap is not None:
+            tap.engine_pid = self.popen.pid
         self.lines: queue.Queue[object] = queue.Queue()
         assert self.popen.stdout is not None
         self._reader = threading.Thread(
-            target=_read_lines, args=(self.popen.stdout, self.lines), daemon=True
+            target=_read_lines, args=(self.popen.stdout, self.lines, tap), daemon=True
         )
         self._reader.start()
         # Killed and reaped even if nobody closes it: when dropped, and at exit.
@@ -280,7 +350,10 @@ class EngineProcess:
         """Write one message line; raise ``OSError`` if the engine is gone."""
         stdin = self.popen.stdin
         assert stdin is not None
-        stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+        line = json.dumps(message, separators=(",", ":"))
+        if self.tap is not None:
+            self.tap(">", line)
+        stdin.write(line.encode() + b"\n")
         stdin.flush()
 
     def drain(self) -> bool:
@@ -329,7 +402,9 @@ class EngineProcess:
         self._finalizer()
 
 
-def _read_lines(stream: IO[bytes], lines: queue.Queue[object]) -> None:
+def _read_lines(
+    stream: IO[bytes], lines: queue.Queue[object], tap: TrafficTap | None = None
+) -> None:
     # This thread alone reads and closes the engine's output: closed by another thread
     # while a read waits, its descriptor could be reused by the next engine's pipe, and
     # this read would steal that engine's first byte.
@@ -338,7 +413,10 @@ def _read_lines(stream: IO[bytes], lines: queue.Queue[object]) -> None:
             raw = stream.readline(MAX_LINE)
             if not raw:
                 break
-            lines.put(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+            line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+            if tap is not None:
+                tap("<", line)
+            lines.put(line)
     except (OSError, ValueError):
         pass
     finally:
@@ -489,7 +567,9 @@ class EngineAgent:
             self._gone = f"not started: it failed in {MAX_FAILED_GAMES} games"
             return None
         try:
-            process = EngineProcess(self.spec.command)
+            path = _log_path()
+            tap = None if path is None else TrafficTap(path, self.name, obs.seat)
+            process = EngineProcess(self.spec.command, tap)
         except OSError as e:
             self._stop(f"could not start: {e.strerror or e}")
             return self._gone

@@ -1,9 +1,11 @@
 """Move analysis of a game record: every decision of the chosen seats, estimated.
 
-:func:`analyze` replays a record (checked by :func:`chkobba.fishing.record.replay`
-first), and at every decision of a chosen seat estimates each legal play
-(:mod:`chkobba.coach.estimate`) from that seat's observation, so the coach
-knows no more than the player did. The play made, the best play and the loss
+:func:`analyze` replays a record of any game (checked by its game's replay first), and
+at every decision of a chosen seat estimates each legal play from that seat's
+observation (the game's :class:`~chkobba.coach.games.Coach`: the expert's search,
+:mod:`chkobba.coach.estimate`, for the Chkobba family; Touti's search,
+:mod:`chkobba.coach.touti`, for the cards of Touti), so the coach knows no more than
+the player did. The play made, the best play and the loss
 between them are kept with their sentences in words
 (:mod:`chkobba.coach.explain`). Each position gets its own seed derived from the
 analysis seed and the position, so an analysis is reproducible, whatever seats
@@ -13,17 +15,17 @@ are analysed.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from chkobba.coach.estimate import DEFAULT_BATCHES, DEFAULT_SAMPLES, Estimates, estimate
-from chkobba.coach.explain import difference, sentence
-from chkobba.fishing.cards import Card, cards_of, sort_for_display
-from chkobba.fishing.game import Round
-from chkobba.fishing.moves import Cut, Move, Play
-from chkobba.fishing.observe import Observation, observe_round
-from chkobba.fishing.record import GameRecord, replay
+from chkobba.coach.estimate import DEFAULT_BATCHES, DEFAULT_SAMPLES, Estimates
+from chkobba.coach.games import CHKOBBA_FIGURE, coach_of_record, round_positions
+from chkobba.fishing.record import GameRecord
+from chkobba.touti.record import ToutiRecord
+
+positions = round_positions
+"""Every move of a Chkobba-family record with the mover's observation (and the round)."""
 
 SIGNIFICANT: Final = 2.0
 """A loss counts as a mistake when it exceeds this many of its standard errors."""
@@ -37,13 +39,16 @@ class Decision:
     """One decision of an analysed seat: the position, the play made and the estimates."""
 
     round: int
-    """1-based round number."""
+    """1-based round number (Touti: the deal's)."""
     play: int
-    """1-based number of the play in the round's record (0: the cut decision)."""
+    """1-based number of the play in the round's record (0: the cut decision; Touti: of
+    the move in the deal's)."""
     seat: int
     hand: str
     table: str
-    move: Move
+    """The cards in the middle: the table (Touti: the trick so far)."""
+    move: Any
+    """The play made (a :class:`~chkobba.fishing.moves.Move`, or Touti's card)."""
     estimates: Estimates | None
     """None for a forced play (only one legal play)."""
     played: str
@@ -69,7 +74,7 @@ class Decision:
         return self.estimates.plays[self.estimates.index(self.move)].loss_se
 
     @property
-    def best(self) -> Move:
+    def best(self) -> Any:
         """The play the expert rates best."""
         if self.estimates is None:
             return self.move
@@ -121,6 +126,10 @@ class Analysis:
     seed: int
     decisions: tuple[Decision, ...]
     seconds: float
+    figure: str = CHKOBBA_FIGURE
+    """What the figures are (the game's)."""
+    game: str = "chkobba"
+    """The game of the record."""
 
     def mistakes(self, top: int = 5, round: int | None = None) -> list[Decision]:
         """The biggest losses (significant ones only), largest first; of one round if given."""
@@ -138,47 +147,25 @@ class Analysis:
     def to_json(self) -> dict[str, Any]:
         """The analysis as JSON (``chkobba analyze --json`` and the web app)."""
         return {
+            "game": self.game,
             "seats": list(self.seats),
             "samples": self.samples,
             "batches": self.batches,
             "seed": self.seed,
             "seconds": round(self.seconds, 3),
-            "figure": "expected round margin: the side's points for the round minus the "
-            "best other side's, at the round's end",
+            "figure": self.figure,
             "total_loss": round(self.total_loss(), 3),
             "mistakes": [[d.round, d.play] for d in self.mistakes(10)],
             "decisions": [d.to_json() for d in self.decisions],
         }
 
 
-def positions(record: GameRecord) -> Iterator[tuple[int, int, Observation, Move, Round]]:
-    """Every move of a record with the mover's observation just before it.
-
-    Yields (round, play, observation, move, round state before the move); the
-    record must be valid (:func:`~chkobba.fishing.record.replay` it first).
-    """
-    rules = record.ruleset()
-    totals = [0] * (2 if record.teams else record.seats)
-    for i, rr in enumerate(record.rounds, 1):
-        r = Round(rules, record.seats, record.teams, rr.dealer, [Card.parse(c) for c in rr.deck])
-        moves: list[tuple[int, Move]] = []
-        if rr.cut is not None:
-            moves.append((0, Cut(rr.cut)))
-        moves += [(j, Play.parse(p)) for j, p in enumerate(rr.plays, 1)]
-        for j, move in moves:
-            obs = observe_round(r, r.turn, tuple(totals), i, rules.target)
-            yield i, j, obs, move, r
-            r.apply(move)
-        if r.score is not None:
-            for side, pts in enumerate(r.score.points):
-                totals[side] += pts
-
-
-def default_seat(record: GameRecord) -> int:
+def default_seat(record: GameRecord | ToutiRecord) -> int:
     """The seat to analyse by default: the record's human seat if it names one, else 0."""
     meta = record.meta or {}
     seat = meta.get("human_seat")
-    return seat if isinstance(seat, int) and 0 <= seat < record.seats else 0
+    seats = coach_of_record(record).seats(record)
+    return seat if isinstance(seat, int) and 0 <= seat < seats else 0
 
 
 def position_seed(seed: int, round: int, play: int) -> int:
@@ -187,7 +174,7 @@ def position_seed(seed: int, round: int, play: int) -> int:
 
 
 def analyze(
-    record: GameRecord,
+    record: GameRecord | ToutiRecord,
     seats: Sequence[int] | None = None,
     samples: int = DEFAULT_SAMPLES,
     batches: int = DEFAULT_BATCHES,
@@ -197,43 +184,56 @@ def analyze(
 ) -> Analysis:
     """Analyse every decision of ``seats`` (default :func:`default_seat`) in ``record``.
 
-    Raises :class:`~chkobba.fishing.record.RecordError` for an invalid record and
-    ``ValueError`` for a seat the record does not have. ``rounds`` limits the
-    analysis to those round numbers.
+    Raises the record's game's located error (:class:`~chkobba.fishing.record.RecordError`,
+    :class:`~chkobba.touti.record.ToutiRecordError`) for an invalid record and
+    ``ValueError`` for a seat the record does not have. ``rounds`` limits the analysis
+    to those round (deal) numbers.
     """
-    replay(record)
+    coach = coach_of_record(record)
+    coach.replay(record)
+    n_seats = coach.seats(record)
     chosen = tuple(seats) if seats is not None else (default_seat(record),)
     for s in chosen:
-        if not 0 <= s < record.seats:
-            raise ValueError(f"no seat {s} in a {record.seats}-player record")
+        if not 0 <= s < n_seats:
+            raise ValueError(f"no seat {s} in a {n_seats}-player record")
     if samples < batches:
         raise ValueError(f"samples ({samples}) must be at least the batches ({batches})")
     wanted = [
         (i, j, obs, move)
-        for i, j, obs, move, _ in positions(record)
-        if obs.seat in chosen and (rounds is None or i in rounds)
+        for i, j, obs, move in coach.positions(record)
+        if obs.seat in chosen and (rounds is None or i in rounds) and coach.considered(obs, move)
     ]
     start = time.perf_counter()
     out = []
     for n, (i, j, obs, move) in enumerate(wanted):
         est = None
-        if len(obs.legal_moves) > 1:
-            est = estimate(obs, samples, batches, position_seed(seed, i, j))
+        if coach.weighed(obs):
+            est = coach.estimate(obs, samples, batches, position_seed(seed, i, j))
         best = move if est is None else est.plays[est.best].move
+        hand, table = coach.hand_table(obs)
         out.append(
             Decision(
                 round=i,
                 play=j,
                 seat=obs.seat,
-                hand=" ".join(c.pretty() for c in sort_for_display(cards_of(obs.hand))),
-                table=" ".join(c.pretty() for c in sort_for_display(cards_of(obs.table))),
+                hand=hand,
+                table=table,
                 move=move,
                 estimates=est,
-                played=sentence(obs, move),
-                best_words=sentence(obs, best),
-                why=difference(obs, move, best) if move != best else "",
+                played=coach.words(obs, move),
+                best_words=coach.words(obs, best),
+                why=coach.why(obs, move, best) if move != best else "",
             )
         )
         if progress is not None:
             progress(n + 1, len(wanted))
-    return Analysis(chosen, samples, batches, seed, tuple(out), time.perf_counter() - start)
+    return Analysis(
+        chosen,
+        samples,
+        batches,
+        seed,
+        tuple(out),
+        time.perf_counter() - start,
+        coach.figure,
+        coach.game,
+    )

@@ -1,10 +1,13 @@
-"""``chkobba analyze``: a finished (or unfinished) game, move by move, by the expert."""
+"""``chkobba analyze``: a finished (or unfinished) game, move by move, by the expert (for
+Touti, its search player), through the game interface: the record's game reads it and
+its coach (:func:`chkobba.coach.games.coach_of`) weighs it."""
 
 from __future__ import annotations
 
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -14,11 +17,10 @@ from rich.table import Table
 
 from chkobba.coach.analysis import Analysis, Decision, analyze, default_seat
 from chkobba.coach.estimate import DEFAULT_BATCHES, DEFAULT_SAMPLES
+from chkobba.coach.games import Coach, coach_of
 from chkobba.fishing.narrate import seat_name
-from chkobba.fishing.record import FORMAT, GameRecord, RecordError, replay
+from chkobba.games import RecordFault, game_of_record
 from chkobba.search import fast
-from chkobba.touti.cli import is_touti_record
-from chkobba.touti.record import FORMAT as TOUTI_FORMAT
 
 FIGURE_NOTE = (
     "Figures: expected round margin in points (your side's points for the round minus the "
@@ -26,13 +28,23 @@ FIGURE_NOTE = (
     "seen; ± is one standard error from {batches} independent batches. Positions with no "
     "hidden card left (2 players, empty stock) are solved exactly."
 )
+TOUTI_NOTE = (
+    "Figures: expected deal worth, as Touti's search player counts it (your team's match "
+    "points for the deal minus the opponents', plus a quarter of the difference in card and "
+    "announcement points), averaged over deals of the cards you had not seen, finished by "
+    "the technique player; ± is one standard error from {batches} independent batches. "
+    "Positions where the unseen cards can lie in one way only are solved exactly. Only the "
+    "cards played are weighed, not the bidding."
+)
+NOTES = {"chkobba": FIGURE_NOTE, "touti": TOUTI_NOTE}
 
 
-def _seats(text: str | None, record: GameRecord) -> list[int]:
+def _seats(text: str | None, record: Any, coach: Coach) -> list[int]:
+    n = coach.seats(record)
     if text is None:
         return [default_seat(record)]
     if text == "all":
-        return list(range(record.seats))
+        return list(range(n))
     try:
         seats = [int(s) for s in text.split(",")]
     except ValueError:
@@ -40,11 +52,10 @@ def _seats(text: str | None, record: GameRecord) -> list[int]:
             f"{text!r}: give a seat number, numbers joined by commas, or 'all'",
             param_hint="--seat",
         ) from None
-    bad = [s for s in seats if not 0 <= s < record.seats]
+    bad = [s for s in seats if not 0 <= s < n]
     if bad:
         raise click.BadParameter(
-            f"no seat {bad[0]} in this {record.seats}-player record (seats 0 to "
-            f"{record.seats - 1})",
+            f"no seat {bad[0]} in this {n}-player record (seats 0 to {n - 1})",
             param_hint="--seat",
         )
     return seats
@@ -73,7 +84,9 @@ def _seats(text: str | None, record: GameRecord) -> list[int]:
     help="Independent batches the samples are split into, to measure the error.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampling.")
-@click.option("--round", "round_no", type=click.IntRange(1), help="Analyse only this round.")
+@click.option(
+    "--round", "round_no", type=click.IntRange(1), help="Analyse only this round (Touti: deal)."
+)
 @click.option(
     "--top",
     type=click.IntRange(0),
@@ -94,27 +107,25 @@ def analyze_cmd(
 ) -> None:
     """Analyse a game record: for every play of a seat, the expert's estimate of each
     legal play, the play made, its loss against the best, and the biggest mistakes
-    in words.
+    in words. Touti records: every card played, weighed by Touti's search player.
     """
-    if is_touti_record(file):
-        # A usage error like a bad option (exit 2): the file is of another game.
-        click.echo(
-            f"{file}: a Touti record ({TOUTI_FORMAT}); the analysis reads records of "
-            f"Chkobba and the Scopa family ({FORMAT}), not Touti's",
-            err=True,
-        )
-        sys.exit(2)
+    g = game_of_record(file)
+    coach = coach_of(g)
     try:
-        record = GameRecord.load(file)
-        replay(record)
-        if not record.rounds:
+        record = g.read_record(file)
+        coach.replay(record)
+        parts = coach.parts(record)
+        if not parts:
             # Bad input, like an invalid record (exit 1), rather than "0 decisions".
-            click.echo(f"{file}: the record holds no round: there is nothing to analyse", err=True)
+            click.echo(
+                f"{file}: the record holds no {coach.part}: there is nothing to analyse",
+                err=True,
+            )
             sys.exit(1)
-        seats = _seats(seat, record)
-        if round_no is not None and round_no > len(record.rounds):
+        seats = _seats(seat, record, coach)
+        if round_no is not None and round_no > parts:
             raise click.BadParameter(
-                f"the record has {len(record.rounds)} round(s), not {round_no}",
+                f"the record has {parts} {coach.part}(s), not {round_no}",
                 param_hint="--round",
             )
         if samples < batches:
@@ -142,7 +153,7 @@ def analyze_cmd(
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
                 rounds=None if round_no is None else [round_no],
             )
-    except RecordError as e:
+    except RecordFault as e:
         click.echo(str(e), err=True)
         sys.exit(1)
     if as_json:
@@ -151,9 +162,10 @@ def analyze_cmd(
     show(result, record, Console(highlight=False), top)
 
 
-def show(result: Analysis, record: GameRecord, console: Console, top: int = 5) -> None:
+def show(result: Analysis, record: Any, console: Console, top: int = 5) -> None:
     """Print an analysis: the game's biggest mistakes first, then each round move by move."""
     names = record.names
+    part = "Deal" if result.game == "touti" else "Round"
     who = ", ".join(seat_name(s, names) for s in result.seats)
     console.print(
         f"[bold]Analysis of {escape(who)}[/bold]: {len(result.decisions)} decisions, "
@@ -169,27 +181,43 @@ def show(result: Analysis, record: GameRecord, console: Console, top: int = 5) -
             f"[yellow]Sampled deals actually used per position: "
             f"{', '.join(map(str, sorted(used)))} ({fast.BACKEND}).[/yellow]"
         )
-    console.print(f"[dim]{FIGURE_NOTE.format(batches=result.batches)}[/dim]")
+    console.print(f"[dim]{NOTES[result.game].format(batches=result.batches)}[/dim]")
     _mistakes(
-        console, result.mistakes(top), "The game's biggest mistakes", len(result.seats) > 1, names
+        console,
+        result.mistakes(top),
+        "The game's biggest mistakes",
+        len(result.seats) > 1,
+        names,
+        part.lower(),
     )
     for r in result.rounds():
         console.print()
-        console.rule(f"[bold]Round {r}[/bold]: {result.total_loss(r):.2f} points lost in all")
+        console.rule(f"[bold]{part} {r}[/bold]: {result.total_loss(r):.2f} points lost in all")
         _mistakes(
             console,
             result.mistakes(min(top, 3), r),
-            "Biggest mistakes of the round",
+            f"Biggest mistakes of the {part.lower()}",
             len(result.seats) > 1,
             names,
+            part.lower(),
         )
         console.print(
-            _table([d for d in result.decisions if d.round == r], names, len(result.seats) > 1)
+            _table(
+                [d for d in result.decisions if d.round == r],
+                names,
+                len(result.seats) > 1,
+                "trick" if part == "Deal" else "table",
+            )
         )
 
 
 def _mistakes(
-    console: Console, found: list[Decision], title: str, many: bool, names: list[str] | None
+    console: Console,
+    found: list[Decision],
+    title: str,
+    many: bool,
+    names: list[str] | None,
+    part: str,
 ) -> None:
     if not found:
         console.print(f"[bold]{title}[/bold]: none beyond the sampling error.")
@@ -197,16 +225,19 @@ def _mistakes(
     console.print(f"[bold]{title}[/bold]:")
     for d in found:
         by = f"{seat_name(d.seat, names)}, " if many else ""
-        console.print(f"  • ({by}round {d.round}, play {d.play}) {escape(d.words())}")
+        play = "move" if part == "deal" else "play"
+        console.print(f"  • ({by}{part} {d.round}, {play} {d.play}) {escape(d.words())}")
 
 
-def _table(decisions: list[Decision], names: list[str] | None, many: bool) -> Table:
+def _table(
+    decisions: list[Decision], names: list[str] | None, many: bool, middle: str = "table"
+) -> Table:
     t = Table(show_edge=False, pad_edge=False)
     t.add_column("#", justify="right")
     if many:
         t.add_column("seat")
     t.add_column("hand")
-    t.add_column("table")
+    t.add_column(middle)
     t.add_column("played")
     t.add_column("loss", justify="right")
     t.add_column("expert's estimates (best first)")

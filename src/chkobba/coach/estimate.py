@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from chkobba.agents.expert import ENDGAME_CARDS, PURE_DIVISOR
 from chkobba.fishing.game import Phase
-from chkobba.fishing.moves import Move
 from chkobba.fishing.observe import Observation
 from chkobba.search import fast
 
@@ -50,9 +50,11 @@ PARTNER_ENDGAME_SAMPLES: Final = 64
 class PlayEstimate:
     """One legal play's expected round margin."""
 
-    move: Move
+    move: Any
+    """The play: a :class:`~chkobba.fishing.moves.Move`, or another game's move."""
     mean: float
-    """Expected round margin in points (see the module's docstring)."""
+    """Expected round margin in points (see the module's docstring; another game's
+    figure for another game's move)."""
     se: float
     """Standard error of :attr:`mean` (0 when solved exactly)."""
     loss: float
@@ -91,7 +93,7 @@ class Estimates:
         """The plays, best first."""
         return sorted(self.plays, key=lambda p: -p.mean)
 
-    def index(self, move: Move) -> int:
+    def index(self, move: Any) -> int:
         """The index of ``move`` among the plays; ``ValueError`` if it is not one."""
         for i, p in enumerate(self.plays):
             if p.move == move:
@@ -140,18 +142,11 @@ def estimate(
         raise ValueError("the observer has no play to estimate: it is not its turn")
     if batches < 2:
         raise ValueError(f"at least 2 batches are needed to measure the error, not {batches}")
-    n = len(obs.legal_moves)
     sign = -1.0 if obs.rules.lowest_wins else 1.0
     rng = random.Random(seed)
     if is_exact(obs):
         sums = fast.evaluate(obs, 1, rng.getrandbits(63), solve_cards=ENDGAME_CARDS)
-        values = [sign * v for v in sums]
-        top = max(values)
-        plays = tuple(
-            PlayEstimate(m, v, 0.0, top - v, 0.0)
-            for m, v in zip(obs.legal_moves, values, strict=True)
-        )
-        return Estimates(plays, 1, 1, True)
+        return solved(obs.legal_moves, [sign * v for v in sums])
     total = effective_samples(obs, samples)
     # As the expert's endgame: every card dealt and few left (not the start of a
     # Scopone, where all 40 are dealt at once and the playouts are not solved).
@@ -170,11 +165,20 @@ def estimate(
         [sign * s / per for s in fast.evaluate(obs, per, rng.getrandbits(63), solve_cards)]
         for _ in range(batches)
     ]
+    return from_batches(obs.legal_moves, means, per)
+
+
+def from_batches(moves: Sequence[Any], means: list[list[float]], per: int) -> Estimates:
+    """The estimates of ``moves`` from each batch's mean figure per move (``means[b][i]``,
+    every move of a batch on the same ``per`` sampled deals): each figure the mean of the
+    batch means, its standard error their spread, a loss's from the paired differences."""
+    batches = len(means)
+    n = len(moves)
     avg = [sum(b[i] for b in means) / batches for i in range(n)]
     best = max(range(n), key=avg.__getitem__)
     plays = tuple(
         PlayEstimate(
-            obs.legal_moves[i],
+            moves[i],
             avg[i],
             _se([b[i] for b in means]),
             avg[best] - avg[i],
@@ -183,6 +187,13 @@ def estimate(
         for i in range(n)
     )
     return Estimates(plays, per * batches, batches, False)
+
+
+def solved(moves: Sequence[Any], values: Sequence[float]) -> Estimates:
+    """The estimates of ``moves`` whose figures are exact ``values`` (no sampling error)."""
+    top = max(values)
+    plays = tuple(PlayEstimate(m, v, 0.0, top - v, 0.0) for m, v in zip(moves, values, strict=True))
+    return Estimates(plays, 1, 1, True)
 
 
 def _se(xs: list[float]) -> float:

@@ -1,18 +1,19 @@
 """Hints: the expert's top plays for the player to move, with their estimates.
 
-A hint is the analysis of one position (:mod:`chkobba.coach.estimate`) at a
-smaller budget, so it answers at once. Games where hints were asked for say so
+A hint is the analysis of one position (its game's coach, :mod:`chkobba.coach.games`:
+:mod:`chkobba.coach.estimate` for the Chkobba family, :mod:`chkobba.coach.touti` for
+Touti's cards) at a smaller budget, so it answers at once. Games where hints were asked for say so
 in their record: :func:`hint_meta` is what ``meta.coach`` holds (docs/coach.md).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from chkobba.coach.estimate import DEFAULT_BATCHES, Estimates, estimate
-from chkobba.coach.explain import sentence
-from chkobba.fishing.observe import Observation
+from chkobba.coach.estimate import DEFAULT_BATCHES, Estimates
+from chkobba.coach.games import CHKOBBA_COACH, Coach
 
 HINT_SAMPLES: Final = 2000
 """Sampled deals behind a hint (a fraction of a second with the kernel)."""
@@ -37,10 +38,13 @@ class Hint:
     lines: tuple[HintLine, ...]
     samples: int
     exact: bool
+    adviser: str = CHKOBBA_COACH.adviser
+    measure: str = CHKOBBA_COACH.measure
 
     def to_json(self) -> dict[str, Any]:
         """The hint as JSON (the web page's ``hint`` message)."""
         return {
+            "measure": self.measure,
             "samples": self.samples,
             "exact": self.exact,
             "plays": [
@@ -49,24 +53,26 @@ class Hint:
             ],
         }
 
-    def text_lines(self) -> list[str]:
-        """The hint in plain lines, best first."""
+    def text_lines(self, show: Callable[[str], str] = str) -> list[str]:
+        """The hint in plain lines, best first; ``show`` writes a move (as it is, by
+        default)."""
         behind = "solved exactly" if self.exact else f"{self.samples} sampled deals"
-        out = [f"The expert's top plays ({behind}; expected round margin ± 1 SE):"]
+        out = [f"{self.adviser} ({behind}; {self.measure} ± 1 SE):"]
         for i, h in enumerate(self.lines, 1):
             err = "" if self.exact else f" ± {h.se:.2f}"
-            out.append(f"{i}. {h.move}  {h.mean:+.2f}{err}  — {h.words}")
+            out.append(f"{i}. {show(h.move)}  {h.mean:+.2f}{err}  — {h.words}")
         return out
 
 
-def hint(obs: Observation, seed: int, samples: int = HINT_SAMPLES) -> Hint:
-    """The top :data:`HINT_PLAYS` plays of ``obs`` (the observer must be to move)."""
-    est: Estimates = estimate(obs, samples, DEFAULT_BATCHES, seed)
+def hint(obs: Any, seed: int, samples: int = HINT_SAMPLES, coach: Coach = CHKOBBA_COACH) -> Hint:
+    """The top :data:`HINT_PLAYS` plays of ``obs`` (the observer must be to move, with a
+    decision ``coach`` weighs: :attr:`~chkobba.coach.games.Coach.weighed`)."""
+    est: Estimates = coach.estimate(obs, samples, DEFAULT_BATCHES, seed)
     lines = tuple(
-        HintLine(str(p.move), p.mean, p.se, sentence(obs, p.move))
+        HintLine(str(p.move), p.mean, p.se, coach.words(obs, p.move))
         for p in est.ranking()[:HINT_PLAYS]
     )
-    return Hint(lines, est.samples, est.exact)
+    return Hint(lines, est.samples, est.exact, coach.adviser, coach.measure)
 
 
 def hint_meta(hinted: list[tuple[int, int]]) -> dict[str, Any]:

@@ -91,6 +91,28 @@ RULES_OPTION = click.option(
 )  # fmt: skip
 """``--rules``, shared with ``chkobba simulate``."""
 
+def _start_engine_log(ctx: click.Context, param: click.Parameter, value: Path | None) -> None:
+    if value is None:
+        return
+    from chkobba.agents.engine import start_engine_log
+
+    try:
+        start_engine_log(value)
+    except OSError as e:
+        raise click.BadParameter(
+            f"cannot write {value}: {e.strerror or e}", ctx=ctx, param=param
+        ) from None
+
+
+ENGINE_LOG_OPTION = click.option(
+    "--engine-log", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    expose_value=False, callback=_start_engine_log, metavar="FILE",
+    help="Write every line exchanged with an engine:COMMAND player (its info lines "
+         "included) to FILE, one line each with the time, process, seat and direction "
+         "(> to the engine, < from it). Not on Ray workers.",
+)  # fmt: skip
+"""``--engine-log FILE``, shared by every command that may start an outside engine."""
+
 _common = [
     click.option("--pairs", type=click.IntRange(min=1), default=100, show_default=True,
                  help="Duplicate pairs per duel (each pair is one game per seating: two at "
@@ -116,6 +138,7 @@ _common = [
                  help="Play on a Ray cluster instead of local processes: auto, HOST:PORT, "
                       "ray://HOST:PORT, or local to start one here (needs chkobba[ray])."),
     click.option("--json", "as_json", is_flag=True, help="Print the result as JSON."),
+    ENGINE_LOG_OPTION,
 ]  # fmt: skip
 
 
@@ -180,6 +203,13 @@ def duel(
     Reports wins, draws and losses per game, the mean point margin with its 95%
     interval, an Elo difference and the time per move. Any preset of the Chkobba
     family (--rules) or Touti (--game touti, its own players) can be played.
+
+    \b
+    A player is a built-in name (`chkobba players` lists them with their strength),
+    engine:COMMAND, an outside program speaking docs/engine-protocol.md
+    (engine:COMMAND@2s for 2 s a move; quote a command with spaces:
+    "engine:python3 examples/engines/greedy_engine.py"), or policy:PATH, a
+    trained policy file (docs/rl.md; not in Touti).
     """
     check_players(game(game_name), [a], "A")
     check_players(game(game_name), [b], "B")
@@ -224,7 +254,8 @@ def tournament(
 
     The table gives each player's mean margin per game against every other,
     its total score (a draw counts half) and an Elo rating fitted to all the
-    games, with ``random`` (or else the first player) rated 0.
+    games, with ``random`` (or else the first player) rated 0. Players are
+    named as for `chkobba duel`: a built-in name, engine:COMMAND or policy:PATH.
     """
     if len(names) < 2:
         raise click.UsageError("a tournament needs at least two players")

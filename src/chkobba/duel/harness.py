@@ -195,7 +195,9 @@ class DuelResult:
         word = "deal" if self.unit == "round" else "match"
         what = "deals" if self.unit == "round" else "matches"
         per = self.games // self.pairs if self.pairs else 2
-        sets = "pairs" if per == 2 else f"sets of {per} seatings"
+        sets = "pair" if per == 2 else f"set of {per} seatings"
+        if self.pairs != 1:
+            sets = sets.replace("pair", "pairs").replace("set ", "sets ")
         seating = seating_words(self.players, self.teams)
         rules = describe(g, self.rules)
         game_name = "" if rules == "chkobba" else f"{rules}, "
@@ -211,7 +213,11 @@ class DuelResult:
             f"{m.mean:+.3f} (SE {_num(m.se, '.3f')}; "
             f"95% interval {_num(m.low, '+.3f')} to {_num(m.high, '+.3f')})",
             f"Elo of A over B: {_num(e.elo, '+.0f')} "
-            f"(95% interval {_num(e.low, '+.0f')} to {_num(e.high, '+.0f')})",
+            + (
+                f"(no interval: all {self.pairs} {sets} scored the same)"
+                if math.isnan(e.low)
+                else f"(95% interval {_num(e.low, '+.0f')} to {_num(e.high, '+.0f')})"
+            ),
             f"ms per move: {self.a} (A) median {_num(self.a_timing.median_ms, '.3g')}, "
             f"p95 {_num(self.a_timing.p95_ms, '.3g')}; "
             f"{self.b} (B) median {_num(self.b_timing.median_ms, '.3g')}, "

@@ -111,7 +111,15 @@ def elo_estimate(score: Estimate) -> EloEstimate:
     The Elo curve is increasing, so the score's 95% interval maps to an Elo
     interval with the same coverage; unlike the delta method this keeps the
     interval's natural asymmetry, and a bound beyond 0 or 1 becomes infinite.
+    When every value scored the same (a standard error of 0, as two drawn pairs
+    give), the normal interval collapses to a point that says nothing of the
+    uncertainty: its bounds are then NaN (unknown), not the estimate.
+
+    >>> elo_estimate(mean_estimate([0.5, 0.5])).low
+    nan
     """
+    if score.se == 0.0:
+        return EloEstimate(elo_from_score(score.mean), math.nan, math.nan)
     return EloEstimate(
         elo_from_score(score.mean), elo_from_score(score.low), elo_from_score(score.high)
     )

@@ -13,10 +13,8 @@ again, as the preset of this version and the options that make it the same game.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Final
 
 from chkobba.fishing.cards import CARDS, Card, CardError, cards_of
@@ -26,11 +24,12 @@ from chkobba.fishing.moves import Cut, NotationError, Play
 from chkobba.fishing.recordfile import (
     HeaderError,
     LocatedError,
+    RecordFile,
     check_header,
+    check_part,
     options_names_meta,
-    parse_json,
-    read_text,
-    write_atomic,
+    part_deck,
+    part_moves,
 )
 from chkobba.fishing.rules import KNOWN_VERSIONS, RULES_VERSION, RulesError, RuleSet, preset
 
@@ -83,7 +82,7 @@ class RoundRecord:
 
 
 @dataclass
-class GameRecord:
+class GameRecord(RecordFile):
     """A whole game, finished or not, in the form of docs/records.md, under the presets of
     :data:`~chkobba.fishing.rules.RULES_VERSION` (a version-1 record is converted on reading)."""
 
@@ -95,6 +94,9 @@ class GameRecord:
     rounds: list[RoundRecord] = field(default_factory=list)
     meta: dict[str, Any] | None = None
     """Free-form facts about the game (where it was played, hints used, …)."""
+
+    error = RecordError
+    record_format = FORMAT
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON-ready dict."""
@@ -113,20 +115,12 @@ class GameRecord:
             out["meta"] = self.meta
         return out
 
-    def dumps(self) -> str:
-        """The record as JSON text."""
-        return json.dumps(self.to_json(), ensure_ascii=False)
-
-    def save(self, path: str | Path) -> None:
-        """Write the record to a file, atomically, so a crash never leaves half a record."""
-        write_atomic(path, self.dumps())
-
     def ruleset(self) -> RuleSet:
         """The rule set the record names, with its options."""
         return preset(self.rules, self.options)
 
-    @staticmethod
-    def from_json(data: Any) -> GameRecord:
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
         """Read a record from parsed JSON; raise :class:`RecordError` if malformed."""
         try:
             data = check_header(data, _KEYS, FORMAT)
@@ -144,25 +138,7 @@ class GameRecord:
         if not isinstance(raw_rounds, list):
             raise RecordError(0, 0, "rounds must be a list")
         rounds = [_round_from_json(r, i) for i, r in enumerate(raw_rounds, 1)]
-        return GameRecord(rules, options, seats, teams, names, rounds, meta)
-
-    @staticmethod
-    def loads(text: str) -> GameRecord:
-        """Read a record from JSON text."""
-        try:
-            data = parse_json(text)
-        except HeaderError as e:
-            raise RecordError(0, 0, str(e)) from None
-        return GameRecord.from_json(data)
-
-    @staticmethod
-    def load(path: str | Path) -> GameRecord:
-        """Read a record from a file."""
-        try:
-            text = read_text(path)
-        except HeaderError as e:
-            raise RecordError(0, 0, str(e)) from None
-        return GameRecord.loads(text)
+        return cls(rules, options, seats, teams, names, rounds, meta)
 
 
 def _check_seating(seats: int, teams: bool) -> None:
@@ -197,25 +173,13 @@ def _typed(data: dict[str, Any], key: str, kind: type, round_no: int) -> Any:
 
 
 def _round_from_json(raw: Any, i: int) -> RoundRecord:
-    if not isinstance(raw, dict):
-        raise RecordError(i, 0, "a round is a JSON object")
-    unknown = set(raw) - _ROUND_KEYS
-    if unknown:
-        raise RecordError(i, 0, f"unknown round keys: {', '.join(sorted(unknown))}")
+    raw = check_part(raw, i, _ROUND_KEYS, "round", RecordError)
     dealer = _typed(raw, "dealer", int, i)
-    deck = raw.get("deck")
-    if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
-        raise RecordError(i, 0, "deck must be a list of cards")
+    deck = part_deck(raw, i, RecordError)
     cut = raw.get("cut")
     if cut is not None and cut not in ("keep", "table"):
         raise RecordError(i, 0, f"cut must be 'keep' or 'table', not {cut!r}")
-    plays = raw.get("plays", [])
-    if not isinstance(plays, list):
-        raise RecordError(i, 0, "plays must be a list")
-    for j, p in enumerate(plays, 1):
-        if not isinstance(p, str):
-            raise RecordError(i, j, f"a play is a string in the notation, not {p!r}")
-    return RoundRecord(dealer, deck, cut, plays)
+    return RoundRecord(dealer, deck, cut, part_moves(raw, i, "plays", "play", RecordError))
 
 
 def round_record(r: Round) -> RoundRecord:

@@ -24,10 +24,18 @@ ValueError: unknown game 'chess' (known: chkobba, touti)
 from __future__ import annotations
 
 import importlib
+import json
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Final, Generic, Literal, Protocol, TypeVar
+
+from chkobba.fishing.recordfile import LocatedError
+
+RecordFault = LocatedError
+"""A record that cannot be read or replayed: its message names the place (the part,
+a round or a deal, and the move) and the reason, in the record's game's words."""
 
 Unit = Literal["round", "match"]
 """What one game is: a single round (a deal) or a whole match."""
@@ -356,6 +364,26 @@ class Game(Protocol, Generic[R]):
         """The move written ``text``; a ``ValueError`` (one line) if it is not a move."""
         ...
 
+    # -- its records (docs/records.md) -----------------------------------------------
+
+    record_format: str
+    """The ``format`` its records name (``chkobba-record/1``)."""
+
+    def read_record(self, path: str | Path) -> Any:
+        """The game's record in the file ``path``; a :data:`RecordFault` if unreadable or
+        malformed."""
+        ...
+
+    def verify(self, record: Any) -> tuple[str, dict[str, Any]]:
+        """Replay ``record``, checking every move: the line ``chkobba verify`` prints and
+        the summary ``--json`` prints; a :data:`RecordFault` at the first fault."""
+        ...
+
+    def replay_lines(self, record: Any) -> list[str]:
+        """``record`` told move by move, each part's score after it, then the match's;
+        a :data:`RecordFault` at the first fault."""
+        ...
+
 
 DuelGame = Game
 """The name the strength tools first gave :class:`Game`."""
@@ -548,6 +576,33 @@ def game(name: str) -> Game[Any]:
         found: Game[Any] = getattr(module, f"{name.upper()}_GAME")
         return found
     raise ValueError(f"unknown game {name!r} (known: {', '.join(GAME_NAMES)})")
+
+
+def match_lines(totals: str, target: int, winner: str | None) -> list[str]:
+    """The last lines ``chkobba replay`` prints: the match score (``totals`` in words),
+    then its winner or that it is unfinished."""
+    end = f"Winner: {winner}" if winner is not None else "The match is unfinished."
+    return [f"Match score: {totals} (target {target})", end]
+
+
+def game_of_record(path: str | Path) -> Game[Any]:
+    """The game a record file belongs to, by the family of its ``format`` (``touti-record``
+    for ``touti-record/1``: the game's reader then checks the version). A file that is not
+    a JSON object naming a known format goes to the first game, whose reader says why."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        data = None
+    fmt = data.get("format") if isinstance(data, dict) else None
+    return game_of_format(fmt if isinstance(fmt, str) else "")
+
+
+def game_of_format(fmt: str) -> Game[Any]:
+    """The game whose records have the format ``fmt`` (its family: ``touti-record`` for
+    ``touti-record/1``); the first game for a format no game has."""
+    games = [game(name) for name in GAME_NAMES]
+    family = fmt.split("/")[0]
+    return next((g for g in games if g.record_format.split("/")[0] == family), games[0])
 
 
 def describe(g: Game[R], rules: R) -> str:

@@ -13,6 +13,7 @@ import functools
 import importlib
 import random
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, Final
 
 from chkobba.agents import AGENTS
@@ -22,11 +23,12 @@ from chkobba.fishing.cards import CARDS, cards_of, sort_for_display
 from chkobba.fishing.game import IllegalMove, Phase, Round, Turn, check_seating
 from chkobba.fishing.match import Match
 from chkobba.fishing.moves import Cut, Move, NotationError, parse_move
+from chkobba.fishing.narrate import narrate_round, side_name
 from chkobba.fishing.observe import Observation, observe, observe_round
-from chkobba.fishing.record import GameRecord, round_record
+from chkobba.fishing.record import FORMAT, GameRecord, replay, round_record
 from chkobba.fishing.rules import CHKOBBA, PRESETS, RULES_VERSION, RuleSet, preset
 from chkobba.fishing.scoring import POINT_KEYS, SWEEP_WORDS, RoundScore
-from chkobba.games.base import Decks, MatchTable, MoveRefused, Player
+from chkobba.games.base import Decks, MatchTable, MoveRefused, Player, match_lines
 
 TARGETS: Final = (11, 21, 31)
 """The match targets the lobby offers besides a preset's own."""
@@ -461,6 +463,33 @@ class ChkobbaGame:
     def parse(self, text: str) -> Move:
         """A move in the notation (``keep``, ``5s``, ``Qh:7d+Ah``)."""
         return parse_move(text)
+
+    # -- its records ---------------------------------------------------------------
+
+    record_format = FORMAT
+
+    def read_record(self, path: str | Path) -> GameRecord:
+        """A ``chkobba-record/1`` file (:class:`~chkobba.fishing.record.RecordError`)."""
+        return GameRecord.load(path)
+
+    def verify(self, record: GameRecord) -> tuple[str, dict[str, Any]]:
+        """``valid: R round(s), totals [...], won by side S`` (or ``unfinished``), and the
+        rounds' points, the totals and the winner."""
+        rep = replay(record)
+        state = "unfinished" if rep.winner is None else f"won by side {rep.winner}"
+        return f"valid: {len(rep.rounds)} round(s), totals {rep.totals}, {state}", rep.to_json()
+
+    def replay_lines(self, record: GameRecord) -> list[str]:
+        """Every round play by play with its breakdown, then the match score and winner."""
+        rep = replay(record)
+        names = record.names
+        out: list[str] = []
+        for i, r in enumerate(rep.rounds, 1):
+            out += [*narrate_round(r, i, names), ""]
+        side_of = rep.rounds[0].side_of if rep.rounds else tuple(range(record.seats))
+        totals = ", ".join(f"{side_name(s, side_of, names)} {t}" for s, t in enumerate(rep.totals))
+        winner = None if rep.winner is None else side_name(rep.winner, side_of, names)
+        return out + match_lines(totals, rep.rules.target, winner)
 
 
 CHKOBBA_GAME: Final = ChkobbaGame()

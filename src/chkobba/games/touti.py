@@ -15,12 +15,20 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Final
 
 from chkobba.agents.base import AgentError
 from chkobba.fishing.cards import CARDS
 from chkobba.fishing.rules import RulesError
-from chkobba.games.base import Decks, MatchTable, MoveRefused, Player, seating_words
+from chkobba.games.base import (
+    Decks,
+    MatchTable,
+    MoveRefused,
+    Player,
+    match_lines,
+    seating_words,
+)
 from chkobba.touti.agents import ToutiAgentError, make_touti_agent, touti_players
 from chkobba.touti.cards import STRENGTH, card_points
 from chkobba.touti.deal import SEATS, Deal, IllegalMove, team_of
@@ -37,9 +45,15 @@ from chkobba.touti.moves import (
     Trump,
     parse_move,
 )
-from chkobba.touti.narrate import describe_move, describe_trick, score_lines
+from chkobba.touti.narrate import (
+    describe_move,
+    describe_trick,
+    narrate_deal,
+    score_lines,
+    team_label,
+)
 from chkobba.touti.observe import ToutiObservation, observe, observe_deal
-from chkobba.touti.record import DealRecord, ToutiRecord
+from chkobba.touti.record import FORMAT, DealRecord, ToutiRecord, replay
 from chkobba.touti.rules import DEFAULT, TARGETS, ToutiRules
 
 SIDE_OF: Final = tuple(team_of(s) for s in range(SEATS))
@@ -507,6 +521,31 @@ class ToutiGame:
     def parse(self, text: str) -> ToutiMove:
         """A move in Touti's notation (``90``, ``pass``, ``trump:h``, ``Ah``)."""
         return parse_move(text)
+
+    # -- its records ---------------------------------------------------------------
+
+    record_format = FORMAT
+
+    def read_record(self, path: str | Path) -> ToutiRecord:
+        """A ``touti-record/1`` file (:class:`~chkobba.touti.record.ToutiRecordError`)."""
+        return ToutiRecord.load(path)
+
+    def verify(self, record: ToutiRecord) -> tuple[str, dict[str, Any]]:
+        """``valid Touti record: D deal(s), totals [...], won by team T`` (or
+        ``unfinished``), and each deal's points, the totals and the winner."""
+        rep = replay(record)
+        return rep.summary(), rep.to_json()
+
+    def replay_lines(self, record: ToutiRecord) -> list[str]:
+        """Every deal move by move, trick by trick, with its score; then the match's."""
+        rep = replay(record)
+        names = record.names
+        out: list[str] = []
+        for i, d in enumerate(rep.deals, 1):
+            out += [*narrate_deal(d, i, names), ""]
+        totals = f"{team_label(0, names)} {rep.totals[0]}, {team_label(1, names)} {rep.totals[1]}"
+        winner = None if rep.winner is None else team_label(rep.winner, names)
+        return out + match_lines(totals, rep.rules.target, winner)
 
 
 TOUTI_GAME: Final = ToutiGame()

@@ -8,6 +8,7 @@ store's thread).
 from __future__ import annotations
 
 from sqlalchemy import insert, select
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from chkobba.store.schema import hints
@@ -15,15 +16,22 @@ from chkobba.store.store import Store, now
 
 
 def add_hint(store: Store, game_id: str, ply: int, seat: int) -> bool:
-    """Note that ``seat`` asked for a hint at ``ply``; False if it was already noted."""
+    """Note that ``seat`` asked for a hint at ``ply``; False if it was already noted.
+
+    A cluster's worker writes through its own session instead, fenced by the game's
+    lock (:meth:`chkobba.web.cluster.Ownership.add_hint`)."""
     try:
         with store.engine.begin() as conn:
-            conn.execute(
-                insert(hints).values(game_id=game_id, ply=ply, seat=seat, asked_at=now())
-            )
+            write_hint(conn, game_id, ply, seat)
     except IntegrityError:
         return False
     return True
+
+
+def write_hint(conn: Connection, game_id: str, ply: int, seat: int) -> None:
+    """Note a hint in the transaction of ``conn``; ``IntegrityError`` if it was already
+    noted."""
+    conn.execute(insert(hints).values(game_id=game_id, ply=ply, seat=seat, asked_at=now()))
 
 
 def hints_of(store: Store, game_id: str) -> list[tuple[int, int]]:

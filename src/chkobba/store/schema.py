@@ -21,6 +21,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -54,6 +55,7 @@ games: Final = Table(
     Column("seen_at", DateTime(timezone=True), nullable=True),
     Column("rematch", String(16), nullable=True),
     Column("rematch_of", String(16), nullable=True),
+    Column("unlisted", Boolean, nullable=False, server_default=text("false")),
 )
 
 seats: Final = Table(
@@ -65,6 +67,7 @@ seats: Final = Table(
     Column("token_hash", String(64), nullable=True, unique=True),
     Column("agent", String(32), nullable=True),
     Column("seen_at", DateTime(timezone=True), nullable=True),
+    Column("account_id", Integer, nullable=True, index=True),
 )
 
 moves: Final = Table(
@@ -99,3 +102,49 @@ coach_uses: Final = Table(
 )
 """How many times each seat used each aid of the coach (``hints``, ``unseen``,
 ``trainer``): every use counts, and the game's record says so (docs/records.md)."""
+
+accounts: Final = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(64), nullable=False),
+    Column("name_key", String(128), nullable=False, unique=True),
+    Column("name_shape", String(128), nullable=False, unique=True),
+    Column("password_hash", String(255), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("password_at", DateTime(timezone=True), nullable=False),
+    sqlite_autoincrement=True,
+)
+"""The players' accounts (docs/web.md, "Accounts"): the user name as typed, its two keys
+(chkobba.web.names: unique, so that no name can be registered twice, whatever its case
+or look-alike letters), and the password's Argon2id hash, never the password. Whatever
+else belongs to a player (ratings, chat, a moderator's flag) hangs off ``id``."""
+
+sessions: Final = Table(
+    "sessions",
+    metadata,
+    Column("id_hash", String(64), primary_key=True),
+    Column(
+        "account_id",
+        Integer,
+        ForeignKey("accounts.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+)
+"""The signed-in browsers: the SHA-256 of each session's id (the cookie holds the id),
+its account and when it expires."""
+
+login_failures: Final = Table(
+    "login_failures",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("scope", String(8), nullable=False),
+    Column("key", String(64), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Index("ix_login_failures_scope_key_at", "scope", "key", "at"),
+)
+"""Failed log-ins, per account (``scope`` ``account``) and per client address
+(``address``), each ``key`` a SHA-256: what limits guessing across every worker."""

@@ -46,6 +46,8 @@ class SeatRow:
     agent: str | None = None
     seen_at: dt.datetime | None = None
     """The last time the seat's holder was connected (None: never, or not recorded)."""
+    account_id: int | None = None
+    """The account holding the seat, if its player was signed in."""
 
 
 @dataclass
@@ -115,6 +117,8 @@ class StoredGame:
     ``clock``), in play order (loaded with the moves)."""
     last_move_at: dt.datetime | None = None
     """When its last move was stored (loaded with the moves)."""
+    unlisted: bool = False
+    """A private game: never listed, not even once finished (its link opens it)."""
 
     def ruleset(self) -> RuleSet:
         """The game's rule set, as its preset was defined in its rules version."""
@@ -233,9 +237,14 @@ class Store:
                     teams=game.teams,
                     seed=game.seed,
                     created_at=game.created_at,
-                    **_set_only(settings=settings, rematch_of=game.rematch_of),
+                    **_set_only(
+                        settings=settings,
+                        rematch_of=game.rematch_of,
+                        unlisted=game.unlisted or None,
+                    ),
                 )
             )
+            owned = any(s.account_id is not None for s in game.seat_rows)
             conn.execute(
                 insert(seats),
                 [
@@ -245,6 +254,8 @@ class Store:
                         "name": s.name,
                         "token_hash": s.token_hash,
                         "agent": s.agent,
+                        # As above: the column exists from v0008 on; written only when used.
+                        **({"account_id": s.account_id} if owned else {}),
                     }
                     for s in game.seat_rows
                 ],
@@ -263,7 +274,12 @@ class Store:
             conn.execute(
                 update(seats)
                 .where(seats.c.game_id == game_id, seats.c.seat == s.seat)
-                .values(name=s.name, token_hash=s.token_hash, agent=s.agent)
+                .values(
+                    name=s.name,
+                    token_hash=s.token_hash,
+                    agent=s.agent,
+                    **_set_only(account_id=s.account_id),
+                )
             )
         conn.execute(update(games).where(games.c.id == game_id).values(status=status))
 
@@ -438,12 +454,18 @@ class Store:
             g.last_move_at = _aware(at) if at is not None else None
         return found
 
-    def finished_games(self, limit: int = 50, offset: int = 0) -> list[StoredGame]:
-        """The most recently finished games, with their seats (moves left out)."""
+    def finished_games(
+        self, limit: int = 50, offset: int = 0, listed_only: bool = True
+    ) -> list[StoredGame]:
+        """The most recently finished games, with their seats (moves left out); the
+        private ones only if not ``listed_only``."""
+        where = games.c.status == "finished"
+        if listed_only:
+            where = where & games.c.unlisted.is_(False)
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(games)
-                .where(games.c.status == "finished")
+                .where(where)
                 .order_by(games.c.finished_at.desc(), games.c.id)
                 .limit(limit)
                 .offset(offset)
@@ -511,6 +533,7 @@ class Store:
                     m["token_hash"],
                     m["agent"],
                     _aware(seen) if seen is not None else None,
+                    m["account_id"],
                 )
             )
 
@@ -538,6 +561,7 @@ def _game_of(m: Any) -> StoredGame:
         seen_at=_aware(m["seen_at"]) if m["seen_at"] is not None else None,
         rematch=m["rematch"],
         rematch_of=m["rematch_of"],
+        unlisted=bool(m["unlisted"]),
     )
 
 

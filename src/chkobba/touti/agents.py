@@ -48,7 +48,8 @@ def make_touti_agent(name: str, seed: int = 0) -> ToutiAgent:
         return _engine_agent(name, seed)
     if factory is None:
         raise ToutiAgentError(
-            f"unknown Touti player {name!r} (known: {', '.join(sorted(TOUTI_AGENTS))})"
+            f"unknown Touti player {name!r} (known: {', '.join(sorted(TOUTI_AGENTS))}; "
+            "or engine:COMMAND, an outside program (docs/engine-protocol.md))"
         )
     return factory(seed)
 

@@ -1,22 +1,17 @@
-"""Touti in the ``chkobba`` command: ``verify`` and ``replay`` of Touti records
-(``touti-record/1``), and the Touti rule options of ``chkobba play``.
+"""Touti in the ``chkobba`` command: the Touti rule options of ``chkobba play`` and the
+text of ``chkobba rules touti``.
 
-The shared commands look at a record's ``format`` field and hand Touti records
-to these functions, which print in the same way as for Chkobba records.
+(``verify``, ``replay`` and ``analyze`` read Touti records through the game interface,
+:meth:`chkobba.games.touti.ToutiGame.read_record` and the methods beside it.)
 """
 
 from __future__ import annotations
 
-import json
-import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, Final, TypeVar
 
 import click
 
-from chkobba.touti.narrate import narrate_deal, team_label
-from chkobba.touti.record import FORMAT, ToutiRecord, ToutiRecordError, replay
 from chkobba.touti.rules import CHOICES, DEFAULT, OPTION_HELP
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -91,51 +86,3 @@ def _text(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
-
-
-def is_touti_record(file: Path) -> bool:
-    """Whether ``file`` is a JSON object whose ``format`` names a Touti record
-    (``touti-record/…``; the Touti reader then checks the version). Anything
-    unreadable is left to the Chkobba reader, which reports it."""
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
-        return False
-    fmt = data.get("format") if isinstance(data, dict) else None
-    return isinstance(fmt, str) and fmt.split("/")[0] == FORMAT.split("/")[0]
-
-
-def verify_touti(file: Path, as_json: bool) -> None:
-    """Replay a Touti record: exit 0 if valid, 1 with ``deal D, move M: reason`` if not."""
-    try:
-        rep = replay(ToutiRecord.load(file))
-    except ToutiRecordError as e:
-        click.echo(str(e), err=not as_json)
-        sys.exit(1)
-    if as_json:
-        click.echo(json.dumps(rep.to_json()))
-    else:
-        click.echo(rep.summary())
-
-
-def replay_touti(file: Path) -> None:
-    """Print a Touti record move by move, trick by trick, with each deal's score."""
-    try:
-        record = ToutiRecord.load(file)
-        rep = replay(record)
-    except ToutiRecordError as e:
-        click.echo(str(e), err=True)
-        sys.exit(1)
-    names = record.names
-    for i, d in enumerate(rep.deals, 1):
-        for line in narrate_deal(d, i, names):
-            click.echo(line)
-        click.echo("")
-    click.echo(
-        f"Match score: {team_label(0, names)} {rep.totals[0]}, "
-        f"{team_label(1, names)} {rep.totals[1]} (target {rep.rules.target})"
-    )
-    if rep.winner is not None:
-        click.echo(f"Winner: {team_label(rep.winner, names)}")
-    else:
-        click.echo("The match is unfinished.")

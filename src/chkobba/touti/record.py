@@ -9,21 +9,20 @@ deal and move number (both 1-based; move 0 is the deal itself, deal 0 the header
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Final
 
 from chkobba.fishing.cards import CARDS, Card, CardError
 from chkobba.fishing.recordfile import (
     HeaderError,
     LocatedError,
+    RecordFile,
     check_header,
+    check_part,
     options_names_meta,
-    parse_json,
-    read_text,
-    write_atomic,
+    part_deck,
+    part_moves,
 )
 from chkobba.touti.deal import Deal, DealError, IllegalMove
 from chkobba.touti.match import ToutiMatch, after_deal
@@ -60,13 +59,16 @@ class DealRecord:
 
 
 @dataclass
-class ToutiRecord:
+class ToutiRecord(RecordFile):
     """A whole game of Touti, finished or not."""
 
     options: dict[str, Any] = field(default_factory=dict)
     names: list[str] | None = None
     deals: list[DealRecord] = field(default_factory=list)
     meta: dict[str, Any] | None = None
+
+    error = ToutiRecordError
+    record_format = FORMAT
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON-ready dict."""
@@ -78,16 +80,8 @@ class ToutiRecord:
             out["meta"] = self.meta
         return out
 
-    def dumps(self) -> str:
-        """The record as JSON text."""
-        return json.dumps(self.to_json(), ensure_ascii=False)
-
-    def save(self, path: str | Path) -> None:
-        """Write the record atomically, so a crash never leaves half a record."""
-        write_atomic(path, self.dumps())
-
-    @staticmethod
-    def from_json(data: Any) -> ToutiRecord:
+    @classmethod
+    def from_json(cls, data: Any) -> ToutiRecord:
         """Read a record from parsed JSON; raise :class:`ToutiRecordError` if malformed."""
         try:
             data = check_header(data, _KEYS, FORMAT)
@@ -97,48 +91,16 @@ class ToutiRecord:
         raw = data.get("deals")
         if not isinstance(raw, list):
             raise ToutiRecordError(0, 0, "deals must be a list")
-        return ToutiRecord(
-            options, names, [_deal_from_json(d, i) for i, d in enumerate(raw, 1)], meta
-        )
-
-    @staticmethod
-    def loads(text: str) -> ToutiRecord:
-        """Read a record from JSON text."""
-        try:
-            data = parse_json(text)
-        except HeaderError as e:
-            raise ToutiRecordError(0, 0, str(e)) from None
-        return ToutiRecord.from_json(data)
-
-    @staticmethod
-    def load(path: str | Path) -> ToutiRecord:
-        """Read a record from a file."""
-        try:
-            text = read_text(path)
-        except HeaderError as e:
-            raise ToutiRecordError(0, 0, str(e)) from None
-        return ToutiRecord.loads(text)
+        return cls(options, names, [_deal_from_json(d, i) for i, d in enumerate(raw, 1)], meta)
 
 
 def _deal_from_json(raw: Any, i: int) -> DealRecord:
-    if not isinstance(raw, dict):
-        raise ToutiRecordError(i, 0, "a deal is a JSON object")
-    unknown = set(raw) - _DEAL_KEYS
-    if unknown:
-        raise ToutiRecordError(i, 0, f"unknown deal keys: {', '.join(sorted(unknown))}")
+    raw = check_part(raw, i, _DEAL_KEYS, "deal", ToutiRecordError)
     dealer = raw.get("dealer")
     if type(dealer) is not int:
         raise ToutiRecordError(i, 0, f"dealer must be a seat number, not {dealer!r}")
-    deck = raw.get("deck")
-    if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
-        raise ToutiRecordError(i, 0, "deck must be a list of cards")
-    moves = raw.get("moves", [])
-    if not isinstance(moves, list):
-        raise ToutiRecordError(i, 0, "moves must be a list")
-    for j, m in enumerate(moves, 1):
-        if not isinstance(m, str):
-            raise ToutiRecordError(i, j, f"a move is a string in the notation, not {m!r}")
-    return DealRecord(dealer, deck, moves)
+    deck = part_deck(raw, i, ToutiRecordError)
+    return DealRecord(dealer, deck, part_moves(raw, i, "moves", "move", ToutiRecordError))
 
 
 def deal_record(d: Deal) -> DealRecord:

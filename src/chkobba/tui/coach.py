@@ -36,7 +36,71 @@ HELP: Final = """\
   [cyan]unseen[/cyan]       show or hide the cards you have not seen yet (for learning)"""
 
 
-class TerminalCoach:
+def answer_prompt(q: Question) -> str:
+    """The prompt for a trainer question's answer: yes or no for a lay's safety, cards
+    for a rank or a suit."""
+    if q.kind == "safe":
+        return "Your answer (yes or no; Enter skips): "
+    return "Your answer (cards like 7h 7c, suits or ranks alone, none; Enter skips): "
+
+
+class CoachCommands:
+    """What the coach of every game does alike: ``hint`` and ``unseen`` typed at a turn,
+    and the hints noted for the record's ``meta.coach``. A game's coach says how a hint
+    reads (:meth:`_hint_lines`), where it was asked (:meth:`_hint_place`) and how the
+    unseen cards are drawn (:meth:`after_board`)."""
+
+    console: Console
+    hints: bool
+    show_unseen: bool
+    seed: int
+    hinted: list[tuple[int, int]]
+    thinking = "The expert is thinking…"
+    """What the screen says while a hint is worked out."""
+    hidden = "Unseen cards hidden."
+
+    def command(self, text: str, obs: Any) -> bool:
+        """Act on a typed coach command; False if ``text`` is not one."""
+        if text in ("hint", "!"):
+            self._hint(obs)
+            return True
+        if text in ("unseen", "u"):
+            self.show_unseen = not self.show_unseen
+            if self.show_unseen:
+                self.after_board(obs)
+            else:
+                self.console.print(f"[dim]{escape(self.hidden)}[/dim]")
+            return True
+        return False
+
+    def after_board(self, obs: Any) -> None:
+        """Show the cards the player has not seen, when the toggle is on."""
+        raise NotImplementedError
+
+    def _hint_place(self, obs: Any) -> tuple[int, int]:
+        """(round, move) of the hint, as the record numbers them."""
+        raise NotImplementedError
+
+    def _hint_lines(self, obs: Any, seed: int) -> list[str]:
+        """The hint, line by line (Rich markup)."""
+        raise NotImplementedError
+
+    def _hint(self, obs: Any) -> None:
+        if not self.hints:
+            self.console.print("[yellow]Hints are off: start the game with --hints.[/yellow]")
+            return
+        if len(obs.legal_moves) < 2:
+            self.console.print("Only one move is possible here.")
+            return
+        self.hinted.append(self._hint_place(obs))
+        with self.console.status(self.thinking):
+            lines = self._hint_lines(obs, self.seed + 7919 * len(self.hinted))
+        for line in lines:
+            self.console.print(line)
+        self.console.print(f"[dim]Hints this game: {len(self.hinted)} (noted in the record)[/dim]")
+
+
+class TerminalCoach(CoachCommands):
     """Hints, trainer questions and the unseen-cards toggle for one human seat."""
 
     def __init__(
@@ -70,20 +134,6 @@ class TerminalCoach:
             out["trainer"] = self.score.to_json()
         return out
 
-    def command(self, text: str, obs: Observation) -> bool:
-        """Act on a typed coach command; False if ``text`` is not one."""
-        if text in ("hint", "!"):
-            self._hint(obs)
-            return True
-        if text in ("unseen", "u"):
-            self.show_unseen = not self.show_unseen
-            if self.show_unseen:
-                self.after_board(obs)
-            else:
-                self.console.print("[dim]Unseen cards hidden.[/dim]")
-            return True
-        return False
-
     def after_board(self, obs: Observation) -> None:
         """Show the cards the player has not seen, when the toggle is on."""
         if self.show_unseen:
@@ -104,9 +154,7 @@ class TerminalCoach:
     def _quiz(self, q: Question) -> None:
         self.console.print(f"[bold magenta]Trainer:[/bold magenta] {escape(q.prompt)}")
         while True:
-            text = self.ask_line(
-                "Your answer (cards like 7h 7c, suits or ranks alone, none; Enter skips): "
-            )
+            text = self.ask_line(answer_prompt(q))
             if not text.strip():
                 self.console.print(f"[dim]Skipped. {escape(q.why)}[/dim]")
                 return
@@ -122,25 +170,17 @@ class TerminalCoach:
             self.console.print(f"[red]✗ Not quite.[/red] {escape(q.why)}")
         self.console.print(f"[dim]Trainer score: {self.score.right} of {self.score.asked}[/dim]")
 
-    def _hint(self, obs: Observation) -> None:
-        if not self.hints:
-            self.console.print("[yellow]Hints are off: start the game with --hints.[/yellow]")
-            return
-        if len(obs.legal_moves) < 2:
-            self.console.print("Only one play is possible here.")
-            return
+    def _hint_place(self, obs: Observation) -> tuple[int, int]:
         # The play about to be made, numbered as in the record (0: the cut decision).
         play = (
             0
             if obs.cut_card is not None
             else 1 + sum(isinstance(t.move, Play) for t in obs.history)
         )
-        self.hinted.append((obs.round_number, play))
-        with self.console.status("The expert is thinking…"):
-            h = hint(obs, self.seed + 7919 * len(self.hinted))
-        for line in h.text_lines():
-            self.console.print(escape(line))
-        self.console.print(f"[dim]Hints this game: {len(self.hinted)} (noted in the record)[/dim]")
+        return (obs.round_number, play)
+
+    def _hint_lines(self, obs: Observation, seed: int) -> list[str]:
+        return [escape(line) for line in hint(obs, seed).text_lines()]
 
 
 def show_summary(

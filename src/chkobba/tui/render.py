@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from rich import box
@@ -21,16 +21,18 @@ from rich.text import Text
 
 from chkobba.fishing.cards import CARDS, DIAMONDS, HEARTS, cards_of, format_cards, sort_for_display
 from chkobba.fishing.game import Phase
-from chkobba.fishing.moves import Cut, Move
+from chkobba.fishing.moves import Cut, Move, Play
 from chkobba.fishing.narrate import (
-    describe_turn,
-    goal,
     seat_name,
     side_name,
     sweep_word,
     sweeps_label,
 )
 from chkobba.fishing.observe import Observation
+from chkobba.tui.words import Speech
+
+ENGLISH: Final = Speech()
+"""English on French cards: what the terminal says unless told otherwise."""
 
 RECENT_PLAYS: Final = 4
 """How many of the round's latest plays the board recalls."""
@@ -102,15 +104,28 @@ def move_text(move: Move) -> Text:
     return card_text(move.card).append(" takes ").append_text(cards_words(move.capture))
 
 
-def choices_table(moves: Sequence[Move]) -> Table:
-    """The numbered legal moves, each with its notation for typing it directly."""
+def in_hand_order(moves: Sequence[Move]) -> list[Move]:
+    """The moves in the order the hand is shown (by the played card's value, then suit),
+    each card's captures in the engine's order; a cut's two answers as they are."""
+    plays: list[Play] = [m for m in moves if isinstance(m, Play)]
+    if len(plays) != len(moves):
+        return list(moves)
+    shown = sort_for_display(CARDS[p.card] for p in plays)
+    rank = {int(c): i for i, c in enumerate(shown)}
+    plays.sort(key=lambda p: rank[p.card])
+    return list(plays)
+
+
+def choices_table(moves: Sequence[Move], words: Callable[[Move], Text] = move_text) -> Table:
+    """The numbered legal moves, each with its notation for typing it directly;
+    ``words`` says each move (in the player's language: :class:`chkobba.tui.words.Speech`)."""
     table = Table.grid(padding=(0, 2))
     table.add_column(justify="right", style="bold cyan")
     table.add_column()
     table.add_column(style="dim")
     for i, move in enumerate(moves, 1):
         notation = "" if isinstance(move, Cut) else str(move)
-        table.add_row(str(i), move_text(move), notation)
+        table.add_row(str(i), words(move), notation)
     return table
 
 
@@ -124,18 +139,22 @@ MANY_SEATS: Final = 4
 """Above this many seats the board lists the players in a table, one row each."""
 
 
-def players_table(obs: Observation, names: Sequence[str]) -> Table:
+def players_table(obs: Observation, names: Sequence[str], speech: Speech = ENGLISH) -> Table:
     """One row per seat, for a table of many players (six, in the Scopa family): the cards
     in hand, the pile, the sweeps and the match points, and who deals and who plays."""
+    say = speech.say
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
-    table.add_column("player", no_wrap=True)
-    for col in ("hand", "pile", sweeps_label(obs.rules), "points"):
+    table.add_column(say("col_player"), no_wrap=True)
+    for col in (say("col_hand"), say("col_pile"), sweeps_label(obs.rules), say("col_points")):
         table.add_column(col, justify="right")
     table.add_column("")
     for s in range(obs.seats):
         side = obs.side_of[s]
-        marks = [m for m, on in (("deals", s == obs.dealer), ("to play", s == obs.turn)) if on]
-        name = seat_name(s, names) + (" (you)" if s == obs.seat else "")
+        marks = [
+            say(m) for m, on in (("mark_deals", s == obs.dealer), ("mark_to_play", s == obs.turn))
+            if on
+        ]
+        name = seat_name(s, names) + (say("mark_you") if s == obs.seat else "")
         table.add_row(
             Text(name, style="bold" if s == obs.seat else ""),
             str(obs.hand_sizes[s]),
@@ -147,61 +166,76 @@ def players_table(obs: Observation, names: Sequence[str]) -> Table:
     return table
 
 
-def board(obs: Observation, names: Sequence[str]) -> Panel:
+def board(obs: Observation, names: Sequence[str], speech: Speech = ENGLISH) -> Panel:
     """The whole situation as ``obs.seat`` sees it, framed for the terminal.
 
     While the cut is being decided nothing is dealt yet, so only the score shows.
     With more than four players, one table lists every seat's hand, pile, sweeps and
-    points (:func:`players_table`).
+    points (:func:`players_table`). ``speech``: the player's language and the deck whose
+    names the cards of the story take (the faces of the hand and the table stay in the
+    notation the player types).
     """
+    say = speech.say
     names = [framed(n) for n in names]
     many = obs.seats > MANY_SEATS
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column()
     if many:
-        grid.add_row("Match", Text(goal(obs.rules)))
+        grid.add_row(say("board_match"), Text(speech.goal(obs.rules)))
     else:
         score = score_line(obs.totals, obs.side_of, names)
-        grid.add_row("Score", score.append(f"   ({goal(obs.rules)})", style="dim"))
-    leads = "cuts" if obs.rules.cut_choice else "leads"
-    dealer = Text(f"{seat_name(obs.dealer, names)} deals, {seat_name(obs.cutter, names)} {leads}")
-    grid.add_row("Deal", dealer)
+        goal = speech.goal(obs.rules)
+        grid.add_row(say("board_score"), score.append(f"   ({goal})", style="dim"))
+    leads = "deals_cuts" if obs.rules.cut_choice else "deals_leads"
+    dealer = Text(
+        say(leads, dealer=seat_name(obs.dealer, names), cutter=seat_name(obs.cutter, names))
+    )
+    grid.add_row(say("board_deal"), dealer)
     if many and obs.phase is not Phase.CUT:
-        grid.add_row("Players", players_table(obs, names))
+        grid.add_row(say("board_players"), players_table(obs, names, speech))
     if obs.phase is not Phase.CUT:
         if not many:
             sweeps = sweeps_label(obs.rules)
             piles = " · ".join(
-                f"{side_name(s, obs.side_of, names)} {p.bit_count()} cards, "
-                f"{obs.chkobba[s]} {sweeps}"
+                say(
+                    "pile",
+                    name=side_name(s, obs.side_of, names),
+                    n=p.bit_count(),
+                    sweeps=obs.chkobba[s],
+                    label=sweeps,
+                )
                 for s, p in enumerate(obs.piles)
             )
-            grid.add_row("Piles", Text(piles))
+            grid.add_row(say("board_piles"), Text(piles))
             others = " · ".join(
-                f"{seat_name(s, names)}: {n} card{'' if n == 1 else 's'}"
+                say("hand_count_one" if n == 1 else "hand_count", name=seat_name(s, names), n=n)
                 for s, n in enumerate(obs.hand_sizes)
                 if s != obs.seat
             )
-            grid.add_row("Hands", Text(others))
+            grid.add_row(say("board_hands"), Text(others))
         for s, shown in enumerate(obs.shown):
             if shown and s != obs.seat:
                 grid.add_row(
-                    "", Text(f"{seat_name(s, names)} shows ").append_text(cards_row(shown))
+                    "",
+                    Text(say("shows", name=seat_name(s, names))).append_text(
+                        cards_row(shown, say("empty"))
+                    ),
                 )
-        grid.add_row("Stock", Text(f"{obs.stock} cards"))
+        grid.add_row(say("board_stock"), Text(say("stock_cards", n=obs.stock)))
         recent = obs.history[-RECENT_PLAYS:]
         if recent:
             sweep = sweep_word(obs.rules)
-            lines = Text("\n").join(coloured(describe_turn(t, names, sweep)) for t in recent)
-            grid.add_row("Last", lines)
+            lines = Text("\n").join(speech.turn_text(t, names, sweep) for t in recent)
+            grid.add_row(say("board_last"), lines)
         grid.add_row("", "")
-        grid.add_row("Table", cards_row(obs.table))
-        grid.add_row("Your hand", cards_row(obs.hand))
-    to_move = "your turn" if obs.turn == obs.seat else f"{seat_name(obs.turn, names)} to play"
+        grid.add_row(say("board_table"), cards_row(obs.table, say("empty")))
+        grid.add_row(say("board_hand"), cards_row(obs.hand, say("empty")))
+    mover = seat_name(obs.turn, names)
+    to_move = say("your_turn") if obs.turn == obs.seat else say("to_play", name=mover)
     return Panel(
         grid,
-        title=f"Round {obs.round_number}",
+        title=say("round", n=obs.round_number),
         subtitle=escape(to_move),
         box=box.ROUNDED,
         expand=False,
@@ -214,9 +248,9 @@ def breakdown_panel(lines: Sequence[str], title: str) -> Panel:
     return Panel(Group(*(coloured(framed(line)) for line in lines)), title=title, expand=False)
 
 
-def play_line(line: str, mine: bool, chkobba: bool) -> Text:
+def play_line(line: str | Text, mine: bool, chkobba: bool) -> Text:
     """A play as it happens; the player's own and chkobba sweeps stand out."""
-    text = coloured("  " + line)
+    text = coloured("  " + line) if isinstance(line, str) else Text("  ").append_text(line)
     if mine:
         text.stylize("bold", 0, len(text))
     if chkobba:

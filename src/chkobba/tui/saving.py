@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shlex
+import shutil
+import sys
 from pathlib import Path
 from typing import Protocol
 
@@ -14,6 +18,35 @@ class Savable(Protocol):
 
     def save(self, path: str | Path) -> None:
         """Write the record to ``path``."""
+
+
+def chkobba_command() -> str:
+    """How to type the ``chkobba`` command in this shell, so a printed command works as is.
+
+    ``chkobba`` when that name on the PATH is this program (or, run some other way,
+    names one at all); else the path it was started by (``.venv/bin/chkobba`` after
+    the quick start, which installs into a virtualenv it does not activate), or the
+    one installed beside this Python.
+    """
+    on_path = shutil.which("chkobba")
+    started = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if started is not None and started.name == "chkobba" and started.is_file():
+        if on_path is not None and Path(on_path).resolve() == started.resolve():
+            return "chkobba"
+        return shlex.quote(str(started))
+    if on_path is not None:
+        return "chkobba"
+    beside = Path(sys.executable).parent / "chkobba"
+    if beside.is_file():
+        try:
+            shown = os.path.relpath(beside)
+        except ValueError:  # another drive (Windows)
+            shown = str(beside)
+        if not shown.startswith(".."):
+            shown = shown if os.sep in shown else f".{os.sep}{shown}"
+            return shlex.quote(shown)
+        return shlex.quote(str(beside))
+    return "chkobba"
 
 
 def save_record(console: Console, record: Savable, path: Path) -> Path | None:
@@ -35,5 +68,6 @@ def save_record(console: Console, record: Savable, path: Path) -> Path | None:
     # Soft wrap keeps a long path on one line, so it can be copied whole.
     where = escape(str(path))
     console.print(f"Game record saved to [bold]{where}[/bold]", soft_wrap=True)
-    console.print(f"  replay it with: chkobba replay {where}", soft_wrap=True)
+    command = escape(f"{chkobba_command()} replay {shlex.quote(str(path))}")
+    console.print(f"  replay it with: {command}", soft_wrap=True)
     return path

@@ -28,12 +28,15 @@ from chkobba.games import GAME_NAMES, catalogue, game
 from chkobba.games.base import choose_table, table_of
 from chkobba.games.chkobba import levels
 from chkobba.store import Store
+from chkobba.web.account import AccountService
+from chkobba.web.auth import AccountPolicy, CrossSite
 from chkobba.web.coach import Coach
 from chkobba.web.deck import DeckError, card_etag, svg
 from chkobba.web.http import (
     HTTP_ERROR_CODES,
     Budgets,
     JsonErrors,
+    NoTokenInUrl,
     Refused,
     error,
     json_body,
@@ -48,17 +51,23 @@ from chkobba.web.protocol import (
     PlayMsg,
     ProtocolError,
     error_message,
+    message_id,
     parse_client_message,
     point_names,
 )
 from chkobba.web.replay import game_record, replay_frames, table_steps
 from chkobba.web.rules_page import UnknownRules, index_json, rules_json
 from chkobba.web.work import Limits, Work
+from chkobba.words.catalogue import CATALOGUES
 
 log = logging.getLogger("chkobba.web")
 
 STATIC: Final = Path(__file__).parent / "static"
 MAX_BODY: Final = 4096
+FLUSH_SECONDS: Final = 5.0
+"""How long a closing WebSocket may take to send what is queued for it, and its close."""
+MAX_LIST: Final = 100
+"""The most finished games ``GET /api/games?status=finished&limit=N`` lists."""
 PING_SECONDS: Final = 2.0
 """How long ``/healthz`` waits for the database's answer to ``SELECT 1``."""
 CARD_MAX_AGE: Final = 7 * 24 * 3600
@@ -98,18 +107,26 @@ def creation(data: dict[str, Any]) -> dict[str, Any]:
     seating = data.get("seating")
     players = data.get("players")
     teams = data.get("teams")
+    if players is not None and (type(players) is not int or not 2 <= players <= 6):
+        raise ValueError(f"players must be a number of players, 2 to 6, not {players!r}")
+    if teams is not None and not isinstance(teams, bool):
+        raise ValueError(f"teams must be true or false, not {teams!r}")
     if seating is not None:
-        if not isinstance(seating, str | int) or isinstance(seating, bool):
-            raise ValueError("seating must be a seating name such as '2', '3' or '2v2'")
         known = played.seatings(rules)
-        if str(seating) not in known:
-            raise ValueError(f"seating must be one of {', '.join(known)}")
-        seats, together = table_of(str(seating))
+        if not isinstance(seating, str):
+            raise ValueError(
+                f"seating must be a seating's name as a string ({', '.join(map(repr, known))}), "
+                f"not {seating!r}"
+            )
+        if players is not None or teams is not None:
+            # Two ways of saying the table at once could contradict each other.
+            raise ValueError(
+                "give the table either as seating or as players and teams, not both"
+            )
+        if seating not in known:
+            raise ValueError(f"seating must be one of {', '.join(known)}, not {seating!r}")
+        seats, together = table_of(seating)
     else:
-        if players is not None and (type(players) is not int or not 2 <= players <= 6):
-            raise ValueError("players must be a number of players, 2 to 6")
-        if teams is not None and not isinstance(teams, bool):
-            raise ValueError("teams must be true or false")
         seats, together = choose_table(played.seatings(rules), players, teams, False)
     played.check_table(rules, seats, together)
     target = data.get("target")
@@ -149,9 +166,11 @@ def create_app(
     settings: Settings | None = None,
     limits: Limits | None = None,
     worker: str | None = None,
+    accounts: AccountPolicy | None = None,
 ) -> Starlette:
     """The web application, storing games in the database at ``db_url``; with ``worker``
-    (its name), one worker of a cluster sharing that PostgreSQL database (docs/deploy.md)."""
+    (its name), one worker of a cluster sharing that PostgreSQL database (docs/deploy.md);
+    ``accounts``, how accounts behave (sessions, log-in limits, the password hash)."""
     store = Store(db_url, manual_checkpoints=True)
     hub = Hub(store, settings)
     if worker is not None:
@@ -163,10 +182,12 @@ def create_app(
         hub.journal.write_seen = hub.cluster.mark_seen
         hub.journal.write_rematch = hub.cluster.link_rematch
         hub.journal.write_use = hub.cluster.count_use
+        hub.journal.write_hint = hub.cluster.add_hint
     metrics = Metrics(hub, worker or "single")
     hub.journal.write_moves = metrics.count_writes(hub.journal.write_moves)
     work = Work(limits or Limits())
     coach = Coach(hub, store, work)
+    members = AccountService(hub, accounts)
     # Creating and joining games, Chkobba's and Touti's, share each address's budget.
     creating = Budgets(hub.settings.rate, hub.settings.burst, "games created or joined")
 
@@ -217,6 +238,8 @@ def create_app(
         if hub.cluster is not None:
             answer["worker"] = hub.cluster.worker
             answer["owned"] = len(hub.cluster.owned)
+            answer["handoff"] = hub.cluster.listener_state()
+            answer["adopted"] = hub.adopted
         return JSONResponse(answer)
 
     async def metrics_page(request: Request) -> Response:
@@ -239,10 +262,12 @@ def create_app(
 
     async def create_game(request: Request) -> Response:
         creating.check(request)
-        data = await json_body(request, MAX_BODY)
+        data = await json_body(request, MAX_BODY, required=True)
+        account = await members.current(request)
         try:
             spec = creation(data)
-            name = clean_name(data.get("name"), "Player 1")
+            # A signed-in player's name is their account's.
+            name = account.name if account else clean_name(data.get("name"), "Player 1")
         except ValueError as e:
             return error(400, "bad_request", str(e))
         if spec["kind"] == "computer":
@@ -253,7 +278,9 @@ def create_app(
                 return error(400, "unknown_level", f"unknown level {level!r} (known: {known})")
             spec["level"] = level
         try:
-            room, token = await hub.create_game(name=name, **spec)
+            room, token = await hub.create_game(
+                name=name, account=account.id if account else None, **spec
+            )
         except (RulesError, ValueError) as e:
             return error(400, "bad_request", str(e).splitlines()[0])
         return JSONResponse(
@@ -267,9 +294,11 @@ def create_app(
         room = await hub.get_room(request.path_params["game"])
         if room is None:
             return error(404, "unknown_game", "no such game")
+        account = await members.current(request)
         try:
-            name = clean_name(data.get("name"), f"Player {room.seats - len(room.free_seats()) + 1}")
-            seat, token = await hub.join(room, name)
+            default = f"Player {room.seats - len(room.free_seats()) + 1}"
+            name = account.name if account else clean_name(data.get("name"), default)
+            seat, token = await hub.join(room, name, account.id if account else None)
         except ValueError as e:
             return error(400, "bad_request", str(e))
         except ProtocolError as e:
@@ -279,10 +308,13 @@ def create_app(
     async def list_games(request: Request) -> Response:
         status = request.query_params.get("status", "finished")
         if status == "finished":
-            try:
-                limit = min(100, max(1, int(request.query_params.get("limit", "50"))))
-            except ValueError:
-                return error(400, "bad_request", "limit must be a number")
+            asked = request.query_params.get("limit", "50")
+            if not (asked.isascii() and asked.isdigit() and 1 <= int(asked) <= MAX_LIST):
+                return error(
+                    400, "bad_request", f"limit must be a whole number from 1 to {MAX_LIST}, "
+                    f"not {asked!r}"
+                )
+            limit = int(asked)
             found = await hub.journal.call(store.finished_games, limit)
             games = [
                 {
@@ -406,6 +438,13 @@ def create_app(
         await ws.accept()
         s = hub.settings
         conn = Conn(ws.send_text, s.rate, s.burst)
+        try:
+            account = await members.current(ws)
+        except Exception:
+            # The database does not answer: a guest's connection, which needs none.
+            log.exception("could not read the WebSocket's session")
+            account = None
+        conn.account = account.id if account else None
         writer = _spawn_writer(conn, ws)
         try:
             while not conn.closed:
@@ -417,7 +456,11 @@ def create_app(
                     text = msg.get("bytes") or b""
                 if not conn.limiter.allow():
                     conn.refused += 1
-                    conn.send(error_message("rate_limited", "too many messages: slow down"))
+                    # Answered like any refusal, so a client waiting for its answer hears.
+                    conn.send(
+                        error_message("rate_limited", "too many messages: slow down",
+                                      message_id(text))
+                    )
                     if conn.refused >= s.max_refusals:
                         conn.close(1008, "rate limit")
                         await writer
@@ -446,7 +489,11 @@ def create_app(
         finally:
             hub.detach(conn)
             conn.close()
-            writer.cancel()
+            # The writer sends what is queued (an error the client must read, say) and the
+            # close code; a client that stopped reading cannot hold the connection open.
+            done, _ = await asyncio.wait({writer}, timeout=FLUSH_SECONDS)
+            if not done:
+                writer.cancel()
 
     def _spawn_writer(conn: Conn, ws: WebSocket) -> asyncio.Task[None]:
         async def run() -> None:
@@ -473,6 +520,7 @@ def create_app(
         Route("/touti/{game}", page("touti.html")),
         Route("/rules", page("rules.html")),
         Route("/rules/{name}", page("rules.html")),
+        Route("/account", page("account.html")),
         Route("/healthz", healthz),
         Route("/metrics", metrics_page),
         Route("/api/info", info),
@@ -486,15 +534,19 @@ def create_app(
         Route("/api/rules", rules_index),
         Route("/api/rules/{name}", rules_of),
         *coach.routes(),
+        *members.routes(),
         WebSocketRoute("/ws", ws_endpoint),
+        # The catalogues (chkobba.words): the pages' words in every language.
+        Mount("/static/i18n", StaticFiles(directory=CATALOGUES), name="i18n"),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(JsonErrors)],
+        middleware=[Middleware(NoTokenInUrl), Middleware(JsonErrors), Middleware(CrossSite)],
         exception_handlers={HTTPException: http_error, Refused: refused},
     )
     app.state.hub = hub
     app.state.work = work
+    app.state.accounts = members
     return app

@@ -25,14 +25,16 @@ import logging
 import os
 import socket
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from chkobba.store import Finish, MoveRow, SeatRow, Store
+from chkobba.store.hints import write_hint
 from chkobba.web.codes import CODE_ALPHABET, CODE_LENGTH
 
 log = logging.getLogger("chkobba.web")
@@ -94,6 +96,13 @@ class Ownership:
         self._conn: Connection | None = None
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
+        self.listening_since: float | None = None
+        """Since when (seconds since the epoch) the hand-over listener has been listening;
+        None while it is not (not started, or reconnecting after a failure)."""
+        self.listener_failures = 0
+        """How many times the listener's connection failed (it reconnects after a second)."""
+        self.listener_error: str | None = None
+        """Why it last failed."""
 
     # -- the session -----------------------------------------------------------
 
@@ -170,26 +179,48 @@ class Ownership:
             lambda c: c.execute(text("SELECT pg_notify(:ch, :code)"), {"ch": CHANNEL, "code": code})
         )
 
+    def _held(self, conn: Connection, codes: set[str]) -> set[str]:
+        # The games of ``codes`` whose advisory lock this session holds now, by pg_locks.
+        by_key = {(a << 32) | b: code for code, (a, b) in ((c, lock_key(c)) for c in codes)}
+        held = conn.execute(
+            text(
+                "SELECT (classid::bigint << 32) | objid::bigint FROM pg_locks"
+                " WHERE locktype = 'advisory' AND granted AND pid = pg_backend_pid()"
+                " AND objsubid = 2 AND (classid::bigint << 32) | objid::bigint = ANY(:keys)"
+            ),
+            {"keys": list(by_key)},
+        ).scalars()
+        return {by_key[k] for k in held}
+
     def _fence(self, conn: Connection, codes: set[str], tell: bool = True) -> None:
-        # In the transaction that writes: the session still holds every game's lock. A
-        # game found lost is handed to on_lost (the hub lets it go) if ``tell``.
+        # In the transaction that writes: the session still holds every game's lock. The
+        # games found lost, and only those (a batch holds many games' moves), are handed to
+        # on_lost (the hub lets them go) if ``tell``.
         missing = codes - self.owned
+        if codes - missing:
+            missing |= (codes - missing) - self._held(conn, codes - missing)
         if not missing:
-            keys = [(a << 32) | b for a, b in map(lock_key, codes)]
-            held = conn.execute(
-                text(
-                    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
-                    " AND pid = pg_backend_pid() AND objsubid = 2"
-                    " AND (classid::bigint << 32) | objid::bigint = ANY(:keys)"
-                ),
-                {"keys": keys},
-            ).scalar_one()
-            if held == len(keys):
-                return
-            missing = set(codes)
+            return
+        self.owned -= missing
         if tell:
             self.on_lost(missing)
         raise NotOwner(f"worker {self.worker} does not hold game(s) {', '.join(sorted(missing))}")
+
+    def holds(self, code: str) -> bool:
+        """Whether this worker still holds the game, asked of the database (a worker that
+        was paused, or cut off, may have lost it meanwhile without knowing): before serving
+        the state of a game it has in memory. A lost session holds nothing."""
+        if code not in self.owned:
+            return False
+        try:
+            held = self._run(lambda c: self._held(c, {code}))
+        except DBAPIError as e:
+            if e.connection_invalidated:
+                return False  # _run dropped the session and told on_lost
+            raise
+        if not held:
+            self.owned.discard(code)
+        return bool(held)
 
     def append_moves(self, rows: Sequence[MoveRow], finishes: Sequence[Finish] = ()) -> None:
         """Write moves and game ends, as :meth:`Store.append_moves`, fenced by the locks."""
@@ -246,7 +277,37 @@ class Ownership:
 
         return int(self._run(write))
 
+    def add_hint(self, game_id: str, ply: int, seat: int) -> bool:
+        """Note a hint, as :func:`~chkobba.store.hints.add_hint`, fenced by the game's lock
+        (hints are asked in a game being played): a worker that lost the game writes
+        nothing. False if it was already noted."""
+
+        def write(conn: Connection) -> bool:
+            self._fence(conn, {game_id}, tell=False)
+            try:
+                # In a savepoint: a hint noted already must not undo the transaction.
+                with conn.begin_nested():
+                    write_hint(conn, game_id, ply, seat)
+            except IntegrityError:
+                return False
+            return True
+
+        return bool(self._run(write))
+
     # -- being asked ---------------------------------------------------------------
+
+    def listener_state(self) -> dict[str, Any]:
+        """The hand-over listener, as ``/healthz`` shows it: whether it listens (another
+        worker's request for a game reaches this one only then), since when, how many
+        times its connection failed and why last."""
+        since = self.listening_since
+        at = None if since is None else dt.datetime.fromtimestamp(since, dt.UTC).isoformat()
+        return {
+            "listening": since is not None,
+            "since": at,
+            "failures": self.listener_failures,
+            "last_error": self.listener_error,
+        }
 
     def listen(self, on_request: Callable[[str], None]) -> None:
         """Hand every game another worker asks for to ``on_request``, from a thread."""
@@ -259,14 +320,21 @@ class Ownership:
                 try:
                     with psycopg.connect(url, autocommit=True, connect_timeout=5) as conn:
                         conn.execute(f"LISTEN {CHANNEL}")
+                        self.listening_since = time.time()
                         while not self._stop.is_set():
                             for note in conn.notifies(timeout=0.5):
                                 if note.payload in self.owned:
                                     on_request(note.payload)
-                except Exception:
+                except Exception as e:
+                    self.listening_since = None
                     if not self._stop.is_set():
+                        self.listener_failures += 1
+                        reason = str(e).strip().splitlines()
+                        self.listener_error = reason[0] if reason else type(e).__name__
                         log.exception("listening for hand-off requests failed; again in 1 s")
                         self._stop.wait(1.0)
+                finally:
+                    self.listening_since = None
 
         self._listener = threading.Thread(target=run, name="chkobba-handoff", daemon=True)
         self._listener.start()
@@ -280,8 +348,13 @@ def haproxy_config(listen: str, workers: Sequence[str], checks: str = "inter 500
     ``deploy/haproxy.cfg`` is this text."""
     names = [f"w{i + 1}" for i in range(len(workers))]
     pairs = list(zip(names, workers, strict=True))
-    by_game = "\n".join(f"    server {n} {a} check {checks} fall 2 rise 2" for n, a in pairs)
-    anyone = "\n".join(f"    server {n} {a} track by_game/{n}" for n, a in pairs)
+    # A worker marked down (dead, hung, or cut off from the database: /healthz answers
+    # 503) has its sessions shut, WebSockets included: its clients reconnect elsewhere.
+    down = "on-marked-down shutdown-sessions"
+    by_game = "\n".join(
+        f"    server {n} {a} check {checks} fall 2 rise 2 {down}" for n, a in pairs
+    )
+    anyone = "\n".join(f"    server {n} {a} track by_game/{n} {down}" for n, a in pairs)
     return f"""\
 # chkobba behind HAProxy: each game's requests and WebSockets reach one worker (docs/deploy.md).
 global
@@ -289,14 +362,19 @@ global
 
 defaults
     mode http
+    # The workers' per-address limits see the client's address, not the balancer's
+    # (chkobba serve --trusted-proxies, 127.0.0.1 by default).
+    option forwardfor
     option redispatch 1
     retries 3
     timeout connect 2s
     timeout client 60s
     timeout server 60s
-    # A WebSocket is a tunnel once upgraded: it may stay quiet between two moves.
-    timeout tunnel 1h
+    # A WebSocket is a tunnel once upgraded. The pages ping every 15 s, so a minute
+    # with nothing either way is a client (or a worker) gone without closing.
+    timeout tunnel 60s
     timeout client-fin 5s
+    timeout server-fin 5s
 
 frontend chkobba
     bind {listen}

@@ -38,23 +38,27 @@ from starlette.routing import Route
 from chkobba.coach.analysis import analyze
 from chkobba.coach.counting import ask
 from chkobba.coach.estimate import DEFAULT_BATCHES, DEFAULT_SAMPLES
+from chkobba.coach.games import COACHES, coach_of, coach_of_record
 from chkobba.coach.hints import hint
 from chkobba.coach.summary import Summary, chart, summarize
 from chkobba.fishing.cards import Card
 from chkobba.fishing.game import Round
 from chkobba.fishing.match import Match
 from chkobba.fishing.moves import Cut, Move, Play, parse_move
-from chkobba.fishing.observe import Observation, observe
+from chkobba.fishing.observe import observe
 from chkobba.fishing.record import GameRecord, RecordError
+from chkobba.games import game, replay
 from chkobba.games.chkobba import point_names
 from chkobba.store import Store, StoredGame
-from chkobba.store.hints import add_hint, hints_of
+from chkobba.store.hints import hints_of
+
+# The replay page's frame, so that a record file shows like a game of the server.
+from chkobba.touti.record import ToutiRecord
+from chkobba.web.cluster import NotOwner
 from chkobba.web.http import Budgets, Refused, client_address, error, json_body
 from chkobba.web.hub import Hub, Room
 from chkobba.web.protocol import ProtocolError, card_list, read_json, side_of, turn_json
-
-# The replay page's frame, so that a record file shows like a game of the server.
-from chkobba.web.replay import _frame, game_record
+from chkobba.web.replay import _frame, game_record, seat_names
 from chkobba.web.work import ClientGone, Lane, Work, checkpoint, unless_gone
 
 T = TypeVar("T")
@@ -232,21 +236,43 @@ def record_job(
     return Answer(200, body, facts, key)
 
 
+def stored_record(g: StoredGame) -> tuple[Any, list[tuple[int, int]]]:
+    """A finished game's record and, for each stored move, its (round, play) in it: the
+    Chkobba family's as :func:`ply_positions` numbers them; another game's (Touti's) from
+    its table (:func:`chkobba.games.replay`), each move numbered within its deal."""
+    if g.game == "chkobba":
+        return game_record(g), ply_positions(g)
+    played = game(g.game)
+    rules = played.make_rules(g.rules, g.options, g.rules_version)
+    table = replay(played, rules, g.seats, g.teams, g.seed, [])
+    where: list[tuple[int, int]] = []
+    part = number = 0
+    for text in g.moves:
+        if table.rounds != part:
+            part, number = table.rounds, 0
+        number += 1
+        where.append((part + 1, number))
+        table.play(table.turn, text)
+    return table.record(seat_names(g), {"site": "chkobba web", "game": g.id}), where
+
+
 def stored_job(g: StoredGame, asked: Asked, max_cost: int) -> Answer:
     """``GET /api/games/{code}/analysis``'s work, for a finished game of the server."""
-    record = game_record(g)
-    facts = RecordFacts(f"game:{g.id}", record.seats, len(record.rounds))
+    record, where = stored_record(g)
+    coach = coach_of_record(record)
+    facts = RecordFacts(f"game:{g.id}", coach.seats(record), coach.parts(record))
     try:
         seats = plan(facts, asked, max_cost)
     except Refused as e:
         return _error_answer(e, facts)
-    body = _json(_analysis_json(g, record, list(seats), asked.budget, asked.round))
+    body = _json(_analysis_json(where, record, list(seats), asked.budget, asked.round))
     return Answer(200, body, facts, cache_key(facts, seats, asked))
 
 
-def hint_job(obs: Observation, seed: int) -> dict[str, Any]:
-    """A hint's work: the expert's top plays for the seat to move."""
-    return hint(obs, seed).to_json()
+def hint_job(obs: Any, seed: int, game: str = "chkobba") -> dict[str, Any]:
+    """A hint's work: the top plays for the seat to move, by the coach of ``game`` (a name:
+    the job runs in another process)."""
+    return hint(obs, seed, coach=COACHES[game]).to_json()
 
 
 def chart_job(s: Summary) -> bytes:
@@ -263,18 +289,22 @@ def _progress(done: int, total: int) -> None:
 
 
 def _analysis_json(
-    g: StoredGame, record: GameRecord, seats: list[int], samples: int, round_no: int | None
+    where: list[tuple[int, int]],
+    record: GameRecord | ToutiRecord,
+    seats: list[int],
+    samples: int,
+    round_no: int | None,
 ) -> dict[str, Any]:
     result = analyze(
         record, seats, samples, DEFAULT_BATCHES, seed=0, progress=_progress,
         rounds=_rounds(round_no),
     )
     out = result.to_json()
-    plies = {pos: ply for ply, pos in enumerate(ply_positions(g))}
+    plies = {pos: ply for ply, pos in enumerate(where)}
     for d in out["decisions"]:
         d["ply"] = plies.get((d["round"], d["play"]))
     out["names"] = record.names
-    out["rounds"] = len(record.rounds)
+    out["rounds"] = coach_of_record(record).parts(record)
     return out
 
 
@@ -580,33 +610,60 @@ class Coach:
 
     async def _count(self, room: Room, seat: int, aid: str) -> int:
         """Count one use of the coach's ``aid`` (for the record); the seat's count of it."""
-        return await self.hub.journal.call(self.hub.journal.write_use, room.id, seat, aid)
+        try:
+            return await self.hub.journal.call(self.hub.journal.write_use, room.id, seat, aid)
+        except NotOwner:
+            raise self._moved(room) from None
+
+    def _moved(self, room: Room) -> Refused:
+        """The answer when a cluster's worker finds it lost the game meanwhile (its write
+        refused, nothing written): the game is let go, the client asks again."""
+        self.hub.later(self.hub.let_go(room.id, only=room))
+        return Refused(503, "server_error", "the game moved to another server; ask again")
 
     async def hint(self, request: Request) -> Response:
         """``POST /api/games/{game}/hint``: the expert's top plays for the seat to move."""
         room, seat = await self._seat(request)
+        coach = coach_of(room.game)
         async with room.lock:
-            m = coached(room)
-            if room.status != "playing" or m.is_over:
+            table = room.table
+            if room.status != "playing" or table.is_over:
                 return error(409, "not_playing", "hints are for a game in play")
-            if m.turn != seat:
+            if table.turn != seat:
                 return error(409, "not_your_turn", "a hint is for your own turn")
-            obs = observe(m, seat)
+            obs = table.observe(seat)
             ply = room.ply
         if len(obs.legal_moves) < 2:
             return error(409, "forced", "only one play is possible here")
+        if not coach.weighed(obs):
+            return error(
+                409,
+                "not_weighed",
+                "hints weigh the cards to play: the bidding, the trumps and the "
+                "announcements are the technique player's",
+            )
         # The same position always gets the same hint: asking again costs nothing.
         key = ("hint", room.id, ply, seat)
         h = self.cache.get(key)
         if h is None:
             try:
                 h = await self._shared(
-                    request, key, self.work.light, hint_job, obs, room.seed ^ (ply * 7919 + seat)
+                    request,
+                    key,
+                    self.work.light,
+                    hint_job,
+                    obs,
+                    room.seed ^ (ply * 7919 + seat),
+                    coach.game,
                 )
             except ClientGone:
                 return _gone()
             self.cache.put(key, h, 2048)
-        await self.hub.journal.call(add_hint, self.store, room.id, ply, seat)
+        try:
+            # Fenced in a cluster: a worker that lost the game meanwhile writes nothing.
+            await self.hub.journal.call(self.hub.journal.write_hint, room.id, ply, seat)
+        except NotOwner:
+            raise self._moved(room) from None
         await self._count(room, seat, "hints")
         hinted = await self.hub.journal.call(hints_of, self.store, room.id)
         mine = sum(1 for _, s in hinted if s == seat)

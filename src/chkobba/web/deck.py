@@ -21,7 +21,8 @@ from collections.abc import Callable
 from functools import cache
 from typing import Final
 
-from chkobba.fishing.cards import CARDS, FACE_NAMES, SUIT_NAMES, SUITS, Card
+from chkobba.fishing.cards import CARDS, SUITS, Card
+from chkobba.words.cards import card_name
 
 DECKS: Final = ("french", "italian", "spanish")
 """The decks drawn, in the names of the ``deck`` rule option (docs/rules.md)."""
@@ -52,8 +53,6 @@ _INDEX: Final[dict[str, dict[str, str]]] = {
 """The corner index of the court cards: the French letters; the Italian fante, cavallo
 and re as F, C, R; the Spanish sota, caballo and rey as printed on Spanish decks, 10, 11
 and 12 (docs/touti.md names them so)."""
-
-_CONNECTIVE: Final = {"french": "of", "italian": "di", "spanish": "de"}
 
 _CODES: Final[dict[str, Card]] = {str(c): c for c in CARDS}
 
@@ -367,12 +366,16 @@ def card_code(name: str) -> Card:
     return card
 
 
+_NATIVE: Final = {"french": "en", "italian": "it", "spanish": "es"}
+"""The language a deck's pictures are titled in: its own (English for the French deck, as
+the project's notation is)."""
+
+
 def card_title(deck: str, name: str) -> str:
-    """The card's name in its deck's words: ``7 of hearts``, ``re di coppe``, ``as de oros``."""
+    """The card's name in its deck's own words (:mod:`chkobba.words.cards`):
+    ``seven of hearts``, ``re di coppe``, ``as de oros``."""
     _check(deck)
-    card = card_code(name)
-    rank = FACE_NAMES[deck].get(card.rank, str(card.value))
-    return f"{rank} {_CONNECTIVE[deck]} {SUIT_NAMES[deck][card.suit]}"
+    return card_name(card_code(name), deck, _NATIVE[deck])
 
 
 def _index_colour(deck: str, suit: str) -> str:

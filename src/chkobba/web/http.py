@@ -3,9 +3,9 @@
 The JSON error format (:func:`error`, :class:`Refused`), reading a JSON body
 (:func:`json_body`, through the same :func:`~chkobba.web.protocol.read_json` as
 the WebSocket's messages), the client's address and the request budgets kept per
-address (:class:`Budgets`), a seat token from the ``Authorization`` header
-(:func:`seat_token`: tokens never travel in URLs, which access logs record), and
-:class:`JsonErrors`, which answers any unexpected failure in the same JSON format.
+address (:class:`Budgets`), :class:`NoTokenInUrl`, which refuses a seat token in a
+URL (access logs record URLs), and :class:`JsonErrors`, which answers any unexpected
+failure in the same JSON format.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import math
 from typing import Any, Final
+from urllib.parse import unquote_to_bytes
 
 from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.requests import HTTPConnection, Request
@@ -28,7 +29,7 @@ HTTP_ERROR_CODES: Final = {
     "bad_request": "a parameter or a field is missing, malformed or out of range",
     "bad_json": "the body is not JSON (or nests too deeply, or holds a lone surrogate)",
     "bad_record": "the game record does not verify",
-    "token_in_url": "a seat token was sent in the URL: send it in the Authorization header",
+    "token_in_url": "a seat token was sent in the URL: send it in the request's JSON body",
     "bad_token": "the seat token is not one of this game's",
     "unknown_game": "no game has that id",
     "unknown_level": "no computer player has that name",
@@ -36,11 +37,20 @@ HTTP_ERROR_CODES: Final = {
     "unknown_card": "no card image has that deck and name (/cards/{deck}/{card}.svg)",
     "not_finished": "the game is not over yet",
     "not_coached": "the coach does not know this game (it coaches the Chkobba family)",
+    "not_weighed": "hints weigh the cards to play, not the bidding",
     "coaching_off": "the room's creator chose to play this game between people without the coach",
     "too_large": "the body, or the work asked for, is larger than the limit (413)",
     "rate_limited": "too many requests from this address: slow down (429)",
     "busy": "the server's queue for this work is full: try again later (429)",
     "timeout": "the work took longer than the limit and was stopped (503)",
+    "cross_site": "a state-changing request from another site's page (Origin or Referer) (403)",
+    "not_signed_in": "the request needs a signed-in session: log in (401)",
+    "bad_login": "the user name or the password is wrong (401)",
+    "login_limited": "too many failed log-ins for this account or address: wait (429)",
+    "bad_name": "the user name is not 3 to 20 letters, digits, '_' or '-' (400)",
+    "name_taken": "that user name, or one that looks like it, is registered (409)",
+    "wrong_password": "the current password given is wrong (403)",
+    "already_seated": "the signed-in account already holds a seat in this game (409)",
     "server_error": "the server failed (500), or the database does not answer (503)",
     "starting": "/healthz: the server is starting (503)",
     "database_unavailable": "/healthz: the database does not answer (503)",
@@ -77,12 +87,17 @@ def error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
-async def json_body(request: Request, limit: int) -> dict[str, Any]:
-    """The request's body, a JSON object of at most ``limit`` bytes (empty: ``{}``)."""
+async def json_body(request: Request, limit: int, required: bool = False) -> dict[str, Any]:
+    """The request's body, a JSON object of at most ``limit`` bytes; an empty body is
+    ``{}``, unless ``required`` (then ``400 bad_json``: send ``{}`` for every default)."""
     raw = await request.body()
     if len(raw) > limit:
         raise Refused(413, "too_large", f"the request body is limited to {limit} bytes")
     if not raw.strip():
+        if required:
+            raise Refused(
+                400, "bad_json", "the request body must be a JSON object ({} for every default)"
+            )
         return {}
     try:
         data = read_json(raw)
@@ -135,28 +150,60 @@ class Budgets:
             )
 
 
-def no_token_in_url(request: Request) -> None:
-    """Refuse (``400 token_in_url``) a request with a token in its URL's query, rather
-    than read it: URLs end up in access logs and browser histories."""
-    if "token" in request.query_params:
-        raise Refused(
+TOKEN_PARAMS: Final = frozenset({"token", "access_token"})
+"""Query parameters that would carry a seat token (names compared without case)."""
+REDACTED: Final = b"REDACTED"
+
+
+def token_in_query(query: bytes) -> tuple[bool, bytes]:
+    """Whether a URL's query (as bytes) carries a token, and the query with every token's
+    value replaced by ``REDACTED``, fit for a log."""
+    found = False
+    parts = []
+    for part in query.split(b"&"):
+        name, eq, _ = part.partition(b"=")
+        if unquote_to_bytes(name.replace(b"+", b" ")).strip().lower().decode(
+            "latin-1"
+        ) in TOKEN_PARAMS:
+            found = True
+            part = name + (eq or b"=") + REDACTED
+        parts.append(part)
+    return found, b"&".join(parts)
+
+
+class NoTokenInUrl:
+    """ASGI middleware: a request with a seat token in its URL's query is refused unread,
+    ``400 token_in_url`` (a WebSocket, before it is accepted: the handshake is answered
+    403), on every route; and the token's value is blanked out of the request, so that
+    the access log, which uvicorn writes from it, never shows it.
+
+    URLs end up in access logs, proxies' logs and browser histories: tokens travel in
+    a JSON body or the WebSocket's ``hello``.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        found, clean = token_in_query(scope.get("query_string", b""))
+        if not found:
+            await self.app(scope, receive, send)
+            return
+        # The same dict the server logs from: changed in place, not copied.
+        scope["query_string"] = clean
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008, "reason": "token in URL"})
+            return
+        answer = error(
             400,
             "token_in_url",
-            "never put a seat token in a URL: send it as 'Authorization: Bearer TOKEN'",
+            "never put a seat token in a URL: send it in the request's JSON body "
+            '({"token": "…"}; on the WebSocket, in hello)',
         )
-
-
-def seat_token(request: Request) -> str | None:
-    """The seat token of ``Authorization: Bearer TOKEN``, or None if there is none (a
-    token in the URL is refused: :func:`no_token_in_url`)."""
-    no_token_in_url(request)
-    header = request.headers.get("authorization")
-    if header is None:
-        return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise Refused(400, "bad_request", "the Authorization header must be 'Bearer TOKEN'")
-    return token.strip()
+        await answer(scope, receive, send)
 
 
 def database_down(exc: BaseException) -> bool:

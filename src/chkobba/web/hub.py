@@ -33,6 +33,7 @@ from chkobba.fishing.match import Match
 from chkobba.fishing.rules import RULES_VERSION, RulesError
 from chkobba.games import Game, MoveRefused, Table, game, replay
 from chkobba.store import Finish, MoveRow, SeatRow, Store, StoredGame
+from chkobba.store.hints import add_hint
 from chkobba.store.store import now
 from chkobba.web.cluster import NotOwner, Ownership
 from chkobba.web.codes import is_game_id, new_code
@@ -54,8 +55,6 @@ log = logging.getLogger("chkobba.web")
 T = TypeVar("T")
 
 MAX_NAME: Final = 24
-ADOPT_SECONDS: Final = 5.0
-"""How long a cluster worker waits for another to let a game go before refusing."""
 OUTBOX_LIMIT: Final = 256
 """Messages queued for one slow connection before it is dropped."""
 
@@ -150,6 +149,8 @@ class Conn:
         self.limiter = RateLimiter(rate, burst)
         self.token: str | None = None
         """The seat's token shown in ``hello`` (in memory only: it derives the rematch's)."""
+        self.account: int | None = None
+        """The account whose session cookie opened this connection, if any."""
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.refused = 0
         self.closed = False
@@ -235,6 +236,19 @@ class Room:
     engines: RoomEngines | None = None
     """The outside engines playing seats of this game, one process per seat (made at the
     first engine move; closed when the game ends or the room is let go)."""
+    accounts: list[int | None] = field(default_factory=list)
+    """The account holding each seat, if its player was signed in (else None)."""
+
+    def account_of(self, seat: int) -> int | None:
+        """The account holding ``seat``, or None."""
+        return self.accounts[seat] if seat < len(self.accounts) else None
+
+    def seat_of_account(self, account: int) -> int | None:
+        """The seat an account holds in this game, or None."""
+        for seat in range(self.seats):
+            if self.account_of(seat) == account:
+                return seat
+        return None
 
     @property
     def match(self) -> Match | None:
@@ -344,6 +358,8 @@ class Room:
         for p in players:
             p["away"] = p["seat"] in self.away_since
             p["stand_in"] = self.stand_in.get(p["seat"])
+            # A signed-in player's name is their account's; a guest's, whatever they typed.
+            p["account"] = self.account_of(p["seat"]) is not None
         return {
             "game": self.id,
             "game_name": self.game.name,
@@ -404,6 +420,7 @@ def room_from_stored(g: StoredGame) -> Room:
         rematch=g.rematch,
         rematch_of=g.rematch_of,
         stood_in=list(g.stand_ins),
+        accounts=[r.account_id for r in rows],
     )
     # Nobody follows a game just read: the timers count from the stored times.
     room.idle_since = quiet_since(g)
@@ -430,6 +447,9 @@ class Journal:
         self.write_seen: Callable[..., None] = store.mark_seen
         self.write_rematch: Callable[[str, str], str] = store.link_rematch
         self.write_use: Callable[[str, int, str], int] = store.count_use
+        self.write_hint: Callable[[str, int, int], bool] = lambda game_id, ply, seat: add_hint(
+            store, game_id, ply, seat
+        )
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store method on the store's thread."""
@@ -489,6 +509,9 @@ class Settings:
     """Seconds between a cluster worker's looks for abandoned games nobody holds."""
     retry_after: float = 2.0
     """Seconds before the computer tries again a move the database did not take."""
+    adopt_seconds: float = 5.0
+    """How long a cluster worker waits for another to let a game go before refusing
+    (``server_error``, then the connection closed with 1013)."""
 
 
 class Hub:
@@ -514,6 +537,8 @@ class Hub:
         )
         self.adopted = 0
         """Games this worker has loaded on demand (taken over, in a cluster)."""
+        self.on_adopted: list[Callable[[], Any]] = []
+        """Called at each game taken over (``/metrics`` counts them)."""
         self.scanner: asyncio.Task[None] | None = None
         """A cluster worker's looks for abandoned games (:meth:`scan_abandoned`)."""
 
@@ -599,6 +624,7 @@ class Hub:
         options: dict[str, Any] | None = None,
         computers: list[str | None] | None = None,
         settings: RoomSettings | None = None,
+        account: int | None = None,
     ) -> tuple[Room, str]:
         """A new game, its creator in seat 0; return the room and the creator's token.
 
@@ -607,7 +633,8 @@ class Hub:
         may give some of them a computer player at once, by seat). The game is
         ``game_name`` with the rules ``rules_name`` (the game's default if None),
         ``options`` changed and ``target``; ``settings`` are the room's (the defaults of
-        its kind if None). Bad values are ``ValueError``s in one line.
+        its kind if None); ``account``, the signed-in creator's account, holds seat 0.
+        Bad values are ``ValueError``s in one line.
         """
         if kind not in ("computer", "room"):
             raise ValueError("mode must be 'computer' or 'room'")
@@ -640,8 +667,10 @@ class Hub:
         taken = all(s == 0 or agents[s] is not None for s in range(seats))
         status = "playing" if taken else "open"
         life = settings if settings is not None else RoomSettings.stored(None, kind)
+        owners: list[int | None] = [account if s == 0 else None for s in range(seats)]
         room = await self._store_room(
-            kind, status, played, rules, table, match_seed, names, hashes, agents, life
+            kind, status, played, rules, table, match_seed, names, hashes, agents, life,
+            accounts=owners,
         )
         return room, token
 
@@ -658,9 +687,11 @@ class Hub:
         agents: list[str | None],
         life: RoomSettings,
         rematch_of: str | None = None,
+        accounts: list[int | None] | None = None,
     ) -> Room:
         """Store a new game under a fresh code and hold it in memory."""
         seats = table.seats
+        owners: list[int | None] = list(accounts) if accounts is not None else [None] * seats
         teams = table.teams
         stored_name, stored_options = played.rules_json(rules)
         for _ in range(10):
@@ -677,11 +708,15 @@ class Hub:
                 teams=teams,
                 seed=match_seed,
                 created_at=now(),
-                seat_rows=[SeatRow(s, names[s], hashes[s], agents[s]) for s in range(seats)],
+                seat_rows=[
+                    SeatRow(s, names[s], hashes[s], agents[s], account_id=owners[s])
+                    for s in range(seats)
+                ],
                 rules_version=RULES_VERSION,
                 game=played.name,
                 settings=life.to_json(),
                 rematch_of=rematch_of,
+                unlisted=life.unlisted,
             )
             try:
                 await self.journal.call(self.store.create_game, stored)
@@ -696,6 +731,7 @@ class Hub:
             room.settings = life.to_json()
             room.life = life
             room.rematch_of = rematch_of
+            room.accounts = owners
             room.away_since = {s: room.idle_since or time.time() for s in range(seats)
                                if room.is_person(s)}
             if self.cluster is None:
@@ -707,10 +743,16 @@ class Hub:
         raise RuntimeError("could not find a free game code")
 
     async def get_room(self, game_id: str) -> Room | None:
-        """A game by id, loading a finished one from the store if need be."""
+        """A game by id, loading a finished one from the store if need be.
+
+        A cluster's worker serves an unfinished game it has in memory only while it still
+        holds it (asked of the database): one that was paused or cut off may have lost it
+        to another worker, which played on. Such a stale game is let go (its clients are
+        handed over, 1012) and loaded again, from its current holder.
+        """
         code = game_id.strip().upper()
         room = self.rooms.get(code)
-        if room is not None:
+        if room is not None and not await self._stale(room):
             return room
         if not is_game_id(code):
             return None
@@ -721,16 +763,39 @@ class Hub:
             return await self.adopt(code)
         return room_from_stored(stored)
 
-    async def join(self, room: Room, name: str) -> tuple[int, str]:
-        """Give the next free seat to a person; return the seat and its token."""
+    async def _stale(self, room: Room) -> bool:
+        """Whether ``room`` is a cluster's game this worker no longer holds; if so it has
+        been let go (and is no longer in :attr:`rooms`)."""
+        cluster = self.cluster
+        if cluster is None or room.status == "finished":
+            return False
+        if await self.journal.call(cluster.holds, room.id):
+            return False
+        if room.status == "finished":
+            return False  # ended meanwhile (its lock released with its end)
+        log.warning("game %s is no longer held here: let go, to be loaded afresh", room.id)
+        await self.let_go(room.id, "the game moves to another server", only=room)
+        return True
+
+    async def join(self, room: Room, name: str, account: int | None = None) -> tuple[int, str]:
+        """Give the next free seat to a person (signed in to ``account``, or a guest);
+        return the seat and its token."""
         async with room.lock:
             free = room.free_seats()
             if not free or room.status != "open":
                 raise ProtocolError("no_free_seat", "every seat of this game is taken")
+            if account is not None and room.seat_of_account(account) is not None:
+                raise ProtocolError(
+                    "already_seated", "your account already holds a seat in this game"
+                )
             seat = free[0]
             token = new_token()
             room.names[seat] = name
             room.token_hashes[seat] = token_hash(token)
+            if account is not None:
+                while len(room.accounts) < room.seats:
+                    room.accounts.append(None)
+                room.accounts[seat] = account
             # Away until a connection says hello with the token.
             room.away_since[seat] = time.time()
             started = await self._save_seats(room, [seat])
@@ -765,7 +830,13 @@ class Hub:
                 room.turn_since = time.time()
                 started = True
             room.status = "playing"
-        rows = [SeatRow(s, room.names[s], room.token_hashes[s], room.agents[s]) for s in changed]
+        rows = [
+            SeatRow(
+                s, room.names[s], room.token_hashes[s], room.agents[s],
+                account_id=room.account_of(s),
+            )
+            for s in changed
+        ]
         await self.journal.call(self.journal.write_seats, room.id, rows, room.status)
         if room.status == "playing":
             self.schedule_bots(room)
@@ -818,6 +889,10 @@ class Hub:
             if found is None:
                 raise ProtocolError("bad_token", f"that token holds no seat of game {room.id}")
             seat = found
+        elif conn.account is not None:
+            # A signed-in player's seat is theirs on any device: the session says who.
+            owned = room.seat_of_account(conn.account)
+            seat = -1 if owned is None else owned
         self.detach(conn)
         # A finished game loaded twice at once must still be one room.
         room = self.rooms.setdefault(room.id, room)
@@ -832,7 +907,7 @@ class Hub:
             welcome["re"] = msg.id
         conn.send(welcome)
         conn.send(room.state(seat))
-        if seat >= 0 and room.rematch is not None and conn.token is not None:
+        if seat >= 0 and room.rematch is not None:
             self.send_rematch(conn, room)
         self.announce_room(room)
 
@@ -1178,12 +1253,13 @@ class Hub:
         """End a game that was not played out (lock held): stored, then announced."""
         # Fenced like the moves in a cluster: a worker that lost the game cannot end it.
         await self.journal.call(self.journal.write_moves, [], [finish])
-        if self.cluster is not None:
-            await self.journal.call(self.cluster.release, room.id)
+        # Finished before its lock is released: a finished game is nobody's to hold.
         room.status = "finished"
         room.ending = finish.ending
         room.resigned = finish.resigned
         room.final_winner = finish.winner
+        if self.cluster is not None:
+            await self.journal.call(self.cluster.release, room.id)
         room.stand_in.clear()
         self._end_engines(room, played_out=False)
         if room.timer is not None:
@@ -1228,7 +1304,7 @@ class Hub:
         """A seat's holder offers (or accepts) a rematch: once every person has, it starts:
         same seats, a new shuffle, linked from this game."""
         seat = conn.seat
-        if seat is None or seat < 0 or conn.token is None:
+        if seat is None or seat < 0:
             raise ProtocolError("spectator", "spectators cannot ask for a rematch")
         if room.status != "finished":
             raise ProtocolError("not_finished", "a rematch is offered once the game is over")
@@ -1239,7 +1315,12 @@ class Hub:
         created = False
         async with room.lock:
             if room.rematch is None:
-                room.rematch_accepted[seat] = token_hash(rematch_token(conn.token, room.id))
+                if conn.token is not None:
+                    room.rematch_accepted[seat] = token_hash(rematch_token(conn.token, room.id))
+                else:
+                    # Seated by the account alone: the rematch's seat is the account's too,
+                    # reached by its session; its token is one nobody holds.
+                    room.rematch_accepted.setdefault(seat, token_hash(new_token()))
                 people = [s for s in range(room.seats) if room.token_hashes[s] is not None]
                 if all(s in room.rematch_accepted for s in people):
                     created = await self._rematch(room)
@@ -1248,7 +1329,7 @@ class Hub:
         self.announce_room(room)
         if room.rematch is not None:
             for c in list(room.conns) if created else [conn]:
-                if c.seat is not None and c.seat >= 0 and c.token is not None:
+                if c.seat is not None and c.seat >= 0:
                     self.send_rematch(c, room)
 
     async def _rematch(self, room: Room) -> bool:
@@ -1294,17 +1375,20 @@ class Hub:
             list(room.agents),
             room.life,
             rematch_of=room.id,
+            accounts=[room.account_of(s) for s in range(t.seats)],
         )
 
     def send_rematch(self, conn: Conn, room: Room) -> None:
-        """Give a seat's holder their seat in the rematch: its game and token."""
-        assert room.rematch is not None and conn.token is not None and conn.seat is not None
+        """Give a seat's holder their seat in the rematch: its game and token (null for a
+        connection seated by its account alone, which its session seats again)."""
+        assert room.rematch is not None and conn.seat is not None
+        token = None if conn.token is None else rematch_token(conn.token, room.id)
         conn.send(
             {
                 "type": "rematch",
                 "game": room.rematch,
                 "seat": conn.seat,
-                "token": rematch_token(conn.token, room.id),
+                "token": token,
                 "url": f"{room.game.page}/{room.rematch}",
             }
         )
@@ -1316,7 +1400,13 @@ class Hub:
         loop = asyncio.get_running_loop()
 
         def let_go_soon(code: str) -> None:
-            loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self.let_go(code)))
+            def now() -> None:
+                # Only the room lost: not one loaded afresh by the time this runs.
+                room = self.rooms.get(code)
+                if room is not None:
+                    self.later(self.let_go(code, only=room))
+
+            loop.call_soon_threadsafe(now)
 
         def asked(code: str) -> None:
             # On the listener's thread: another worker wants this game.
@@ -1348,7 +1438,7 @@ class Hub:
             room = self.rooms.get(code)
             if room is not None:
                 return room
-            deadline = time.monotonic() + ADOPT_SECONDS
+            deadline = time.monotonic() + self.settings.adopt_seconds
             while not await self.journal.call(cluster.try_own, code):
                 if time.monotonic() > deadline:
                     raise Busy(code)
@@ -1372,6 +1462,8 @@ class Hub:
             # The room's timers (away seats, the clock) count from the stored times.
             self.arm(room)
             self.adopted += 1
+            for told in self.on_adopted:
+                told()
             return room
 
     async def _scan_loop(self) -> None:
@@ -1442,10 +1534,15 @@ class Hub:
                 return None
             return room
 
-    async def let_go(self, code: str, reason: str = "the game moves to another server") -> None:
+    async def let_go(
+        self, code: str, reason: str = "the game moves to another server", only: Room | None = None
+    ) -> None:
         """Stop holding a game: its computer players stop, its clients are told to come
-        back (1012, they reconnect through the balancer), then its lock is released."""
+        back (1012, they reconnect through the balancer), then its lock is released.
+        With ``only``, only if the game in memory is still that room."""
         async with self._gate(code):
+            if only is not None and self.rooms.get(code) is not only:
+                return
             room = self.rooms.pop(code, None)
             if room is None or self.cluster is None:
                 return

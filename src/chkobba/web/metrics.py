@@ -55,11 +55,13 @@ class Metrics:
         Gauge("chkobba_connections", "Open WebSocket connections", registry=r).set_function(
             lambda: sum(len(room.conns) for room in hub.rooms.values())
         )
-        Gauge(
+        # A counter: it only grows, so rate() over it survives a scrape missed.
+        self.adopted = Counter(
             "chkobba_games_adopted",
-            "Games loaded on demand (taken over from another worker)",
+            "Games taken over (loaded on demand, their lock taken) since the worker started",
             registry=r,
-        ).set_function(lambda: hub.adopted)
+        )
+        hub.on_adopted.append(self.adopted.inc)
         self.moves = Counter(
             "chkobba_moves", "Moves stored (people's and the computer's)", registry=r
         )

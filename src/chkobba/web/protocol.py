@@ -60,6 +60,7 @@ ERROR_CODES: Final = {
     "game_over": "the match is over",
     "not_creator": "only the room's creator may do that",
     "no_free_seat": "every seat is taken",
+    "already_seated": "the signed-in account already holds a seat in this game",
     "unknown_level": "no computer player has that name",
     "rate_limited": "too many messages: slow down",
     "not_playing": "only a game in play can be resigned",
@@ -257,6 +258,15 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     if kind == "rematch":
         return RematchMsg(data.get("game"), msg_id)
     return Ping(msg_id)
+
+
+def message_id(text: str | bytes) -> Any:
+    """The valid ``id`` of a client message, or None (not a JSON object, no id, a bad one),
+    read without acting on the message: to answer even a message that is refused unread."""
+    try:
+        return parse_client_message(text).id
+    except ProtocolError as e:
+        return e.re
 
 
 def error_message(code: str, message: str, re: Any = None) -> dict[str, Any]:

@@ -1,27 +1,82 @@
-"""The ``chkobba serve`` command: the web server under uvicorn."""
+"""The ``chkobba serve`` command: the web server under uvicorn.
+
+Every option can also be given by an environment variable (``CHKOBBA_PORT``,
+``CHKOBBA_DATABASE_URL``, ...: :data:`ENVIRONMENT` lists them, docs/deploy.md has
+the table); a flag on the command line wins over the variable. A database password
+belongs in the environment or in a file (``--database-url-file``), never on the
+command line, where ``ps`` shows it to every user of the machine.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Final
 
 import click
+from click.core import ParameterSource
+
+from chkobba.duel.cli import ENGINE_LOG_OPTION
+
+ENVIRONMENT: Final = {
+    "host": "CHKOBBA_HOST",
+    "port": "CHKOBBA_PORT",
+    "db_url": "CHKOBBA_DATABASE_URL",
+    "db_url_file": "CHKOBBA_DATABASE_URL_FILE",
+    "data_dir": "CHKOBBA_DATA_DIR",
+    "bot_delay": "CHKOBBA_BOT_DELAY",
+    "rate": "CHKOBBA_RATE",
+    "coach_rate": "CHKOBBA_COACH_RATE",
+    "analysis_rate": "CHKOBBA_ANALYSIS_RATE",
+    "analysis_workers": "CHKOBBA_ANALYSIS_WORKERS",
+    "coach_workers": "CHKOBBA_COACH_WORKERS",
+    "trusted_proxies": "CHKOBBA_TRUSTED_PROXIES",
+    "log_level": "CHKOBBA_LOG_LEVEL",
+    "cluster": "CHKOBBA_CLUSTER",
+    "worker": "CHKOBBA_WORKER",
+}
+"""Each option of ``chkobba serve`` and the environment variable that gives it when
+the flag is absent."""
+LEGACY_DATABASE_VARIABLE: Final = "CHKOBBA_DB"
+"""The database URL's variable before ``CHKOBBA_DATABASE_URL``, still read after it."""
+
+
+def _env(name: str) -> dict[str, Any]:
+    """The keywords naming ``name``'s environment variable, shown in ``--help``."""
+    return {"envvar": ENVIRONMENT[name], "show_envvar": True}
 
 
 @click.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
+@click.option(
+    "--host", default="127.0.0.1", show_default=True, help="Address to listen on.", **_env("host")
+)
+@click.option(
+    "--port", default=8000, show_default=True, type=int, help="Port to listen on.", **_env("port")
+)
 @click.option(
     "--db",
+    "--database-url",
     "db_url",
     default=None,
-    help="Database URL, e.g. postgresql://user:pass@host/db "
-    "[default: SQLite in the data directory].",
+    envvar=[ENVIRONMENT["db_url"], LEGACY_DATABASE_VARIABLE],
+    show_envvar=True,
+    help="Database URL, e.g. postgresql://user@host/db [default: SQLite in the data "
+    "directory]. Give a password in the environment or in --database-url-file, not here: "
+    "the command line is visible to every user in `ps`.",
+)
+@click.option(
+    "--database-url-file",
+    "db_url_file",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="Read the database URL from this file (its first line), e.g. a container secret.",
+    **_env("db_url_file"),
 )
 @click.option(
     "--data-dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
     help="Where the SQLite database lives [default: the user's data directory].",
+    **_env("data_dir"),
 )
 @click.option(
     "--bot-delay",
@@ -29,41 +84,102 @@ import click
     show_default=True,
     type=click.FloatRange(0, 10),
     help="Seconds the computer waits before each move.",
+    **_env("bot_delay"),
 )
 @click.option(
     "--rate",
     default=20.0,
     show_default=True,
     type=click.FloatRange(0.1, 10_000),
-    help="Messages per second each connection may send.",
+    help="Messages per second each connection may send (and games each address may "
+    "create or join).",
+    **_env("rate"),
 )
-@click.option("--log-level", default="info", show_default=True, help="uvicorn's log level.")
+@click.option(
+    "--coach-rate",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(0.1, 10_000),
+    help="Hint, question and summary requests per second each client address may make.",
+    **_env("coach_rate"),
+)
+@click.option(
+    "--analysis-rate",
+    default=2.0,
+    show_default=True,
+    type=click.FloatRange(0.1, 10_000),
+    help="Analysis requests per second each client address may make.",
+    **_env("analysis_rate"),
+)
+@click.option(
+    "--analysis-workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Processes running analyses (started when first needed).",
+    **_env("analysis_workers"),
+)
+@click.option(
+    "--coach-workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Processes running hints and summary charts (started when first needed).",
+    **_env("coach_workers"),
+)
+@click.option(
+    "--trusted-proxies",
+    default="127.0.0.1",
+    show_default=True,
+    metavar="ADDRESSES",
+    help="Comma-separated addresses (or *) of the reverse proxies whose X-Forwarded-For "
+    "names the client (for the per-address limits) and whose X-Forwarded-Proto says "
+    "HTTPS (for Secure cookies).",
+    **_env("trusted_proxies"),
+)
+@click.option(
+    "--log-level", default="info", show_default=True, help="uvicorn's log level.",
+    **_env("log_level"),
+)  # fmt: skip
 @click.option(
     "--player",
     "players",
     multiple=True,
     metavar="NAME",
-    help="Offer this computer player too, such as a trained policy:PATH (repeatable).",
+    help="Offer this computer player too (repeatable): a trained policy file as "
+    "policy:PATH (docs/rl.md), or an outside program as engine:COMMAND "
+    "(docs/engine-protocol.md), offered as the level policy:STEM or engine:STEM.",
 )
+@ENGINE_LOG_OPTION
 @click.option(
     "--cluster",
     is_flag=True,
     help="Run as one worker of several sharing the PostgreSQL database of --db, behind a "
     "balancer (docs/deploy.md).",
+    **_env("cluster"),
 )
 @click.option(
     "--worker",
     default=None,
     metavar="NAME",
     help="This worker's name in a cluster [default: host:port:pid].",
+    **_env("worker"),
 )
+@click.pass_context
 def serve(
+    ctx: click.Context,
     host: str,
     port: int,
     db_url: str | None,
+    db_url_file: Path | None,
     data_dir: Path | None,
     bot_delay: float,
     rate: float,
+    coach_rate: float,
+    analysis_rate: float,
+    analysis_workers: int,
+    coach_workers: int,
+    trusted_proxies: str,
     log_level: str,
     players: tuple[str, ...] = (),
     cluster: bool = False,
@@ -80,7 +196,9 @@ def serve(
     from chkobba.store import Store, StoreError, normalise_url, sqlite_url
     from chkobba.web.app import create_app
     from chkobba.web.hub import Settings
+    from chkobba.web.work import Limits
 
+    db_url = database_url(ctx, db_url, db_url_file)
     if worker is not None:
         cluster = True
     if cluster and not (db_url or "").startswith(("postgresql", "postgres")):
@@ -113,6 +231,12 @@ def serve(
     finally:
         store.close()
     settings = Settings(bot_delay=bot_delay, rate=rate, burst=max(10.0, 2 * rate), tune_gc=True)
+    limits = Limits(
+        analysis_workers=analysis_workers,
+        light_workers=coach_workers,
+        analysis_rate=analysis_rate,
+        coach_rate=coach_rate,
+    )
     worker_id: str | None = None
     if cluster:
         from chkobba.web.cluster import worker_name
@@ -121,12 +245,63 @@ def serve(
         shown += f", worker {worker_id}"
     click.echo(f"chkobba: http://{host}:{port}/  (database: {shown})", err=True)
     uvicorn.run(
-        create_app(db_url, settings, worker=worker_id),
+        create_app(db_url, settings, limits, worker=worker_id),
         host=host,
         port=port,
         log_level=log_level,
+        proxy_headers=True,
+        forwarded_allow_ips=trusted_proxies,
         ws_max_size=64 * 1024,
         lifespan="on",
         # SIGTERM: the clients are told to come again (1012) and the games let go at once.
         timeout_graceful_shutdown=5,
     )
+
+
+def database_url(ctx: click.Context, db_url: str | None, db_url_file: Path | None) -> str | None:
+    """The database URL from ``--db``/``CHKOBBA_DATABASE_URL`` or from the file of
+    ``--database-url-file``: the one given on the command line wins over the one from
+    the environment; both from the same place is an error. Warns on standard error
+    when the URL holding a password was typed on the command line."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    source = ctx.get_parameter_source("db_url")
+    file_source = ctx.get_parameter_source("db_url_file")
+    if db_url is not None and db_url_file is not None:
+        command_line = ParameterSource.COMMANDLINE
+        if (source == command_line) == (file_source == command_line):
+            raise click.UsageError(
+                "give the database URL once: --db (CHKOBBA_DATABASE_URL) or "
+                "--database-url-file (CHKOBBA_DATABASE_URL_FILE), not both"
+            )
+        if file_source == command_line:
+            db_url = None
+        else:
+            db_url_file = None
+    if db_url_file is not None:
+        try:
+            lines = db_url_file.read_text(encoding="utf-8").strip().splitlines()
+        except (OSError, UnicodeDecodeError) as e:
+            raise click.BadParameter(
+                f"cannot read {db_url_file}: {e}", param_hint="--database-url-file"
+            ) from None
+        if not lines or not lines[0].strip():
+            raise click.BadParameter(
+                f"{db_url_file} is empty: it should hold the database URL on its first line",
+                param_hint="--database-url-file",
+            )
+        return lines[0].strip()
+    if db_url is not None and source == ParameterSource.COMMANDLINE:
+        try:
+            password = make_url(db_url).password
+        except ArgumentError:
+            password = None  # the store names what is wrong with the URL
+        if password:
+            click.echo(
+                "chkobba: warning: the database password is on the command line, where "
+                "`ps` shows it to every user of this machine; put the URL in "
+                "CHKOBBA_DATABASE_URL or in a file named by --database-url-file instead",
+                err=True,
+            )
+    return db_url

@@ -3,8 +3,10 @@
 // It follows the game page through the marks game.js puts on the body (ply, whose
 // turn, the end) and asks the server, which answers from this seat's view only.
 import { api, cardEl, cardsRow, el, savedToken } from "./common.js";
+import { cardsInText } from "./cardnames.js";
 import { onLangChange } from "./i18n.js";
 import { ct } from "./coach-i18n.js";
+import { hintView } from "./coach-view.js";
 
 const game = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 const $ = (id) => document.getElementById(id);
@@ -51,12 +53,7 @@ async function showHint() {
   out.replaceChildren(el("p", { text: ct("thinking") }));
   try {
     const h = await api(`/api/games/${game}/hint`, { token: token() });
-    const behind = h.exact ? ct("solved") : ct("sampled", { n: h.samples });
-    out.replaceChildren(
-      el("p", { class: "note", text: ct("top_plays", { behind, n: h.hints }) }),
-      el("ol", {}, ...h.plays.map((p) => el("li", { class: "coach-hint-line" },
-        el("b", { text: p.move }), ` ${p.mean >= 0 ? "+" : ""}${p.mean.toFixed(2)}${h.exact ? "" : ` ± ${p.se.toFixed(2)}`} — ${p.words}`))),
-    );
+    out.replaceChildren(...hintView(h, (behind, n) => ct("top_plays", { behind, n })));
   } catch (e) {
     out.replaceChildren(el("p", { class: "error", text: e.message }));
   }
@@ -103,7 +100,7 @@ async function askQuestion() {
   box.classList.remove("hidden");
   box.replaceChildren(
     el("h3", { text: ct("trainer_title") }),
-    el("p", { id: "coach-question", text: q.prompt }),
+    el("p", { id: "coach-question", text: cardsInText(q.prompt) }),
     el("div", { class: "cards" }, ...choices),
     ...(q.kind === "safe" ? [] : [el("p", { class: "note", text: ct("pick") }), done]),
   );
@@ -117,7 +114,7 @@ async function askQuestion() {
     save();
     box.replaceChildren(
       el("h3", { text: ct("trainer_title") }),
-      el("p", { id: "coach-verdict", class: right ? "coach-right" : "coach-wrong", text: `${ct(right ? "right" : "wrong")} ${q.why}` }),
+      el("p", { id: "coach-verdict", class: right ? "coach-right" : "coach-wrong", text: `${ct(right ? "right" : "wrong")} ${cardsInText(q.why)}` }),
     );
     asking = false;
     render();

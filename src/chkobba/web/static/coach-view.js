@@ -2,9 +2,22 @@
 // the biggest mistakes, and one decision with the expert's estimates of every play.
 import { el } from "./common.js";
 import { ct } from "./coach-i18n.js";
+import { cardsInText, moveShort } from "./cardnames.js";
 
 function sign(x) {
   return `${x >= 0 ? "+" : ""}${x.toFixed(2)}`;
+}
+
+/** A hint (POST /api/games/{code}/hint): its note (``title(behind, n)``, the words saying
+ * what the figures are) and the plays, best first (each move and the cards in its words
+ * named as the deck shown names them), each ± its standard error unless exact. */
+export function hintView(h, title) {
+  const behind = h.exact ? ct("solved") : ct("sampled", { n: h.samples });
+  return [
+    el("p", { class: "note", text: title(behind, h.hints) }),
+    el("ol", {}, ...h.plays.map((p) => el("li", { class: "coach-hint-line" },
+      el("b", { title: p.move, text: moveShort(p.move) }), ` ${sign(p.mean)}${h.exact ? "" : ` ± ${p.se.toFixed(2)}`} — ${cardsInText(p.words)}`))),
+  ];
 }
 
 /** The analysis' summary and its biggest mistakes, each a link calling ``go(ply)``. */
@@ -14,7 +27,7 @@ export function resultView(analysis, go) {
     el("p", { class: "note", text: ct("figures", { n: analysis.samples, lost: analysis.total_loss.toFixed(2), s: analysis.seconds.toFixed(1) }) }),
     el("h3", { text: worst.length ? ct("mistakes") : ct("no_mistake") }),
     el("ol", { id: "coach-mistakes" }, ...worst.map((d) => {
-      const a = el("a", { href: "#", text: `${ct("round_play", { r: d.round, p: d.play })}${d.words}` });
+      const a = el("a", { href: "#", text: `${ct("round_play", { r: d.round, p: d.play })}${cardsInText(d.words)}` });
       a.addEventListener("click", (e) => { e.preventDefault(); go(d.ply); });
       return el("li", {}, a);
     })),
@@ -24,10 +37,10 @@ export function resultView(analysis, go) {
 /** One decision: the play in words, and the estimates of every play, best first. */
 export function decisionView(d, names) {
   const est = d.estimates;
-  const head = el("p", { class: d.mistake ? "coach-mistake" : "", id: "coach-words", text: `${names[d.seat]}: ${d.words}` });
+  const head = el("p", { class: d.mistake ? "coach-mistake" : "", id: "coach-words", text: `${names[d.seat]}: ${cardsInText(d.words)}` });
   if (!est) return [head, el("p", { class: "note", text: ct("forced") })];
   const rows = [...est.plays].sort((a, b) => b.mean - a.mean).map((p) => el("tr", { class: p.move === d.move ? "coach-played" : "" },
-    el("td", { text: `${p.move}${p.move === d.move ? ct("played") : ""}${p.move === d.best ? " ★" : ""}` }),
+    el("td", { title: p.move, text: `${moveShort(p.move)}${p.move === d.move ? ct("played") : ""}${p.move === d.best ? " ★" : ""}` }),
     el("td", { text: sign(p.mean) + (est.exact ? "" : ` ± ${p.se.toFixed(2)}`) }),
     el("td", { text: p.loss ? `−${p.loss.toFixed(2)}${est.exact ? "" : ` ± ${p.loss_se.toFixed(2)}`}` : ct("best") })));
   return [

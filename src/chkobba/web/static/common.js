@@ -1,12 +1,11 @@
 // Shared by the pages: cards, moves in words, names, seat tokens, the header.
-import { t, mountLangPicker, levelName } from "./i18n.js";
+import { t, bidiSafe, mountLangPicker, levelName } from "./i18n.js";
 import { cardImage, mountDeckPicker } from "./cards.js";
+import { backName, cardName, cardShort, cardsShort, coinsSign } from "./cardnames.js";
 import { mountSoundToggle } from "./sound.js";
 
-const SUIT_SYMBOL = { s: "♠", h: "♥", d: "♦", c: "♣" };
-
 /** A card (``null``: its back) as the picture of the deck chosen (cards.js), named for
- * assistive tools by its rank and suit sign. */
+ * assistive tools in full, in the deck's words ("sette di denari"). */
 export function cardEl(code, opts = {}) {
   const el = document.createElement(opts.button ? "button" : "span");
   el.className = "card";
@@ -15,19 +14,20 @@ export function cardEl(code, opts = {}) {
   el.append(cardImage(code));
   if (!code) {
     el.classList.add("back");
-    el.setAttribute("aria-label", "card");
+    el.setAttribute("aria-label", backName());
     return el;
   }
   const suit = code[1];
   el.classList.add(suit === "h" || suit === "d" ? "red" : "black");
   el.dataset.card = code;
-  el.setAttribute("aria-label", pretty(code));
+  el.setAttribute("aria-label", cardName(code));
   return el;
 }
 
+/** A card as written in a line of text, in the deck drawn and the page's language
+ * (cardnames.js): 7♦ on French cards, "7 di denari" on Italian ones. */
 export function pretty(code) {
-  // Isolated left to right, so a card reads the same inside Arabic text.
-  return `\u2066${code[0]}${SUIT_SYMBOL[code[1]]}\u2069`;
+  return cardShort(code);
 }
 
 export function cardsRow(codes, opts = {}) {
@@ -57,7 +57,8 @@ export function seatState(room, seat) {
 export function seatName(players, seat) {
   const p = players?.[seat];
   if (!p) return `#${seat + 1}`;
-  if (p.name) return p.name;
+  // A name in the other direction's script is isolated, so it reads right in any line.
+  if (p.name) return bidiSafe(p.name);
   // Numbered, so that several computer seats (partner and opponents) can be told apart;
   // a name, so capitalised ("Computer 2 wins"), like the names people give themselves.
   if (p.computer) return `${t("computer")} ${seat + 1} (${levelName(p.computer)})`;
@@ -87,7 +88,7 @@ export function describeMove(turn, players, points) {
   if (move === "table") return t("move_table", { name });
   const [card, taken] = move.split(":");
   let text = taken
-    ? t("move_capture", { name, card: pretty(card), taken: taken.split("+").map(pretty).join(" ") })
+    ? t("move_capture", { name, card: pretty(card), taken: cardsShort(taken.split("+")) })
     : t("move_lay", { name, card: pretty(card) });
   if (turn.chkobba) text += ` — ${sweepShout(points)}`;
   return text;
@@ -112,10 +113,10 @@ function presetRows(score, pointList, who, players, sideOf) {
 function pointDetail(score, rule) {
   const counts = (arr) => (arr ?? []).join(` ${t("vs")} `);
   if (rule === "cards") return `${counts(score.cards)} ${t("cards")}`;
-  if (rule === "coins") return `${counts(score.diamonds)} ♦`;
+  if (rule === "coins") return `${counts(score.diamonds)} ${coinsSign()}`;
   if (rule === "sevens") return `7: ${counts(score.sevens)} · 6: ${counts(score.sixes)}`;
-  if (rule === "seven_of_coins") return "7♦";
-  if (rule === "king_of_coins") return "K♦";
+  if (rule === "seven_of_coins") return pretty("7d");
+  if (rule === "king_of_coins") return pretty("Kd");
   return "";
 }
 
@@ -129,9 +130,9 @@ export function breakdownTable(end, players, sideOf, points, pointList) {
   const chkobba = !pointList || pointList.map((p) => p.key).join() === CHKOBBA_POINTS.join();
   const rows = chkobba ? [
     ["karta", who(score.karta), `${counts(score.cards)} ${t("cards")}`],
-    ["dinari", who(score.dinari), `${counts(score.diamonds)} ♦`],
+    ["dinari", who(score.dinari), `${counts(score.diamonds)} ${coinsSign()}`],
     ["barmila", who(score.barmila), `7: ${counts(score.sevens)} · 6: ${counts(score.sixes)}`],
-    ["haya", who(score.haya), "7♦"],
+    ["haya", who(score.haya), pretty("7d")],
     [
       "chkobba",
       [...Array(sides).keys()].map((s) => `${sideName(players, sideOf, s)} ${score.chkobba[s]}`).join(", "),
@@ -177,9 +178,9 @@ export function breakdownTable(end, players, sideOf, points, pointList) {
 export function endNotes(end, players, sideOf) {
   const out = [];
   if (end.swept?.length && end.taker !== null && end.taker !== undefined) {
-    out.push(t("takes_rest", { name: sideName(players, sideOf, end.taker), cards: end.swept.map(pretty).join(" ") }));
+    out.push(t("takes_rest", { name: sideName(players, sideOf, end.taker), cards: cardsShort(end.swept) }));
   }
-  if (end.leftover?.length) out.push(t("set_aside", { cards: end.leftover.map(pretty).join(" ") }));
+  if (end.leftover?.length) out.push(t("set_aside", { cards: cardsShort(end.leftover) }));
   return out;
 }
 

@@ -1,10 +1,12 @@
 // The game screen: one WebSocket to the server, which sends only what this seat may see.
-import { t, onLangChange, levelName } from "./i18n.js";
+import { t, bidiSafe, gameName, onLangChange, levelName } from "./i18n.js";
 import {
   api, breakdownTable, cardEl, describeMove, el, endNotes, pretty,
   saveToken, savedToken, seatName, seatState, settingsWords, setupHeader, sideName,
 } from "./common.js";
-import { setGameDeck } from "./cards.js";
+import { onDeckChange, setGameDeck } from "./cards.js";
+import { heartbeat } from "./heartbeat.js";
+import { aw } from "./account-i18n.js";
 import { chkobbaMove, hasLast, pacer, replayLast, snapshot } from "./motion.js";
 import { declaredBoxes, drawTableCards, drawWild, placeSeats, scoresBySeat, seatScore as scoreAtSeat } from "./table.js";
 
@@ -21,6 +23,7 @@ let waitingReply = false;
 let collecting = false; // a round's end is being shown: no move before its breakdown
 let seq = 0;
 let backoff = 500;
+let beat = null;
 let gone = false;
 let connected = false;
 // Messages are shown one after the other, each move animated and paced (motion.js).
@@ -35,28 +38,50 @@ function send(msg) {
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   // The game's code in the URL lets a balancer send every client of a game to one server.
-  ws = new WebSocket(`${proto}//${location.host}/ws?game=${encodeURIComponent(game)}`);
-  ws.onopen = () => {
+  const socket = new WebSocket(`${proto}//${location.host}/ws?game=${encodeURIComponent(game)}`);
+  ws = socket;
+  socket.onopen = () => {
     backoff = 500;
     $("conn").classList.add("hidden");
+    // No pong in time: the server is gone without closing; leave it for one that answers.
+    beat = heartbeat(socket, () => drop(socket));
     const hello = { type: "hello", game };
     if (token) hello.token = token;
     send(hello);
   };
-  ws.onmessage = (ev) => {
+  socket.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
+    if (beat && beat.seen(msg)) return;
     queue(() => handle(msg));
   };
-  ws.onclose = () => {
-    // Cut off, this page knows nobody's presence, its own included: every dot goes grey.
-    connected = false;
-    render();
-    if (gone) return;
-    $("conn").classList.remove("hidden");
-    waitingReply = false;
-    setTimeout(connect, backoff);
-    backoff = Math.min(backoff * 2, 5000);
-  };
+  socket.onclose = () => lost(socket);
+}
+
+/** Give up on a connection that does not answer, and reconnect at once. */
+function drop(socket) {
+  socket.onclose = null;
+  socket.onmessage = null;
+  try {
+    socket.close();
+  } catch {
+    // Closing a socket already closing: nothing to do.
+  }
+  backoff = 500;
+  lost(socket);
+}
+
+function lost(socket) {
+  if (socket !== ws) return;
+  if (beat) beat.stop();
+  beat = null;
+  // Cut off, this page knows nobody's presence, its own included: every dot goes grey.
+  connected = false;
+  render();
+  if (gone) return;
+  $("conn").classList.remove("hidden");
+  waitingReply = false;
+  setTimeout(connect, backoff);
+  backoff = Math.min(backoff * 2, 5000);
 }
 
 function handle(msg) {
@@ -89,7 +114,8 @@ function handle(msg) {
       break;
     case "rematch":
       // Every person agreed: this seat's place in the new game, then off to it.
-      saveToken(msg.game, msg.token);
+      // A seat held by the signed-in account alone has no token: the session seats it.
+      if (msg.token) saveToken(msg.game, msg.token);
       $("rematch-link").href = msg.url;
       $("rematch-link").classList.remove("hidden");
       gone = true;
@@ -193,7 +219,7 @@ function renderWaiting() {
   $("seat-list").replaceChildren(
     ...room.players.map((p) =>
       el("li", {}, el("span", { class: `dot ${online(p) ? "on" : ""}` }),
-        el("span", { class: "grow", text: p.taken ? seatName(room.players, p.seat) : t("free_seat") }),
+        el("span", { class: "grow", text: p.taken ? seatName(room.players, p.seat) : t("free_seat") }, ...memberMark(p)),
         el("span", { text: p.seat === seat ? t("you") : "" }))),
   );
   const free = room.players.some((p) => !p.taken);
@@ -213,7 +239,7 @@ function renderScores() {
     const marks = "★".repeat(state.chkobba[s] ?? 0);
     items.push(
       el("span", { class: "score", "data-side": s },
-        `${sideName(players(), sideOf(), s)}: `, el("b", { text: state.totals[s] }),
+        `${bidiSafe(sideName(players(), sideOf(), s))}: `, el("b", { text: state.totals[s] }),
         ` / ${state.target}`,
         el("span", { class: "info", text: ` · ${t("pile")} ${state.piles[s]} ` }),
         el("span", { class: "marks", text: marks })),
@@ -230,6 +256,9 @@ function renderSeats() {
   placeSeats($("ring"), n, seat < 0 ? 0 : seat, seatBox);
   $("hand-zone").classList.toggle("hidden", seat < 0);
   $("rules-link").href = `/rules/${encodeURIComponent(room.rules ?? "chkobba")}`;
+  // The header names the game played ("Scopa di quindici"), in the page's language.
+  $("game-name").textContent = gameName(room.rules ?? "chkobba");
+  document.title = `${gameName(room.rules ?? "chkobba")} · ${room.game}`;
   renderWild();
   renderMyDeclared();
 }
@@ -246,6 +275,12 @@ function renderMyDeclared() {
 
 /** One seat at the table: its name, whether it is the dealer or a partner, its hidden
  * cards (the person's own are in the hand below), and any hand it declared, face up. */
+/** A signed-in player's mark beside their name: it is their account's, not a name a
+ * guest typed (docs/web.md, "Accounts"). */
+function memberMark(p) {
+  return p?.account ? [el("span", { class: "member", title: aw("account_name"), text: " ✓" })] : [];
+}
+
 function seatBox(s) {
   const p = players()[s];
   const mine = s === seat;
@@ -256,7 +291,8 @@ function seatBox(s) {
   // "turn" outlines the seat to wait for; the person's own turn is told by the status.
   const box = el("div", { class: `seat ${turn && !mine ? "turn" : ""} ${mine ? "me" : ""}`, "data-seat": s },
     el("div", { class: "name" }, el("span", { class: `dot ${online(p) ? "on" : ""}` }),
-      el("span", { class: "who", text: mine ? `${seatName(players(), s)} (${t("you")})` : seatName(players(), s) })),
+      el("span", { class: "who", text: mine ? `${seatName(players(), s)} (${t("you")})` : seatName(players(), s) }),
+      ...memberMark(p)),
     el("div", { class: "info", text: seatInfo(s) }),
     ...seatScore(s), backs, ...(mine ? [] : declaredBoxes(state, s)));
   return box;
@@ -438,6 +474,8 @@ async function joinSeat() {
 async function main() {
   setupHeader();
   onLangChange(() => render());
+  // The cards are written in the deck drawn: the log and the choices follow a new deck.
+  onDeckChange(() => render());
   $("join-name").value = localStorage.getItem("chkobba.name") || "";
   $("join-btn").addEventListener("click", joinSeat);
   $("fill-btn").addEventListener("click", () => send({ type: "fill", level: $("fill-level").value }));

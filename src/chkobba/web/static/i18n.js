@@ -1,452 +1,82 @@
-// Words of the pages in English, French and Arabic (right to left), and the language switch.
+// The pages' words and the language switch. The words are in one JSON catalogue per
+// language (chkobba/words/catalogues/LANG.json, served at /static/i18n/LANG.json), shared
+// with the server and the terminal; this module loads them before any page script runs,
+// so t() stays synchronous (English stands in for any word a catalogue lacks).
 
-const WORDS = {
-  en: {
-    deck: "Cards",
-    deck_french: "French cards",
-    deck_italian: "Italian cards",
-    deck_spanish: "Spanish cards",
-    sound: "Sound effects",
-    sound_on: "Sound on (click to turn off)",
-    sound_off: "Sound off (click to turn on)",
-    last_move: "Show the last move again",
-    sweep_chkobba: "Chkobba!",
-    sweep_scopa: "Scopa!",
-    sweep_escoba: "Escoba!",
-    title: "Chkobba",
-    tagline: "The Tunisian card game, in your browser",
-    language: "Language",
-    lobby: "Lobby",
-    play_computer: "Play the computer",
-    online_room: "Play with friends",
-    join_code: "Join with a code",
-    your_name: "Your name",
-    level: "Level",
-    target: "Play to",
-    points: "points",
-    players: "Players",
-    seating_2: "2 players",
-    seating_2v2: "2 against 2",
-    seating_3: "3 players",
-    seating_4: "4 players",
-    seating_6: "6 players",
-    rules: "Game",
-    rules_page: "Rules",
-    start: "Start",
-    create_room: "Create the room",
-    code: "Code",
-    join: "Join",
-    in_progress: "Games being played",
-    finished_games: "Finished games",
-    none_yet: "None yet.",
-    watch: "Watch",
-    replay: "Replay",
-    download: "Download the record",
-    level_random: "Beginner",
-    level_easy: "Easy",
-    level_medium: "Medium",
-    level_hard: "Hard",
-    level_greedy: "Easy (greedy)",
-    level_heuristic: "Medium (heuristic)",
-    level_expert: "Expert",
-    waiting_title: "Waiting for players",
-    share: "Share this link or the code with your friends:",
-    copy: "Copy",
-    copied: "Copied",
-    take_seat: "Take a seat",
-    free_seat: "free seat",
-    fill_computer: "Fill the empty seats with the computer",
-    fill: "Fill",
-    you: "you",
-    computer: "Computer",
-    online: "online",
-    offline: "offline",
-    round: "Round",
-    stock: "Stock",
-    table: "Table",
-    your_hand: "Your hand",
-    pile: "Pile",
-    cards: "cards",
-    your_turn: "Your turn",
-    waiting_for: "Waiting for {name}",
-    cutting: "{name} is cutting",
-    cut_title: "You cut: the card shown is",
-    keep: "Keep it",
-    put_table: "Put it on the table",
-    choose_capture: "Choose what to capture with {card}:",
-    cancel: "Cancel",
-    last_plays: "Last plays",
-    move_keep: "{name} keeps the cut card",
-    move_table: "{name} puts the cut card on the table",
-    move_lay: "{name} lays {card}",
-    move_capture: "{name} plays {card} and takes {taken}",
-    chkobba_shout: "Chkobba!",
-    round_over: "Round {n} is over",
-    takes_rest: "{name} takes the rest of the table: {cards}",
-    set_aside: "Nobody captured: {cards} set aside",
-    nobody: "nobody (bājī)",
-    point_karta: "most cards",
-    point_dinari: "most diamonds",
-    point_barmila: "most 7s (then 6s)",
-    point_haya: "the 7♦",
-    point_chkobba: "sweeps",
-    round_points: "Points this round",
-    match_score: "Match score",
-    continue: "Continue",
-    last_round: "Last round",
-    game_over: "The match is over",
-    winner: "{name} wins",
-    new_game: "New game",
-    spectating: "You are watching",
-    reconnecting: "Connection lost, reconnecting…",
-    error: "Error",
-    not_found: "No game with that code.",
-    first: "First",
-    prev: "Back",
-    next: "Next",
-    last: "Last",
-    autoplay: "Play",
-    pause: "Pause",
-    step: "Step {i} of {n}",
-    deal: "Round {n}: the deal",
-    void_deal: "Three of a kind on the table: the deal is void and done again",
-    not_finished: "This game is not over yet: watch it instead.",
-    side: "side",
-    team_of: "{a} & {b}",
-    vs: "vs",
-    dealer: "dealer",
-    partner: "partner",
-    analyse_record: "Analyse a game record with the expert",
-    resign: "Resign",
-    resign_sure: "Resign the match for your side?",
-    resign_yes: "Yes, resign",
-    resigned_by: "{name} resigned",
-    abandoned: "Abandoned: nobody came back",
-    rematch: "Rematch",
-    rematch_accepted: "Rematch accepted by {names}",
-    to_rematch: "Go to the rematch",
-    rematch_of: "Rematch of {code}",
-    away: "away",
-    stand_in: "the computer plays for this seat",
-    private_room: "Private room",
-    public_room: "Public room",
-    grace_is: "away: the computer plays after {n} s",
-    clock_is: "turn clock {n} s",
-    coach_on: "coach allowed",
-    coach_off: "no coach",
-    private_label: "Private: only the link or the code opens it",
-    grace_label: "When a player is away, the computer plays after",
-    clock_label: "Turn clock",
-    no_clock: "none",
-    seconds: "{n} s",
-    coaching_label: "Allow the coach (hints, unseen cards, trainer) for everyone",
-  },
-  fr: {
-    deck: "Cartes",
-    deck_french: "Cartes françaises",
-    deck_italian: "Cartes italiennes",
-    deck_spanish: "Cartes espagnoles",
-    sound: "Effets sonores",
-    sound_on: "Son activé (cliquer pour couper)",
-    sound_off: "Son coupé (cliquer pour activer)",
-    last_move: "Revoir le dernier coup",
-    sweep_chkobba: "Chkobba !",
-    sweep_scopa: "Scopa !",
-    sweep_escoba: "Escoba !",
-    title: "Chkobba",
-    tagline: "Le jeu de cartes tunisien, dans votre navigateur",
-    language: "Langue",
-    lobby: "Accueil",
-    play_computer: "Jouer contre l’ordinateur",
-    online_room: "Jouer avec des amis",
-    join_code: "Rejoindre avec un code",
-    your_name: "Votre nom",
-    level: "Niveau",
-    target: "Partie en",
-    points: "points",
-    players: "Joueurs",
-    seating_2: "2 joueurs",
-    seating_2v2: "2 contre 2",
-    seating_3: "3 joueurs",
-    seating_4: "4 joueurs",
-    seating_6: "6 joueurs",
-    rules: "Jeu",
-    rules_page: "Règles",
-    start: "Commencer",
-    create_room: "Créer la salle",
-    code: "Code",
-    join: "Rejoindre",
-    in_progress: "Parties en cours",
-    finished_games: "Parties terminées",
-    none_yet: "Aucune pour l’instant.",
-    watch: "Regarder",
-    replay: "Revoir",
-    download: "Télécharger la partie",
-    level_random: "Débutant",
-    level_easy: "Facile",
-    level_medium: "Moyen",
-    level_hard: "Difficile",
-    level_greedy: "Facile (glouton)",
-    level_heuristic: "Moyen (heuristique)",
-    level_expert: "Expert",
-    waiting_title: "En attente des joueurs",
-    share: "Partagez ce lien ou le code avec vos amis :",
-    copy: "Copier",
-    copied: "Copié",
-    take_seat: "Prendre une place",
-    free_seat: "place libre",
-    fill_computer: "Compléter les places vides par l’ordinateur",
-    fill: "Compléter",
-    you: "vous",
-    computer: "Ordinateur",
-    online: "en ligne",
-    offline: "hors ligne",
-    round: "Manche",
-    stock: "Talon",
-    table: "Table",
-    your_hand: "Votre main",
-    pile: "Levées",
-    cards: "cartes",
-    your_turn: "À vous de jouer",
-    waiting_for: "En attente de {name}",
-    cutting: "{name} coupe",
-    cut_title: "Vous coupez : la carte montrée est",
-    keep: "La garder",
-    put_table: "La mettre sur la table",
-    choose_capture: "Choisissez ce que {card} prend :",
-    cancel: "Annuler",
-    last_plays: "Derniers coups",
-    move_keep: "{name} garde la carte de la coupe",
-    move_table: "{name} pose la carte de la coupe sur la table",
-    move_lay: "{name} pose {card}",
-    move_capture: "{name} joue {card} et prend {taken}",
-    chkobba_shout: "Chkobba !",
-    round_over: "Fin de la manche {n}",
-    takes_rest: "{name} ramasse le reste de la table : {cards}",
-    set_aside: "Personne n’a rien pris : {cards} mises de côté",
-    nobody: "personne (bājī)",
-    point_karta: "le plus de cartes",
-    point_dinari: "le plus de carreaux",
-    point_barmila: "le plus de 7 (puis de 6)",
-    point_haya: "le 7♦",
-    point_chkobba: "chkobbas",
-    round_points: "Points de la manche",
-    match_score: "Score de la partie",
-    continue: "Continuer",
-    last_round: "Manche précédente",
-    game_over: "La partie est finie",
-    winner: "{name} gagne",
-    new_game: "Nouvelle partie",
-    spectating: "Vous regardez",
-    reconnecting: "Connexion perdue, reconnexion…",
-    error: "Erreur",
-    not_found: "Aucune partie avec ce code.",
-    first: "Début",
-    prev: "Précédent",
-    next: "Suivant",
-    last: "Fin",
-    autoplay: "Lecture",
-    pause: "Pause",
-    step: "Étape {i} sur {n}",
-    deal: "Manche {n} : la donne",
-    void_deal: "Trois cartes de même valeur sur la table : la donne est refaite",
-    not_finished: "Cette partie n’est pas finie : regardez-la en direct.",
-    side: "camp",
-    team_of: "{a} et {b}",
-    vs: "contre",
-    dealer: "donneur",
-    partner: "partenaire",
-    analyse_record: "Analyser un enregistrement de partie avec l’expert",
-    resign: "Abandonner",
-    resign_sure: "Abandonner la partie pour votre camp ?",
-    resign_yes: "Oui, abandonner",
-    resigned_by: "{name} a abandonné",
-    abandoned: "Partie abandonnée : personne n'est revenu",
-    rematch: "Revanche",
-    rematch_accepted: "Revanche acceptée par {names}",
-    to_rematch: "Aller à la revanche",
-    rematch_of: "Revanche de {code}",
-    away: "absent",
-    stand_in: "l'ordinateur joue à sa place",
-    private_room: "Salle privée",
-    public_room: "Salle publique",
-    grace_is: "absent : l'ordinateur joue après {n} s",
-    clock_is: "{n} s par coup",
-    coach_on: "entraîneur permis",
-    coach_off: "sans entraîneur",
-    private_label: "Privée : seuls le lien ou le code l'ouvrent",
-    grace_label: "Si un joueur s'absente, l'ordinateur joue après",
-    clock_label: "Temps par coup",
-    no_clock: "aucun",
-    seconds: "{n} s",
-    coaching_label: "Permettre l'entraîneur (conseils, cartes non vues, questions) à tous",
-  },
-  ar: {
-    deck: "الورق",
-    deck_french: "ورق فرنسي",
-    deck_italian: "ورق إيطالي",
-    deck_spanish: "ورق إسباني",
-    sound: "المؤثرات الصوتية",
-    sound_on: "الصوت مفعّل (انقر لإيقافه)",
-    sound_off: "الصوت متوقف (انقر لتفعيله)",
-    last_move: "أعد عرض الحركة الأخيرة",
-    sweep_chkobba: "شكبّة!",
-    sweep_scopa: "سكوبا!",
-    sweep_escoba: "إسكوبا!",
-    title: "شكبّة",
-    tagline: "لعبة الورق التونسية في متصفحك",
-    language: "اللغة",
-    lobby: "الرئيسية",
-    play_computer: "العب ضد الحاسوب",
-    online_room: "العب مع الأصدقاء",
-    join_code: "انضم برمز",
-    your_name: "اسمك",
-    level: "المستوى",
-    target: "اللعب حتى",
-    points: "نقطة",
-    players: "اللاعبون",
-    seating_2: "لاعبان",
-    seating_2v2: "اثنان ضد اثنين",
-    seating_3: "ثلاثة لاعبين",
-    seating_4: "أربعة لاعبين",
-    seating_6: "ستة لاعبين",
-    rules: "اللعبة",
-    rules_page: "القواعد",
-    start: "ابدأ",
-    create_room: "أنشئ الغرفة",
-    code: "الرمز",
-    join: "انضم",
-    in_progress: "مباريات جارية",
-    finished_games: "مباريات منتهية",
-    none_yet: "لا شيء بعد.",
-    watch: "شاهد",
-    replay: "إعادة",
-    download: "تنزيل سجل المباراة",
-    level_random: "مبتدئ",
-    level_easy: "سهل",
-    level_medium: "متوسط",
-    level_hard: "صعب",
-    level_greedy: "سهل (جشع)",
-    level_heuristic: "متوسط",
-    level_expert: "خبير",
-    waiting_title: "في انتظار اللاعبين",
-    share: "شارك هذا الرابط أو الرمز مع أصدقائك:",
-    copy: "نسخ",
-    copied: "تم النسخ",
-    take_seat: "خذ مقعدًا",
-    free_seat: "مقعد شاغر",
-    fill_computer: "املأ المقاعد الشاغرة بالحاسوب",
-    fill: "املأ",
-    you: "أنت",
-    computer: "الحاسوب",
-    online: "متصل",
-    offline: "غير متصل",
-    round: "الجولة",
-    stock: "الرزمة",
-    table: "الطاولة",
-    your_hand: "أوراقك",
-    pile: "المأخوذ",
-    cards: "ورقة",
-    your_turn: "دورك",
-    waiting_for: "في انتظار {name}",
-    cutting: "{name} يقطع الورق",
-    cut_title: "أنت تقطع: الورقة الظاهرة هي",
-    keep: "احتفظ بها",
-    put_table: "ضعها على الطاولة",
-    choose_capture: "اختر ما تأخذه بـ {card}:",
-    cancel: "إلغاء",
-    last_plays: "آخر الحركات",
-    move_keep: "{name} يحتفظ بورقة القطع",
-    move_table: "{name} يضع ورقة القطع على الطاولة",
-    move_lay: "{name} يضع {card}",
-    move_capture: "{name} يلعب {card} ويأخذ {taken}",
-    chkobba_shout: "شكبّة!",
-    round_over: "انتهت الجولة {n}",
-    takes_rest: "{name} يأخذ ما تبقّى على الطاولة: {cards}",
-    set_aside: "لم يأخذ أحد شيئًا: {cards} جانبًا",
-    nobody: "لا أحد (باجي)",
-    point_karta: "أكثر الأوراق",
-    point_dinari: "أكثر الديناري",
-    point_barmila: "أكثر السبعات (ثم الستات)",
-    point_haya: "سبعة الديناري",
-    point_chkobba: "الشكبّات",
-    round_points: "نقاط الجولة",
-    match_score: "نتيجة المباراة",
-    continue: "تابع",
-    last_round: "الجولة السابقة",
-    game_over: "انتهت المباراة",
-    winner: "الفائز: {name}",
-    new_game: "مباراة جديدة",
-    spectating: "أنت تشاهد",
-    reconnecting: "انقطع الاتصال، جارٍ إعادة الاتصال…",
-    error: "خطأ",
-    not_found: "لا توجد مباراة بهذا الرمز.",
-    first: "البداية",
-    prev: "السابق",
-    next: "التالي",
-    last: "النهاية",
-    autoplay: "تشغيل",
-    pause: "إيقاف",
-    step: "الخطوة {i} من {n}",
-    deal: "الجولة {n}: التوزيع",
-    void_deal: "ثلاث أوراق متشابهة على الطاولة: يُعاد التوزيع",
-    not_finished: "هذه المباراة لم تنتهِ بعد: شاهدها مباشرة.",
-    side: "فريق",
-    team_of: "{a} و{b}",
-    vs: "ضد",
-    dealer: "الموزّع",
-    partner: "الشريك",
-    analyse_record: "حلّل سجلّ مباراة مع الخبير",
-    resign: "استسلام",
-    resign_sure: "هل تستسلم في المباراة باسم فريقك؟",
-    resign_yes: "نعم، أستسلم",
-    resigned_by: "{name} استسلم",
-    abandoned: "مباراة متروكة: لم يعد أحد",
-    rematch: "مباراة ثأرية",
-    rematch_accepted: "قبل المباراة الثأرية: {names}",
-    to_rematch: "اذهب إلى المباراة الثأرية",
-    rematch_of: "ثأرية للمباراة {code}",
-    away: "غائب",
-    stand_in: "الحاسوب يلعب مكانه",
-    private_room: "غرفة خاصة",
-    public_room: "غرفة عامة",
-    grace_is: "عند الغياب: يلعب الحاسوب بعد {n} ث",
-    clock_is: "{n} ث لكل حركة",
-    coach_on: "المدرّب مسموح",
-    coach_off: "بدون مدرّب",
-    private_label: "خاصة: لا يفتحها إلا الرابط أو الرمز",
-    grace_label: "إذا غاب لاعب، يلعب الحاسوب بعد",
-    clock_label: "الوقت لكل حركة",
-    no_clock: "بلا",
-    seconds: "{n} ث",
-    coaching_label: "السماح بالمدرّب (تلميحات، الأوراق غير المرئية، أسئلة) للجميع",
-  },
-};
+/** Every language, in its own name, in the order the switch lists them. */
+export const LANGS = { en: "English", fr: "Français", it: "Italiano", es: "Español", ar: "العربية" };
 
-export const LANGS = { en: "English", fr: "Français", ar: "العربية" };
+const RIGHT_TO_LEFT = new Set(["ar"]);
+const catalogues = {};
 
+async function load(code) {
+  if (!catalogues[code]) {
+    const r = await fetch(`/static/i18n/${code}.json`);
+    catalogues[code] = r.ok ? await r.json() : {};
+  }
+  return catalogues[code];
+}
+
+/** The language of the page: the player's choice, else the first of the browser's
+ * languages (navigator.languages, as Accept-Language) that a catalogue speaks. */
 function initialLang() {
   const saved = localStorage.getItem("chkobba.lang");
-  if (saved && WORDS[saved]) return saved;
-  const nav = (navigator.language || "en").slice(0, 2);
-  return WORDS[nav] ? nav : "en";
+  if (saved && LANGS[saved]) return saved;
+  for (const tag of navigator.languages?.length ? navigator.languages : [navigator.language || "en"]) {
+    const code = String(tag).slice(0, 2).toLowerCase();
+    if (LANGS[code]) return code;
+  }
+  return "en";
 }
 
 let lang = initialLang();
+// Every catalogue is loaded before a page draws (a few kilobytes each, compressed, and
+// cached), so that switching the language redraws the page at once.
+await Promise.all(Object.keys(LANGS).map(load));
 const listeners = [];
 
 export function currentLang() {
   return lang;
 }
 
+/** Fill a text's ``{name}`` placeholders from ``vars`` (unknown ones kept); a value in
+ * the other direction's script (an Arabic name in a French line, a Latin one in an Arabic
+ * line) is isolated, so that "11 / 0 · مختبر" reads right. */
+export function fill(text, vars = {}) {
+  return text.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? bidiSafe(vars[k]) : `{${k}}`));
+}
+
+const RTL_LETTERS = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
+const LTR_LETTERS = /[A-Za-z\u00c0-\u024f]/;
+
+/** ``value`` isolated (Unicode first-strong isolate) when it holds letters of the other
+ * direction than the page's, and is not isolated already; else as it is. */
+export function bidiSafe(value) {
+  const text = String(value);
+  if (/^[\u2066-\u2068]/.test(text)) return text;
+  const foreign = RIGHT_TO_LEFT.has(lang) ? LTR_LETTERS.test(text) : RTL_LETTERS.test(text);
+  return foreign ? isolate(text) : text;
+}
+
+/** The word for ``key`` in ``section`` of the page's catalogue (English if it has none). */
+export function word(section, key, vars = {}) {
+  const text = catalogues[lang]?.[section]?.[key] ?? catalogues.en?.[section]?.[key] ?? key;
+  return fill(text, vars);
+}
+
+/** Whether ``section`` has ``key`` (for families of keys, such as the game names). */
+export function hasWord(section, key) {
+  return catalogues.en?.[section]?.[key] !== undefined;
+}
+
+/** The page's word for ``key`` (the ``page`` section). */
 export function t(key, vars = {}) {
-  const text = WORDS[lang][key] ?? WORDS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? String(vars[k]) : `{${k}}`));
+  return word("page", key, vars);
 }
 
 export function applyWords(root = document) {
   document.documentElement.lang = lang;
-  document.documentElement.dir = lang === "ar" ? "rtl" : "ltr";
+  document.documentElement.dir = RIGHT_TO_LEFT.has(lang) ? "rtl" : "ltr";
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) {
     el.placeholder = t(el.dataset.i18nPlaceholder);
@@ -454,7 +84,7 @@ export function applyWords(root = document) {
 }
 
 export function setLang(code) {
-  if (!WORDS[code]) return;
+  if (!LANGS[code] || !catalogues[code]) return;
   lang = code;
   localStorage.setItem("chkobba.lang", code);
   applyWords();
@@ -470,6 +100,7 @@ export function mountLangPicker(select) {
     const opt = document.createElement("option");
     opt.value = code;
     opt.textContent = name;
+    opt.lang = code;
     select.append(opt);
   }
   select.value = lang;
@@ -477,8 +108,23 @@ export function mountLangPicker(select) {
   applyWords();
 }
 
+/** A computer level in words, in the page's language (Touti's too). */
 export function levelName(level) {
-  const key = `level_${level}`;
-  const text = t(key);
-  return text === key ? level : text;
+  return hasWord("page", `level_${level}`) ? t(`level_${level}`) : level;
+}
+
+/** A game's proper name (``scopa-di-quindici``: "Scopa di quindici"), in the page's language. */
+export function gameName(name) {
+  return hasWord("games", `name_${name}`) ? word("games", `name_${name}`) : name;
+}
+
+/** A game's one line saying what it is. */
+export function gameLine(name) {
+  return hasWord("games", `line_${name}`) ? word("games", `line_${name}`) : "";
+}
+
+/** ``text`` isolated from the text around it (Unicode first-strong isolate), so a name in
+ * another script reads right inside a line of any direction. */
+export function isolate(text) {
+  return `\u2068${text}\u2069`;
 }

@@ -1,6 +1,7 @@
 // The lobby: a game against the computer, an online room, joining by code, the lists.
-import { t, levelName, onLangChange } from "./i18n.js";
+import { t, bidiSafe, gameLine, gameName, isolate, levelName, onLangChange } from "./i18n.js";
 import { api, saveToken, seatName, setupHeader, el } from "./common.js";
+import { aw } from "./account-i18n.js";
 
 let info = null;
 
@@ -29,10 +30,11 @@ function fillLevels() {
   level.value = gameOf("c") === TOUTI ? played.level : levels.includes("medium") ? "medium" : levels[0];
 }
 
-/** The form's link to the rules page of the game chosen. */
+/** The form's link to the rules page of the game chosen, and its line saying what it is. */
 function rulesLink(prefix) {
   const name = document.getElementById(`${prefix}-rules`).value || "chkobba";
   document.getElementById(`${prefix}-rules-link`).href = `/rules/${encodeURIComponent(name)}`;
+  document.getElementById(`${prefix}-game-line`).textContent = gameLine(name);
 }
 
 function fillForm(prefix) {
@@ -54,7 +56,8 @@ function fillSelects() {
     const v = sel.value;
     const names = Object.keys(info.games?.chkobba?.rules ?? { chkobba: null });
     if (info.games?.touti) names.push(TOUTI);
-    sel.replaceChildren(...names.map((n) => el("option", { value: n, text: n })));
+    // Each game by its proper name in the page's language ("Scopa di quindici").
+    sel.replaceChildren(...names.map((n) => el("option", { value: n, text: gameName(n) })));
     // A rules page's "Play it" names its game: /?rules=NAME.
     const asked = new URLSearchParams(location.search).get("rules");
     sel.value = v || (names.includes(asked) ? asked : "chkobba");
@@ -104,7 +107,7 @@ async function create(mode, prefix) {
   }
   try {
     const r = await api("/api/games", body);
-    remember(name);
+    if (!signedIn) remember(name);
     saveToken(r.game, r.token);
     // Touti's page keeps its seat token under its own key.
     if (body.game === TOUTI) localStorage.setItem(`touti.token.${r.game}`, r.token);
@@ -134,13 +137,13 @@ async function lists() {
     const [p, f] = await Promise.all([api("/api/games?status=playing"), api("/api/games?status=finished&limit=20")]);
     playing.replaceChildren(
       ...p.games.map((g) =>
-        el("li", {}, el("span", { class: "grow", text: `${g.rules}: ${g.players.map((x) => seatName(g.players, x.seat)).join(" · ")}` }),
-          el("span", { text: g.totals.join("–") }), el("a", { href: `${g.game_name === TOUTI ? "/touti" : "/g"}/${g.game}`, text: t("watch") }))),
+        el("li", {}, el("span", { class: "grow", text: `${gameName(g.rules ?? g.game_name)}: ${g.players.map((x) => bidiSafe(seatName(g.players, x.seat))).join(" · ")}` }),
+          el("span", { text: isolate(g.totals.join("–")) }), el("a", { href: `${g.game_name === TOUTI ? "/touti" : "/g"}/${g.game}`, text: t("watch") }))),
     );
     finished.replaceChildren(
       ...f.games.map((g) =>
-        el("li", {}, el("span", { class: "grow", text: g.names.map((n, i) => seatName(g.names.map((name, seat) => ({ seat, name: g.computer[seat] ? null : name, computer: g.computer[seat] })), i)).join(" · ") }),
-          el("span", { text: (g.totals || []).join("–") }),
+        el("li", {}, el("span", { class: "grow", text: g.names.map((n, i) => bidiSafe(seatName(g.names.map((name, seat) => ({ seat, name: g.computer[seat] ? null : name, computer: g.computer[seat] })), i))).join(" · ") }),
+          el("span", { text: isolate((g.totals || []).join("–")) }),
           el("a", { href: `/replay/${g.game}`, class: "replay-link", text: t("replay") }))),
     );
     if (!p.games.length) playing.replaceChildren(el("li", { text: t("none_yet") }));
@@ -150,13 +153,35 @@ async function lists() {
   }
 }
 
+let signedIn = null;
+
+/** The header's link to the account page: the account's name, or "Log in". A signed-in
+ * player plays under the account's name, which the forms show and do not let change. */
+async function accountLink() {
+  try {
+    const r = await api("/api/account/session");
+    signedIn = r.signed_in ? r.account.name : null;
+  } catch {
+    signedIn = null;
+  }
+  const link = document.getElementById("account-link");
+  link.textContent = signedIn ?? aw("log_in");
+  link.title = aw("account");
+  for (const id of ["c-name", "r-name"]) {
+    const input = document.getElementById(id);
+    if (signedIn) input.value = signedIn;
+    input.readOnly = Boolean(signedIn);
+  }
+}
+
 async function main() {
   setupHeader();
   const saved = localStorage.getItem("chkobba.name") || "";
   for (const id of ["c-name", "r-name"]) document.getElementById(id).value = saved;
+  await accountLink();
   info = await api("/api/info");
   fillSelects();
-  onLangChange(() => { fillSelects(); lists(); });
+  onLangChange(() => { fillSelects(); lists(); accountLink(); });
   for (const prefix of ["c", "r"]) {
     document.getElementById(`${prefix}-rules`).addEventListener("change", () => fillForm(prefix));
   }

@@ -4,7 +4,7 @@
 // the game screen does (motion.js): a card from its seat to the table, captured cards to
 // the taker's pile, a sweep shouted, a new deal from the stock.
 import { cardsRow, describeMove, el, sideName, sweepShout } from "./common.js";
-import { t } from "./i18n.js";
+import { bidiSafe, t } from "./i18n.js";
 import { animate, snapshot } from "./motion.js";
 import { declaredBoxes, drawTableCards, drawWild, placeSeats, scoresBySeat, seatScore } from "./table.js";
 
@@ -50,7 +50,7 @@ export function drawStep(data, f) {
   const bySeat = scoresBySeat(data.teams, f);
   $("scores").classList.toggle("by-seat", bySeat);
   $("scores").replaceChildren(
-    ...f.totals.map((v, s) => el("span", { class: "score", "data-side": s }, `${sideName(p, data.side_of, s)}: `, el("b", { text: v }), ` / ${data.target}`,
+    ...f.totals.map((v, s) => el("span", { class: "score", "data-side": s }, `${bidiSafe(sideName(p, data.side_of, s))}: `, el("b", { text: v }), ` / ${data.target}`,
       el("span", { class: "info", text: ` · ${t("pile")} ${f.piles[s]} ` }), el("span", { class: "marks", text: "★".repeat(f.chkobba[s]) }))),
     el("span", { class: "meta" }, el("span", { text: `${t("round")} ${f.round}` }), el("span", { text: `${t("stock")} ${f.stock}` })),
   );

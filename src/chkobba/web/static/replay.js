@@ -2,9 +2,9 @@
 // Chkobba family on the oval table (replay-table.js), Touti on its own (touti-table.js).
 // Stepping forward one step moves the cards as the game screens do (motion.js); the
 // arrows of the keyboard step too. Each round's breakdown is shown at its end.
-import { t, onLangChange } from "./i18n.js";
+import { t, gameName, onLangChange } from "./i18n.js";
 import { api, breakdownTable, el, endNotes, setupHeader } from "./common.js";
-import { setGameDeck } from "./cards.js";
+import { onDeckChange, setGameDeck } from "./cards.js";
 import { pacer, snapshot, toutiMove } from "./motion.js";
 import { drawStep, players, stepMotion, stepSnapshot } from "./replay-table.js";
 import { drawToutiCenter, drawToutiSeats, fillToutiTable, story, thisDeal } from "./touti-table.js";
@@ -27,7 +27,13 @@ function show(n) {
   return queue(() => draw(to));
 }
 
+/** The header names the game replayed, in the page's language. */
+function drawName() {
+  $("game-name").textContent = gameName(data.rules ?? data.kind ?? "chkobba");
+}
+
 function draw(to) {
+  drawName();
   const forward = to === i + 1;
   const snap = forward ? (touti() ? snapshot([document.querySelector(".touti-table")]) : stepSnapshot()) : null;
   const prev = data.frames[i];
@@ -135,6 +141,7 @@ async function main() {
     if (touti()) applyToutiWords();
     queue(() => draw(i));
   });
+  onDeckChange(() => queue(() => draw(i)));
   document.body.dataset.kind = data.kind ?? "chkobba";
   document.body.dataset.ready = "1";
   show(0);

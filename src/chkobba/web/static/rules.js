@@ -1,66 +1,21 @@
 // A game's rules page (/rules/NAME): what `chkobba rules NAME` prints, from
 // GET /api/rules/NAME, in the page's language (the server holds every translation).
-import { currentLang, onLangChange, t } from "./i18n.js";
+import { currentLang, gameName, onLangChange, t, word } from "./i18n.js";
 import { api, el, setupHeader } from "./common.js";
-
-const WORDS = {
-  en: {
-    page_title: "Rules: {name}",
-    all_games: "Every game",
-    play_it: "Play it",
-    points: "Points of a round",
-    options: "Options",
-    differs_note: "* differs from Chkobba",
-    command_text: "The same, as chkobba rules prints it",
-    seatings: "Tables: {list}",
-    option: "Option",
-    value: "Value",
-    meaning: "What it does",
-    values: "values: {list}",
-    no_points: "Points come from the cards taken, the last trick and the announcements (docs/touti.md).",
-  },
-  fr: {
-    page_title: "Règles : {name}",
-    all_games: "Tous les jeux",
-    play_it: "Y jouer",
-    points: "Les points d'une manche",
-    options: "Options",
-    differs_note: "* diffère de la Chkobba",
-    command_text: "La même chose, comme l'affiche chkobba rules",
-    seatings: "Tables : {list}",
-    option: "Option",
-    value: "Valeur",
-    meaning: "Ce qu'elle fait",
-    values: "valeurs : {list}",
-    no_points: "Les points viennent des cartes prises, du dernier pli et des annonces (docs/touti.md).",
-  },
-  ar: {
-    page_title: "القواعد: {name}",
-    all_games: "كل الألعاب",
-    play_it: "العب",
-    points: "نقاط الجولة",
-    options: "الخيارات",
-    differs_note: "* يختلف عن الشكبّة",
-    command_text: "النص نفسه كما يطبعه chkobba rules",
-    seatings: "طرق الجلوس: {list}",
-    option: "الخيار",
-    value: "القيمة",
-    meaning: "ما يفعله",
-    values: "القيم: {list}",
-    no_points: "النقاط من الأوراق المأخوذة والأكلة الأخيرة والإعلانات (docs/touti.md).",
-  },
-};
 
 /** The rules page's word for ``key`` in the page's language. */
 function rw(key, vars = {}) {
-  const text = WORDS[currentLang()]?.[key] ?? WORDS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? String(vars[k]) : `{${k}}`));
+  return word("rules_page", key, vars);
 }
 
 const $ = (id) => document.getElementById(id);
 const wanted = decodeURIComponent(location.pathname.split("/")[2] || "chkobba");
 let index = null;
 let rules = null;
+
+/** Values and section numbers ("600, 800, 1000", "§2.4") kept left to right, so that
+ * they read right inside an Arabic line. */
+const ltr = (text) => `\u2066${text}\u2069`;
 
 /** A text in the page's language, English when it has none. */
 const say = (words) => words[currentLang()] ?? words.en;
@@ -69,12 +24,12 @@ function render() {
   for (const node of document.querySelectorAll("[data-rw]")) node.textContent = rw(node.dataset.rw);
   if (index) {
     const pick = $("rules-name");
-    pick.replaceChildren(...index.games.map((g) => el("option", { value: g.name, text: g.name })));
+    pick.replaceChildren(...index.games.map((g) => el("option", { value: g.name, text: gameName(g.name) })));
     pick.value = rules?.name ?? wanted;
   }
   if (!rules) return;
-  document.title = rw("page_title", { name: rules.name });
-  $("rules-title").textContent = rules.name;
+  document.title = rw("page_title", { name: gameName(rules.name) });
+  $("rules-title").textContent = gameName(rules.name);
   $("rules-description").textContent = say(rules.description);
   $("rules-seatings").textContent = rw("seatings", {
     list: rules.seatings.map((s) => t(`seating_${s}`)).join(" · "),
@@ -92,7 +47,7 @@ function render() {
     { "data-option": o.key, class: o.differs ? "differs" : "" },
     el("td", {}, el("code", { text: `${o.differs ? "* " : ""}${o.key}` })),
     el("td", {}, el("code", { text: o.value })),
-    el("td", {}, say(o.help), ...(o.values ? [el("div", { class: "info", text: `${rw("values", { list: o.values })} · ${o.section}` })] : [])))));
+    el("td", {}, say(o.help), ...(o.values ? [el("div", { class: "info", text: `${rw("values", { list: ltr(o.values) })} · ${ltr(o.section)}` })] : [])))));
   $("rules-text").textContent = rules.text.join("\n");
   document.body.dataset.rules = rules.name;
   document.body.dataset.lang = currentLang();

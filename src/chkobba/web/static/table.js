@@ -2,7 +2,8 @@
 // screen (game.js), the replay page (replay.js) and the analysis page (analyse.js): the
 // seats around an oval, one of them at the bottom, the table's cards in the middle, the
 // hands declared (Cirulla) face up at their seats, the wild 7♠'s value by the table.
-import { cardsRow, el, pretty } from "./common.js";
+import { cardsRow, el } from "./common.js";
+import { cardShort, cardsShort } from "./cardnames.js";
 import { t } from "./i18n.js";
 
 /** Where the seat ``k`` places after the one at the bottom sits around an oval table of
@@ -64,7 +65,7 @@ export function declaredBoxes(state, s) {
   return (state.declarations ?? []).filter((d) => d.seat === s).map((d) => {
     const row = cardsRow(d.cards, { small: true });
     for (const c of row.children) c.classList.toggle("gone", !held.has(c.dataset.card));
-    return el("div", { class: "declared", "data-declared": d.name, title: d.cards.map(pretty).join(" ") },
+    return el("div", { class: "declared", "data-declared": d.name, title: cardsShort(d.cards) },
       el("span", { class: "what", text: `${d.name} +${d.points}` }), row);
   });
 }
@@ -79,7 +80,8 @@ export function drawWild(table, state) {
     note = el("span", { id: "wild", class: "wild" });
     table.querySelector("h3").after(note);
   }
-  note.textContent = `7♠ = ${wild}`;
+  // In the deck drawn: 7♠ on French cards, "7 di spade" on Italian ones.
+  note.textContent = `${cardShort("7s")} = ${wild}`;
 }
 
 /** With three sides or more, each for themselves, the scores are at the seats. */

@@ -4,14 +4,15 @@
 // team's tricks and card points; and the story of the game in the page's language.
 import { cardEl, cardsRow, el, pretty } from "./common.js";
 import { tt } from "./touti-i18n.js";
+import { listSep, suitLabel, suitMark } from "./cardnames.js";
 
 // Names and signed numbers are isolated, so that a Latin name or "+20" reads right inside
 // Arabic text (cards are isolated by pretty()).
 export const isolate = (s) => `\u2068${s}\u2069`;
 const signed = (n) => `\u2066${n >= 0 ? "+" : ""}${n}\u2069`;
 export const CALLS = new Set(["pass", "alla", "macharich", "redeal", "claim"]);
-const SUIT_SYMBOL = { s: "♠", h: "♥", d: "♦", c: "♣" };
-export const suit = (s) => tt(`suit_${s}`);
+/** A suit in words, in the deck drawn and the page's language (cardnames.js). */
+export const suit = (s) => suitLabel(s);
 
 /** The seats and the middle of the table, in ``root`` (a ``.touti-table``), once. The
  * places are the person's: ``data-seat`` 0 at the bottom, then right, partner, left. */
@@ -68,7 +69,7 @@ export function drawToutiCenter(v, names, team, deal) {
     }) });
   });
   const contract = v.trump
-    ? [el("div", { class: `trump suit-${v.trump}`, title: suit(v.trump), text: SUIT_SYMBOL[v.trump] }),
+    ? [el("div", { class: `trump suit-${v.trump}`, title: suit(v.trump), text: suitMark(v.trump) }),
       el("div", { class: "contract", text: tt("table_contract", { name: isolate(names[v.declarer]), bid: v.bid }) })]
     : v.bid ? [el("div", { class: "contract", text: tt("table_contract", { name: isolate(names[v.high_bidder]), bid: v.bid }) })]
     : [];
@@ -85,7 +86,7 @@ export function drawToutiCenter(v, names, team, deal) {
     const spoken = deal.filter((e) => e.seat === seat && (e.kind === "bid" || CALLS.has(e.kind))).pop();
     if (spoken && !v.trump) words.push(spoken.kind === "bid" ? String(spoken.amount) : spoken.kind === "pass" ? tt("pass") : spoken.kind);
     for (const a of v.announcements ?? []) {
-      if (a.seat === seat) words.push(tt("said_canto", { suit: SUIT_SYMBOL[a.suit], points: a.suit === v.trump ? 40 : 20 }));
+      if (a.seat === seat) words.push(tt("said_canto", { suit: suitMark(a.suit), points: a.suit === v.trump ? 40 : 20 }));
     }
     said.textContent = words.join(" · ");
   }
@@ -108,7 +109,7 @@ export function story(e, names, team, you = 0) {
   if (e.kind === "canto") return move("canto", { suit: suit(e.suit) });
   if (CALLS.has(e.kind)) return move(e.kind);
   if (e.kind === "trick") {
-    const cards = e.cards.map((c) => tt("log_trick_card", { card: pretty(c.card), name: who(c.seat) })).join(" ");
+    const cards = e.cards.map((c) => tt("log_trick_card", { card: pretty(c.card), name: who(c.seat) })).join(listSep());
     return tt("log_trick", { n: e.number, cards, name: who(e.winner) });
   }
   if (e.kind === "no_contract") return tt("log_no_contract");

@@ -2,21 +2,32 @@
 // the game is created by POST /api/games, then followed with hello; each move is a play
 // message, answered by the seat's state. The seat token travels in the hello, never in a URL.
 import { api, cardEl, el, pretty, seatState, settingsWords } from "./common.js";
-import { mountDeckPicker, setGameDeck } from "./cards.js";
+import { mountDeckPicker, onDeckChange, setGameDeck } from "./cards.js";
 import { hasLast, pacer, replayLast, snapshot, toutiMove } from "./motion.js";
 import { mountSoundToggle } from "./sound.js";
-import { mountLangPicker, onLangChange } from "./i18n.js";
+import { heartbeat } from "./heartbeat.js";
+import { levelName, mountLangPicker, onLangChange } from "./i18n.js";
 import { applyToutiWords, tt } from "./touti-i18n.js";
+import { ct } from "./coach-i18n.js";
+import { hintView } from "./coach-view.js";
 import { drawToutiCenter, drawToutiSeats, fillToutiTable, story, suit, thisDeal } from "./touti-table.js";
 
-const DEFAULT_NAMES = new Set(["You", "Vous", "أنت"]);
+const DEFAULT_NAMES = new Set(["You", "Vous", "Tu", "Tú", "أنت"]);
 let last = null; // the view shown, drawn again when the language changes
 const $ = (id) => document.getElementById(id);
 const gameId = location.pathname.split("/")[2] || "";
 const tokenKey = (g) => `touti.token.${g}`;
 
+/** The computer levels of the form in words, in the page's language ("Strong (search)"). */
+function levelWords() {
+  for (const opt of document.querySelectorAll("#t-opponent option, #t-partner option")) {
+    opt.textContent = levelName(opt.value);
+  }
+}
+
 function start() {
   $("start").hidden = false;
+  levelWords();
   if (DEFAULT_NAMES.has($("t-name").value)) $("t-name").value = tt("default_name");
   document.body.dataset.ready = "1";
   $("t-go").onclick = async () => {
@@ -76,6 +87,10 @@ function render(v) {
     return c;
   }));
   const actions = mine ? v.legal.filter((m) => !/^[A-Z2-7][shdc]$/.test(m)) : [];
+  // The coach weighs a card to play among two or more (docs/coach.md): the hint is offered then.
+  const choices = v.legal.length - actions.length;
+  $("t-hint").hidden = !(mine && v.phase === "play" && choices > 1);
+  if (hinted !== v.ply) $("t-hint-out").replaceChildren();
   $("t-actions").replaceChildren(...actions.map((m) => {
     const b = el("button", { text: label(m) });
     b.onclick = () => send(m);
@@ -160,11 +175,27 @@ function label(m) {
   return m;
 }
 
+let hinted = null; // the ply whose hint is shown
+
+/** The search player's best cards for the seat to move, each with its worth ± its error. */
+async function showHint() {
+  const out = $("t-hint-out");
+  hinted = ply;
+  out.replaceChildren(el("p", { text: ct("thinking") }));
+  try {
+    const h = await api(`/api/games/${gameId}/hint`, { token: token() });
+    out.replaceChildren(...hintView(h, (behind, n) => tt("top_cards", { behind, n })));
+  } catch (e) {
+    out.replaceChildren(el("p", { class: "error", text: e.message }));
+  }
+}
+
 function token() {
   return localStorage.getItem(tokenKey(gameId)) || "";
 }
 
 let ws = null;
+let beat = null;
 let ply = 0;
 let room = null; // the room's summary (welcome, room): who is a person, who a computer
 // The server's messages are shown one after the other, each move animated and paced.
@@ -180,17 +211,30 @@ function send(move) {
 function load() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   // The game's code in the URL lets a balancer send every client of a game to one server.
-  ws = new WebSocket(`${proto}//${location.host}/ws?game=${encodeURIComponent(gameId)}`);
-  ws.onopen = () => {
+  const socket = new WebSocket(`${proto}//${location.host}/ws?game=${encodeURIComponent(gameId)}`);
+  ws = socket;
+  socket.onopen = () => {
+    // No pong in time: the server is gone without closing; leave it for one that answers.
+    beat = heartbeat(socket, () => {
+      socket.onclose = null;
+      socket.onmessage = null;
+      try {
+        socket.close();
+      } catch {
+        // Closing a socket already closing: nothing to do.
+      }
+      lost(socket);
+    });
     const hello = { type: "hello", game: gameId };
     if (token()) hello.token = token();
-    ws.send(JSON.stringify(hello));
+    socket.send(JSON.stringify(hello));
   };
-  ws.onmessage = (ev) => {
+  socket.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
+    if (beat && beat.seen(msg)) return;
     if (msg.type === "rematch") {
       // The rematch: same seats, a new shuffle; this seat's token for it, then off to it.
-      localStorage.setItem(tokenKey(msg.game), msg.token);
+      if (msg.token) localStorage.setItem(tokenKey(msg.game), msg.token);
       location.href = msg.url;
     } else if (msg.type === "welcome" || msg.type === "room") {
       // Who is a person, who a computer: in turn with the moves being shown.
@@ -202,10 +246,15 @@ function load() {
       queue(() => show(msg));
     }
   };
-  ws.onclose = () => {
-    // Reconnect: the server keeps the game; hello brings the view back.
-    if (!last || (last.winner === null && !last.ending)) setTimeout(load, 1000);
-  };
+  socket.onclose = () => lost(socket);
+}
+
+function lost(socket) {
+  if (socket !== ws) return;
+  if (beat) beat.stop();
+  beat = null;
+  // Reconnect: the server keeps the game; hello brings the view back.
+  if (!last || (last.winner === null && !last.ending)) setTimeout(load, 1000);
 }
 
 /** Show one message of the server's: a state (its move animated), or an error. */
@@ -246,10 +295,13 @@ $("t-resign-yes").addEventListener("click", () => {
   $("t-resign-ask").hidden = true;
   ws.send(JSON.stringify({ type: "resign" }));
 });
+$("t-hint").addEventListener("click", showHint);
 $("t-rematch").addEventListener("click", () => ws.send(JSON.stringify({ type: "rematch" })));
 applyToutiWords();
+onDeckChange(() => { if (last) render(last); });
 onLangChange(() => {
   applyToutiWords();
+  levelWords();
   if (DEFAULT_NAMES.has($("t-name").value)) $("t-name").value = tt("default_name");
   if (last) render(last);
 });

@@ -1,0 +1,470 @@
+"""Train the learned player ``neural`` from nothing: generate the expert's decisions, distil.
+
+``all`` does every step from nothing, the others one each (``docs/rl.md``, "The learned
+player"):
+
+``all``
+    generates ``--games`` deals of the expert's decisions (seed 1), trains on them,
+    generates ``--games / 2`` more in which the recording seat plays that network's moves
+    while the expert labels them (DAgger, seed 2), trains again on everything, and draws
+    the curve: the weights, curves and figure go to ``--out``.
+
+``generate``
+    plays seeded deals of the expert's search against the expert, heuristic and greedy
+    and writes its decisions (observation, move features, the search's mean margin of
+    every legal move, the move chosen) as shards under ``--out`` (default
+    ``data/neural``, never inside the package). Deterministic for ``--seed``, whatever
+    ``--jobs``; shards already written are skipped, so a stopped run resumes. With
+    ``--actor`` (a player's name or a weight file) the recording seat plays the actor's
+    moves and the expert still labels every decision (DAgger).
+``train``
+    fits the action-scoring network with torch (the ``train`` extra) on every shard of
+    a preset, measures it against greedy and heuristic every ``--measure-every`` epochs
+    (duplicate pairs on seeds from 10,000, never the data's), and writes the weights of
+    the epoch with the least regret on held-out games (``--weights``, a
+    ``chkobba-neural/1`` file) and the curve's figures (``--curve``, JSON).
+``plot``
+    draws the curves of one or more ``--curve`` files as a PNG.
+``teacher``
+    measures the data's expert (the search at ``--samples``) against ``heuristic``: the
+    strength the network imitates.
+
+    python examples/train_neural.py all --rules scopa --games 2400 --out neural-out
+    python examples/train_neural.py generate --rules chkobba --games 1200 --out data/neural
+    python examples/train_neural.py train --rules chkobba --data data/neural \
+        --weights neural-out/neural_chkobba.npz --curve neural-out/curve_chkobba.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+SEED_LIMIT = 10_000
+"""Training data uses seeds below this; measurements use seeds from it."""
+
+
+def generate(args: argparse.Namespace) -> None:
+    from chkobba.rl.distill import generate as run
+
+    if args.seed >= SEED_LIMIT:
+        sys.exit(f"training seeds are below {SEED_LIMIT} (the duels' seeds start there)")
+    t0 = time.perf_counter()
+    total = 0
+    for path in run(args.rules, args.seed, args.games, args.samples, Path(args.out),
+                    jobs=args.jobs, first=args.first, actor=args.actor):
+        with np.load(path) as d:
+            total += len(d["chosen"])
+        dt = time.perf_counter() - t0
+        cpu = time.process_time()
+        print(f"{path}: {total} decisions so far, {total / dt:.1f} a second, "
+              f"{cpu:.0f} CPU seconds", flush=True)
+
+
+def _batches(n: int, size: int, rng: np.random.Generator) -> list[np.ndarray]:
+
+    order = rng.permutation(n)
+    return [order[i:i + size] for i in range(0, n, size)]
+
+
+def after(obs, feats):  # type: ignore[no-untyped-def]
+    """:func:`chkobba.rl.neural.after` on torch rows (each move with its observation)."""
+    import torch
+
+    from chkobba.rl import neural as n
+
+    card = feats[:, n._CARD:n._CARD + 40]
+    lays = (feats[:, n._LAY] + feats[:, n._TABLE])[:, None]
+    plays = (feats[:, n._LAY] + feats[:, n._CAPTURE])[:, None]
+    keeps = feats[:, n._KEEP][:, None]
+    table = obs[:, n._TABLE_PLANE] - feats[:, n._TAKE:n._TAKE + 40] + card * lays
+    hand = obs[:, n._HAND] - card * plays + card * keeps
+    return torch.cat([table, hand], 1)
+
+
+def suit_permutations():  # type: ignore[no-untyped-def]
+    """The 6 relabellings of the three plain suits (spades, hearts, clubs) as index maps over
+    the observation vector and the move features: the diamonds (coins in Scopa) carry the
+    points and stay put, so each relabelled decision is as valid as the recorded one and
+    has the same values (an exact symmetry of both presets)."""
+    from chkobba.fishing.cards import DIAMONDS
+    from chkobba.rl.neural import MOVE_FEATURES
+    from chkobba.rl.spaces import OBS_LAYOUT, OBS_SIZE
+
+    plain = [s for s in range(4) if s != DIAMONDS]
+    planes = [sl.start for sl in OBS_LAYOUT.values() if sl.stop - sl.start == 40]
+    maps = []
+    for order in itertools.permutations(plain):
+        suit = list(range(4))
+        for a, b in zip(plain, order, strict=True):
+            suit[a] = b
+        card = np.array([suit[c // 10] * 10 + c % 10 for c in range(40)])
+        obs = np.arange(OBS_SIZE)
+        for at in planes:
+            obs[at + card] = at + np.arange(40)
+        move = np.arange(MOVE_FEATURES)
+        for at in (0, 40):
+            move[at + card] = at + np.arange(40)
+        maps.append((obs, move))
+    return maps
+
+
+class Scorer:
+    """The torch twin of :class:`chkobba.rl.neural.Network` (same layers, same order)."""
+
+    def __init__(self, hidden: tuple[int, ...], seed: int, skip_init: float) -> None:
+        import torch
+
+        from chkobba.rl.neural import _GREEDY_CUT as GREEDY_CUT
+        from chkobba.rl.neural import _HEURISTIC as HEURISTIC
+        from chkobba.rl.neural import AFTER_FEATURES, MOVE_FEATURES
+        from chkobba.rl.spaces import OBS_SIZE
+
+        torch.manual_seed(seed)
+        self.obs = torch.nn.Linear(OBS_SIZE, hidden[0])
+        self.move = torch.nn.Linear(MOVE_FEATURES + AFTER_FEATURES, hidden[0], bias=False)
+        sizes = [*hidden, 2]
+        self.layers = torch.nn.ModuleList(
+            torch.nn.Linear(a, b) for a, b in itertools.pairwise(sizes)
+        )
+        # The linear path from the move's features to (logit, value), started at the
+        # heuristic's judgement: the network begins as the heuristic player.
+        self.skip = torch.nn.Linear(MOVE_FEATURES, 2, bias=False)
+        with torch.no_grad():
+            self.skip.weight.zero_()
+            self.skip.weight[0, HEURISTIC] = skip_init
+            self.skip.weight[0, GREEDY_CUT] = skip_init
+            self.skip.weight[1, HEURISTIC] = 1.0
+        self.modules = torch.nn.ModuleList([self.obs, self.move, self.layers, self.skip])
+
+    def __call__(self, obs, feats, seg):  # type: ignore[no-untyped-def]
+        import torch
+
+        moves = torch.cat([feats, after(obs[seg], feats)], 1)
+        x = torch.relu(self.obs(obs)[seg] + self.move(moves))
+        for i, layer in enumerate(self.layers):
+            x = layer(x)
+            if i < len(self.layers) - 1:
+                x = torch.relu(x)
+        return x + self.skip(feats)
+
+    def export(self, preset_name: str):  # type: ignore[no-untyped-def]
+        from chkobba.rl.neural import Network
+
+        def a(t):  # type: ignore[no-untyped-def]
+            return t.detach().numpy().astype("float32")
+
+        layers = tuple((a(layer.weight).T.copy(), a(layer.bias)) for layer in self.layers)
+        return Network(a(self.obs.weight).T.copy(), a(self.move.weight).T.copy(),
+                       a(self.obs.bias), layers, a(self.skip.weight).T.copy(), preset_name)
+
+
+def measure(network, rules_name: str, pairs: int, seed: int) -> dict[str, list[float]]:  # type: ignore[no-untyped-def]
+    """Duplicate pairs of the candidate against greedy and heuristic (one process)."""
+    from chkobba.agents.base import AGENTS
+    from chkobba.duel.harness import run_duel
+    from chkobba.fishing.rules import preset
+    from chkobba.rl.neural import NeuralAgent
+
+    AGENTS["neural-candidate"] = lambda s: NeuralAgent(network, "neural-candidate")
+    out = {}
+    for b in ("greedy", "heuristic"):
+        r = run_duel("neural-candidate", b, pairs, seed=seed, rules=preset(rules_name), jobs=1)
+        out[b] = [r.margin.mean, r.margin.low, r.margin.high]
+        out[b + "_ms"] = [r.a_timing.median_ms]
+    return out
+
+
+def train(args: argparse.Namespace) -> None:
+    import torch
+
+    from chkobba.rl.distill import load_shards
+
+    torch.set_num_threads(args.threads)
+    paths = sorted(Path(args.data).glob(f"{args.rules}-s*-g*.npz"))
+    if args.max_shards:
+        paths = paths[: args.max_shards]
+    data = load_shards(paths)
+    counts = np.diff(data.offsets)
+    n = len(data)
+    # The last games (by game number) are held out to watch the fit.
+    held = data.games >= np.quantile(data.games, 1 - args.holdout)
+    train_ids = np.flatnonzero(~held)
+    val_ids = np.flatnonzero(held)
+    print(f"{len(paths)} shards, {n} decisions ({len(train_ids)} to train, "
+          f"{len(val_ids)} held out), {int(data.offsets[-1])} moves", flush=True)
+    obs_all = torch.from_numpy(data.obs.astype(np.float32))
+    feats_all = torch.from_numpy(data.features.astype(np.float32))
+    values_all = torch.from_numpy(data.values.astype(np.float32))
+    starts = data.offsets[:-1]
+
+    def gather(ids):  # type: ignore[no-untyped-def]
+        c = counts[ids]
+        seg = np.repeat(np.arange(len(ids)), c)
+        first = np.repeat(starts[ids], c)
+        within = np.arange(int(c.sum())) - np.repeat(np.cumsum(c) - c, c)
+        rows = first + within
+        return (obs_all[ids], feats_all[rows], values_all[rows],
+                torch.from_numpy(seg), len(ids))
+
+    def segment_log_softmax(x, seg, b):  # type: ignore[no-untyped-def]
+        m = torch.full((b,), -1e9).scatter_reduce(0, seg, x, "amax")
+        e = torch.exp(x - m[seg])
+        z = torch.zeros(b).index_add(0, seg, e)
+        return x - m[seg] - torch.log(z[seg])
+
+    model = Scorer(tuple(args.hidden), args.seed, args.skip_init)
+    opt = torch.optim.AdamW(model.modules.parameters(), lr=args.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, args.epochs)
+    rng = np.random.default_rng(args.seed)
+    curve = []
+    t0 = time.perf_counter()
+
+    def evaluate(ids):  # type: ignore[no-untyped-def]
+        with torch.no_grad():
+            o, f, v, seg, b = gather(ids)
+            out = model(o, f, seg)
+            agree = 0
+            regret = [0.0, 0.0]
+            # The expert's choice is its best mean; the net's is its best logit (or value).
+            for k in range(b):
+                sel = (seg == k).nonzero().flatten()
+                best = int(sel[v[sel].argmax()])
+                mine = int(sel[out[sel, 0].argmax()])
+                by_value = int(sel[out[sel, 1].argmax()])
+                agree += best == mine
+                regret[0] += float(v[best] - v[mine])
+                regret[1] += float(v[best] - v[by_value])
+            return agree / b, regret[0] / b, regret[1] / b
+
+    def heuristic_baseline(ids):  # type: ignore[no-untyped-def]
+        # The heuristic's own choice on the same decisions: its score (or greedy's cut).
+        from chkobba.rl.neural import _GREEDY_CUT, _HEURISTIC, _KEEP, _TABLE
+
+        agree = 0
+        regret = 0.0
+        for k in ids:
+            v = data.values[data.offsets[k]:data.offsets[k + 1]]
+            f = data.features[data.offsets[k]:data.offsets[k + 1]].astype(np.float32)
+            cut = f[0, _KEEP] + f[0, _TABLE] > 0
+            mine = int(np.argmax(f[:, _GREEDY_CUT] if cut else f[:, _HEURISTIC]))
+            agree += mine == int(np.argmax(v))
+            regret += float(v.max() - v[mine])
+        return agree / len(ids), regret / len(ids)
+
+    base_agree, base_regret = heuristic_baseline(val_ids[: args.val_limit])
+    print(json.dumps({"heuristic_held_out_agreement": base_agree,
+                      "heuristic_held_out_regret": base_regret}), flush=True)
+    perms = [(torch.from_numpy(a), torch.from_numpy(m)) for a, m in suit_permutations()]
+    for epoch in range(1, args.epochs + 1):
+        total = 0.0
+        for ids in _batches(len(train_ids), args.batch, rng):
+            o, f, v, seg, b = gather(train_ids[ids])
+            if args.augment:
+                po, pm = perms[int(rng.integers(len(perms)))]
+                o, f = o[:, po], f[:, pm]
+            out = model(o, f, seg)
+            if args.policy_loss == "advantage":
+                # Each move's margin over the mean of its decision's moves: the sampled
+                # deals are shared by the moves (common random numbers), so these
+                # differences are much less noisy than the margins themselves.
+                size = torch.zeros(b).index_add(0, seg, torch.ones_like(v))
+                adv = v - (torch.zeros(b).index_add(0, seg, v) / size)[seg]
+                mine = out[:, 0] - (torch.zeros(b).index_add(0, seg, out[:, 0]) / size)[seg]
+                policy_loss = torch.nn.functional.smooth_l1_loss(mine, adv, reduction="sum") / b
+            else:
+                logp = segment_log_softmax(out[:, 0], seg, b)
+                target = torch.exp(segment_log_softmax(v / args.temperature, seg, b))
+                policy_loss = -(target * logp).sum() / b
+            value_loss = torch.nn.functional.smooth_l1_loss(out[:, 1], v)
+            loss = policy_loss + args.value_weight * value_loss
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += float(loss.detach()) * b
+        sched.step()
+        agree, regret, value_regret = evaluate(val_ids[: args.val_limit])
+        train_agree, train_regret, _ = evaluate(train_ids[: args.val_limit])
+        point = {"epoch": epoch, "train_agreement": train_agree, "train_regret": train_regret,
+                 "seconds": round(time.perf_counter() - t0, 1),
+                 "loss": total / len(train_ids), "held_out_agreement": agree,
+                 "held_out_regret": regret, "held_out_value_regret": value_regret}
+        if args.measure_every and (epoch % args.measure_every == 0 or epoch == args.epochs):
+            point.update(measure(model.export(args.rules), args.rules, args.pairs,
+                                 args.duel_seed))
+        curve.append(point)
+        print(json.dumps(point), flush=True)
+        # The weights kept are the epoch's with the least regret on the held-out games.
+        if regret <= min(p["held_out_regret"] for p in curve):
+            model.export(args.rules).save(args.weights)
+            best_state = [t.detach().clone() for t in model.modules.parameters()]
+        if args.curve:
+            meta = {"rules": args.rules, "decisions": n, "shards": len(paths),
+                    "heuristic_held_out_agreement": base_agree,
+                    "heuristic_held_out_regret": base_regret,
+                    "hidden": args.hidden, "pairs": args.pairs, "duel_seed": args.duel_seed,
+                    "curve": curve}
+            Path(args.curve).write_text(json.dumps(meta, indent=1))
+    # The NumPy network must score as the torch one did (float16 on disk aside).
+    with torch.no_grad():
+        for t, best in zip(model.modules.parameters(), best_state, strict=True):
+            t.copy_(best)
+        o, f, _, seg, _ = gather(val_ids[:50])
+        want = model(o, f, seg).numpy()
+    net = model.export(args.rules)
+    seg_np = seg.numpy()
+    got = np.concatenate([net.outputs(o[k].numpy(), f[seg_np == k].numpy())
+                          for k in range(len(o))])
+    assert np.allclose(got, want, atol=1e-3), float(np.abs(got - want).max())
+    best = min(curve, key=lambda p: p["held_out_regret"])
+    print(f"wrote {args.weights} ({Path(args.weights).stat().st_size} bytes), "
+          f"epoch {best['epoch']}")
+
+
+def plot(args: argparse.Namespace) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    curves = [json.loads(Path(c).read_text()) for c in args.curve]
+    fig, axes = plt.subplots(1, len(curves), figsize=(5.5 * len(curves), 4), squeeze=False)
+    for ax, meta in zip(axes[0], curves, strict=True):
+        for who, colour in (("greedy", "tab:green"), ("heuristic", "tab:orange")):
+            pts = [p for p in meta["curve"] if who in p]
+            x = [p["epoch"] for p in pts]
+            ax.errorbar(x, [p[who][0] for p in pts],
+                        yerr=[[p[who][0] - p[who][1] for p in pts],
+                              [p[who][2] - p[who][0] for p in pts]],
+                        marker="o", capsize=3, color=colour, label=f"against {who}")
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_title(f"{meta['rules']}: {meta['decisions']:,} expert decisions")
+        ax.set_xlabel("epoch")
+        ax.set_ylabel(f"margin, points a deal ({meta['pairs']} pairs, 95%)")
+        ax.legend()
+    fig.suptitle("The learned player `neural` while it is distilled from the expert")
+    fig.tight_layout()
+    fig.savefig(args.out, dpi=90)
+    print(f"wrote {args.out}")
+
+
+def teacher(args: argparse.Namespace) -> None:
+    """The data's expert (its search at ``--samples``, uniform) against heuristic: the
+    strength the network imitates, measured as ``chkobba duel`` measures."""
+    from chkobba.agents.base import AGENTS
+    from chkobba.duel.harness import run_duel
+    from chkobba.fishing.rules import preset
+    from chkobba.rl.distill import distill_expert
+
+    AGENTS["teacher"] = lambda s: distill_expert(s, args.samples)
+    r = run_duel("teacher", args.opponent, args.pairs, seed=args.seed,
+                 rules=preset(args.rules), jobs=1)
+    print(f"{args.rules}: the expert at {args.samples} samples against {args.opponent}, "
+          f"{args.pairs} pairs, seed {args.seed}: {r.margin.mean:+.2f} "
+          f"[{r.margin.low:+.2f}, {r.margin.high:+.2f}] points a deal, "
+          f"{r.a_timing.median_ms:.1f} ms a move (median)")
+
+
+def run_all(args: argparse.Namespace) -> None:
+    """Every step, from nothing: see the module's docstring."""
+    out = Path(args.out)
+    data = out / "data"
+    weights = out / f"neural_{args.rules}.npz"
+    curve = out / f"curve_{args.rules}.json"
+    parser = build_parser()
+
+    def step(*words: str) -> None:
+        print("==", " ".join(words), flush=True)
+        sub = parser.parse_args(list(words))
+        sub.run(sub)
+
+    common = ["--rules", args.rules, "--samples", str(args.samples), "--jobs", str(args.jobs),
+              "--out", str(data)]
+    step("generate", "--seed", "1", "--games", str(args.games), *common)
+    training = ["--rules", args.rules, "--data", str(data), "--weights", str(weights)]
+    step("train", *training, "--measure-every", "0")
+    step("generate", "--seed", "2", "--games", str(args.games // 2), "--actor", str(weights),
+         *common)
+    step("train", *training, "--curve", str(curve), "--pairs", str(args.pairs))
+    step("plot", str(curve), "--out", str(out / f"curve_{args.rules}.png"))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: one subcommand a step."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    a = sub.add_parser("all", help="every step from nothing (generate, train, DAgger, train)")
+    a.add_argument("--rules", default="chkobba")
+    a.add_argument("--games", type=int, default=2400)
+    a.add_argument("--samples", type=int, default=1000)
+    a.add_argument("--jobs", type=int, default=1)
+    a.add_argument("--out", default="neural-out")
+    a.add_argument("--pairs", type=int, default=200, help="duplicate pairs a point of the curve")
+    a.set_defaults(run=run_all)
+    g = sub.add_parser("generate", help="record the expert's decisions")
+    g.add_argument("--rules", default="chkobba")
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--games", type=int, default=1200)
+    g.add_argument("--first", type=int, default=0, help="first game number")
+    g.add_argument("--samples", type=int, default=1000,
+                   help="the search's sampled deals a move (the full expert: 6,000)")
+    g.add_argument("--jobs", type=int, default=1)
+    g.add_argument("--actor", help="a player whose moves the recording seat plays (DAgger), "
+                   "e.g. neural; the expert's values are still recorded")
+    g.add_argument("--out", default="data/neural")
+    g.set_defaults(run=generate)
+    t = sub.add_parser("train", help="distil the decisions into the network (needs torch)")
+    t.add_argument("--rules", default="chkobba")
+    t.add_argument("--data", default="data/neural")
+    t.add_argument("--weights", required=True, help="where to write the chkobba-neural/1 file")
+    t.add_argument("--curve", help="where to write the training curve (JSON)")
+    t.add_argument("--epochs", type=int, default=8)
+    t.add_argument("--batch", type=int, default=512)
+    t.add_argument("--lr", type=float, default=1e-3)
+    t.add_argument("--hidden", type=int, nargs="+", default=[64, 32])
+    t.add_argument("--temperature", type=float, default=0.2,
+                   help="softmax temperature of the targets, in points")
+    t.add_argument("--policy-loss", choices=("advantage", "ce"), default="ce",
+                   help="the logit regresses each move's advantage (its margin less its "
+                   "decision's mean) or matches the softmax of the margins (cross-entropy)")
+    t.add_argument("--value-weight", type=float, default=0.5)
+    t.add_argument("--skip-init", type=float, default=10.0,
+                   help="the linear path's first weight on the heuristic's score (logit)")
+    t.add_argument("--augment", action=argparse.BooleanOptionalAction, default=True,
+                   help="relabel the plain suits at random in each batch")
+    t.add_argument("--holdout", type=float, default=0.05)
+    t.add_argument("--val-limit", type=int, default=5000)
+    t.add_argument("--max-shards", type=int, default=0)
+    t.add_argument("--measure-every", type=int, default=2, help="epochs between duels (0: none)")
+    t.add_argument("--pairs", type=int, default=200)
+    t.add_argument("--duel-seed", type=int, default=10_001)
+    t.add_argument("--threads", type=int, default=1)
+    t.add_argument("--seed", type=int, default=0)
+    t.set_defaults(run=train)
+    e = sub.add_parser("teacher", help="measure the data's expert against a player")
+    e.add_argument("--rules", default="chkobba")
+    e.add_argument("--samples", type=int, default=1000)
+    e.add_argument("--opponent", default="heuristic")
+    e.add_argument("--pairs", type=int, default=300)
+    e.add_argument("--seed", type=int, default=10_001)
+    e.set_defaults(run=teacher)
+    p = sub.add_parser("plot", help="draw training curves as a PNG")
+    p.add_argument("curve", nargs="+", help="curve files written by train --curve")
+    p.add_argument("--out", default="docs/img/neural_curve.png")
+    p.set_defaults(run=plot)
+    return parser
+
+
+def main() -> None:
+    args = build_parser().parse_args()
+    args.run(args)
+
+
+if __name__ == "__main__":
+    main()
