@@ -2680,6 +2680,7 @@ static PyObject *fc_encode_v1(PyObject *Py_UNUSED(self), PyObject *args) {
 /* ---- the module ------------------------------------------------------------ */
 
 static PyTypeObject VecEnvType; /* the batched environment, at the end of the file */
+static PyTypeObject SpielRoundType; /* one round for the OpenSpiel game, after it */
 
 static PyMethodDef fastcore_methods[] = {
     {"legal_plays", fc_legal_plays, METH_VARARGS, legal_plays_doc},
@@ -2725,6 +2726,16 @@ PyMODINIT_FUNC PyInit__fastcore(void) {
     Py_INCREF(&VecEnvType);
     if (PyModule_AddObject(m, "VecEnv", (PyObject *)&VecEnvType) < 0) {
         Py_DECREF(&VecEnvType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyType_Ready(&SpielRoundType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&SpielRoundType);
+    if (PyModule_AddObject(m, "SpielRound", (PyObject *)&SpielRoundType) < 0) {
+        Py_DECREF(&SpielRoundType);
         Py_DECREF(m);
         return NULL;
     }
@@ -3368,4 +3379,276 @@ static PyTypeObject VecEnvType = {
     .tp_doc = vecenv_doc,
     .tp_new = vecenv_new,
     .tp_methods = vecenv_methods,
+};
+
+/* ---- one round for the OpenSpiel game (chkobba.rl.openspiel) ----------------------- */
+
+/* One round dealt from a given deck (the OpenSpiel game's chance nodes drew it) and
+   played by chkobba_v1 action ids, as the batched environment plays each of its games:
+   the OpenSpiel state's legal actions and steps, without the pure engine. */
+typedef struct {
+    PyObject_HEAD PyObject *rules_o;
+    VGame vg;
+} SpielRoundObject;
+
+PyDoc_STRVAR(spiel_round_doc,
+             "SpielRound(rules, seats, side_of, dealer, deck)\n--\n\n"
+             "A round of the rules dealt from deck (the 40 card numbers, top first) by "
+             "dealer, played by chkobba_v1 action ids (chkobba.rl.openspiel's fast path). "
+             "void is 1 when the deal is void (docs/rules.md 2.2) and must be shuffled again.");
+
+static SpielRoundObject *spiel_round_alloc(PyObject *ro, const Rules *R) {
+    SpielRoundObject *self = PyObject_New(SpielRoundObject, &SpielRoundType);
+    if (self == NULL) return NULL;
+    Py_INCREF(ro);
+    self->rules_o = ro;
+    (void)R;
+    return self;
+}
+
+static int spiel_round_failed(SpielRoundObject *self) {
+    if (!self->vg.plays.failed) return 0;
+    PyErr_NoMemory();
+    return 1;
+}
+
+static PyObject *spiel_round_new(PyTypeObject *Py_UNUSED(type), PyObject *args,
+                                 PyObject *kwds) {
+    PyObject *ro, *side_o;
+    int seats, dealer;
+    Py_buffer deck;
+    static char *kwlist[] = {"rules", "seats", "side_of", "dealer", "deck", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiOiy*:SpielRound", kwlist, &ro, &seats,
+                                     &side_o, &dealer, &deck))
+        return NULL;
+    const Rules *R;
+    int side_of[MAX_SEATS], sides;
+    if (get_rules(ro, &R) < 0 || get_seating(side_o, seats, side_of, &sides) < 0) {
+        PyBuffer_Release(&deck);
+        return NULL;
+    }
+    int8_t cards[NCARDS];
+    mask_t seen = 0;
+    int ok = deck.len == NCARDS && dealer >= 0 && dealer < seats &&
+             R->hand_size * seats + R->table_size <= NCARDS;
+    for (int i = 0; ok && i < NCARDS; i++) {
+        int c = ((const unsigned char *)deck.buf)[i];
+        if (c >= NCARDS || (seen >> c & 1)) ok = 0;
+        seen |= (mask_t)1 << (c < NCARDS ? c : 0);
+        cards[i] = (int8_t)c;
+    }
+    PyBuffer_Release(&deck);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError,
+                        "SpielRound: a deal needs the 40 cards once each and a seated dealer");
+        return NULL;
+    }
+    SpielRoundObject *self = spiel_round_alloc(ro, R);
+    if (self == NULL) return NULL;
+    VGame *vg = &self->vg;
+    memset(vg, 0, sizeof(*vg));
+    ml_init(&vg->plays);
+    vg->dealer = dealer;
+    game_new(&vg->g, R, seats, side_of, dealer, cards);
+    vg->choice_card = -1;
+    for (int s = 0; s < MAX_SEATS; s++) vg->last_card[s] = -1;
+    if (R->cut_choice) {
+        vg->phase = 0;
+        vg->cut_card = cards[0];
+        return (PyObject *)self;
+    }
+    vg->phase = 1;
+    vg->cut_card = -1;
+    game_deal(&vg->g, -1);
+    if (!vg->g.void_deal) {
+        vg_after_deal(vg);
+        vg_gen(vg);
+    }
+    if (spiel_round_failed(self)) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+static void spiel_round_dealloc(SpielRoundObject *self) {
+    ml_free(&self->vg.plays);
+    Py_XDECREF(self->rules_o);
+    PyObject_Free(self);
+}
+
+PyDoc_STRVAR(spiel_round_legal_doc,
+             "legal() -> list[int]\n--\n\nThe legal action ids of the seat to move, "
+             "ascending (none once the round is over or its deal void).");
+
+static PyObject *spiel_round_legal(SpielRoundObject *self, PyObject *Py_UNUSED(ignored)) {
+    const VGame *vg = &self->vg;
+    PyObject *out = PyList_New(0);
+    if (out == NULL || vg->g.over || vg->g.void_deal) return out;
+    mask_t ids = 0; /* the action ids below 64: cards (0-39) and takes (40-79) */
+    int tail = 0;   /* 1: done, 2: keep and table */
+    if (vg->phase == 0) {
+        tail = 2;
+    } else if (vg->choice_card >= 0) {
+        int done, open;
+        mask_t only;
+        mask_t nxt = vg_next_takes(vg, &done, &open, &only);
+        for (; nxt; nxt &= nxt - 1) {
+            PyObject *a = PyLong_FromLong(V1_TAKE + lowest(nxt));
+            if (a == NULL || PyList_Append(out, a) < 0) {
+                Py_XDECREF(a);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(a);
+        }
+        tail = done ? 1 : 0;
+    } else {
+        for (int i = 0; i < vg->plays.n; i++) ids |= (mask_t)1 << vg->plays.v[i].card;
+    }
+    for (; ids; ids &= ids - 1) {
+        PyObject *a = PyLong_FromLong(lowest(ids));
+        if (a == NULL || PyList_Append(out, a) < 0) {
+            Py_XDECREF(a);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(a);
+    }
+    int extra[2] = {tail == 1 ? V1_DONE : V1_KEEP, V1_TABLE};
+    for (int k = 0; k < (tail == 2 ? 2 : tail); k++) {
+        PyObject *a = PyLong_FromLong(extra[k]);
+        if (a == NULL || PyList_Append(out, a) < 0) {
+            Py_XDECREF(a);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(a);
+    }
+    return out;
+}
+
+PyDoc_STRVAR(spiel_round_act_doc,
+             "act(action) -> int\n--\n\nApply a legal action id of the seat to move: the "
+             "seat to move next when play goes on, -1 when it ended the round, -2 when the "
+             "cut made the deal void. ValueError (and nothing changed) for an illegal one.");
+
+static PyObject *spiel_round_act(SpielRoundObject *self, PyObject *arg) {
+    long a = PyLong_AsLong(arg);
+    if (a == -1 && PyErr_Occurred()) return NULL;
+    VGame *vg = &self->vg;
+    if (vg->g.over || vg->g.void_deal || a < 0 || a >= V1_ACTIONS || !vg_legal(vg, (int)a)) {
+        PyErr_Format(PyExc_ValueError, "action %ld is illegal now", a);
+        return NULL;
+    }
+    int code = 0;
+    if (vg->phase == 0) {
+        game_deal(&vg->g, a == V1_KEEP ? 1 : 0);
+        if (vg->g.void_deal) return PyLong_FromLong(-2);
+        vg->phase = 1;
+        vg_after_deal(vg);
+        vg_gen(vg);
+    } else {
+        float rew[MAX_SEATS];
+        int before = vg->choice_card;
+        /* vg_act without its void-deal branch (phase 1 here). */
+        if (before < 0) {
+            int count = 0;
+            mask_t cap = 0;
+            for (int i = 0; i < vg->plays.n; i++)
+                if (vg->plays.v[i].card == a) {
+                    count++;
+                    cap = vg->plays.v[i].capture;
+                }
+            if (count == 1) {
+                code = vg_play(vg, (int)a, cap, rew);
+            } else {
+                vg->choice_card = (int)a;
+                vg->taken = 0;
+            }
+        } else if (a == V1_DONE) {
+            code = vg_play(vg, vg->choice_card, vg->taken, rew);
+        } else {
+            vg->taken |= (mask_t)1 << (a - V1_TAKE);
+            int done, open;
+            mask_t only = 0;
+            vg_next_takes(vg, &done, &open, &only);
+            if (open == 1) code = vg_play(vg, vg->choice_card, only, rew);
+        }
+    }
+    if (spiel_round_failed(self)) return NULL;
+    return PyLong_FromLong(code ? -1 : vg->g.turn);
+}
+
+PyDoc_STRVAR(spiel_round_turn_doc, "turn() -> int\n--\n\nThe seat to move.");
+
+static PyObject *spiel_round_turn(SpielRoundObject *self, PyObject *Py_UNUSED(ignored)) {
+    return PyLong_FromLong(self->vg.g.turn);
+}
+
+PyDoc_STRVAR(spiel_round_points_doc,
+             "points() -> list[int]\n--\n\nEach side's points for the round (once it is over).");
+
+static PyObject *spiel_round_points(SpielRoundObject *self, PyObject *Py_UNUSED(ignored)) {
+    const Game *g = &self->vg.g;
+    if (!g->over) {
+        PyErr_SetString(PyExc_ValueError, "points: the round is not over");
+        return NULL;
+    }
+    int pts[MAX_PLAYERS];
+    score_points(g, pts);
+    PyObject *out = PyList_New(g->sides);
+    if (out == NULL) return NULL;
+    for (int s = 0; s < g->sides; s++) PyList_SET_ITEM(out, s, PyLong_FromLong(pts[s]));
+    return out;
+}
+
+PyDoc_STRVAR(spiel_round_copy_doc, "copy() -> SpielRound\n--\n\nAn independent copy.");
+
+static PyObject *spiel_round_copy(SpielRoundObject *self, PyObject *Py_UNUSED(ignored)) {
+    SpielRoundObject *c = spiel_round_alloc(self->rules_o, self->vg.g.R);
+    if (c == NULL) return NULL;
+    c->vg = self->vg;
+    /* The legal plays live in the list's own buffer (or on the heap): listed again. */
+    ml_init(&c->vg.plays);
+    if (c->vg.phase == 1 && !c->vg.g.over && !c->vg.g.void_deal) vg_gen(&c->vg);
+    if (spiel_round_failed(c)) {
+        Py_DECREF(c);
+        return NULL;
+    }
+    return (PyObject *)c;
+}
+
+static PyObject *spiel_round_deepcopy(SpielRoundObject *self, PyObject *Py_UNUSED(memo)) {
+    return spiel_round_copy(self, NULL);
+}
+
+static PyMethodDef spiel_round_methods[] = {
+    {"legal", (PyCFunction)spiel_round_legal, METH_NOARGS, spiel_round_legal_doc},
+    {"act", (PyCFunction)spiel_round_act, METH_O, spiel_round_act_doc},
+    {"turn", (PyCFunction)spiel_round_turn, METH_NOARGS, spiel_round_turn_doc},
+    {"points", (PyCFunction)spiel_round_points, METH_NOARGS, spiel_round_points_doc},
+    {"copy", (PyCFunction)spiel_round_copy, METH_NOARGS, spiel_round_copy_doc},
+    {"__deepcopy__", (PyCFunction)spiel_round_deepcopy, METH_O, spiel_round_copy_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyObject *spiel_round_get_void(SpielRoundObject *self, void *Py_UNUSED(c)) {
+    return PyLong_FromLong(self->vg.g.void_deal);
+}
+
+static PyGetSetDef spiel_round_getset[] = {
+    {"void", (getter)spiel_round_get_void, NULL, "1 when the deal is void", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject SpielRoundType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "chkobba._fastcore.SpielRound",
+    .tp_basicsize = sizeof(SpielRoundObject),
+    .tp_dealloc = (destructor)spiel_round_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = spiel_round_doc,
+    .tp_new = spiel_round_new,
+    .tp_methods = spiel_round_methods,
+    .tp_getset = spiel_round_getset,
 };

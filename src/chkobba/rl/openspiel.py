@@ -47,7 +47,7 @@ from typing import Any, Final
 import numpy as np
 import pyspiel
 
-from chkobba.fishing.cards import CARDS, FULL_DECK, format_cards
+from chkobba.fishing.cards import CARDS, format_cards
 from chkobba.fishing.game import Phase, Round, side_map
 from chkobba.fishing.match import decide_match
 from chkobba.fishing.moves import Cut, Move, Play
@@ -55,7 +55,7 @@ from chkobba.fishing.observe import Observation, observe_round
 from chkobba.fishing.rules import RuleSet, preset
 from chkobba.fishing.scoring import has_rule
 from chkobba.rl.aec import round_rewards
-from chkobba.rl.encoder import Moves, encode_round, kernel_plays, legal_moves
+from chkobba.rl.encoder import Moves, encode_round, kernel_plays, legal_moves, plays_kernel
 from chkobba.rl.spaces import (
     HISTORY_ENTRY,
     KEEP,
@@ -74,6 +74,19 @@ from chkobba.rl.spaces import (
     history_length,
     legal_actions,
 )
+from chkobba.search import fast
+
+try:
+    from chkobba import _fastcore
+except ImportError:  # not built: no compiler where the package was installed
+    _fastcore = None  # type: ignore[assignment]
+
+_SPIEL_ROUND: Final = fast.AVAILABLE and hasattr(_fastcore, "SpielRound")
+FAST = True
+"""Whether new states play their rounds on the compiled kernel where it can (the rules
+and table it supports, ``CHKOBBA_PURE`` unset): the fast path. False: the engine plays
+them (the pure path, the reference; ``tests/test_rl_openspiel_fast.py`` checks that both
+agree)."""
 
 GAME_NAME: Final = "chkobba"
 """The short name the game is registered under."""
@@ -83,11 +96,17 @@ DEFAULTS: Final[dict[str, Any]] = {
     "teams": False,
     "episode": "round",
     "max_rounds": 30,
+    "infostate": "round",
 }
 """The game's parameters and their defaults."""
 MAX_VOID_DEALS: Final = 20
 """Void deals in a row that :data:`max_game_length` allows for: each deal is void
 with a probability of a few percent, so a longer history is below 1e-30."""
+
+_OUTCOMES: Final = [[(c, 1.0 / n) for c in range(40)] if n else [] for n in range(41)]
+"""``_OUTCOMES[n][c]``: the chance outcome of drawing card ``c`` among ``n`` cards left."""
+_CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
 
 _GAME_TYPE: Final = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -141,10 +160,23 @@ class Settings:
     sides: int
     kernel: bool
     """Whether the compiled kernel lists the legal plays (:func:`kernel_plays`)."""
+    fast: bool
+    """Whether the compiled kernel can play the rounds (the fast path, :data:`FAST`)."""
+    infostate: str
+    """``round``: the information state tensor holds the round being played; ``match``:
+    every earlier round of the match too."""
+    core_rules: Any
+    """The kernel's rule struct (the fast path), or None."""
+    key: tuple[tuple[str, Any], ...]
+    """The parameters, as :func:`settings_of` files them."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Settings:
         """Immutable: OpenSpiel's ``clone`` shares it."""
         return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its parameters (the kernel's struct is made again)."""
+        return (settings_of, (dict(self.key),))
 
 
 _SETTINGS: dict[tuple[tuple[str, Any], ...], Settings] = {}
@@ -166,6 +198,11 @@ def settings_of(params: dict[str, Any]) -> Settings:
     episode, max_rounds = str(p["episode"]), int(p["max_rounds"])
     if episode not in ("round", "match"):
         raise ValueError(f"episode must be 'round' or 'match', not {episode!r}")
+    infostate = str(p["infostate"])
+    if infostate not in ("round", "match"):
+        raise ValueError(f"infostate must be 'round' or 'match', not {infostate!r}")
+    if infostate == "match" and episode != "match":
+        raise ValueError("infostate='match' needs episode='match' (a round episode has one round)")
     if max_rounds < 1:
         raise ValueError(f"max_rounds must be at least 1, not {max_rounds}")
     if not 2 <= players <= 4:
@@ -173,8 +210,11 @@ def settings_of(params: dict[str, Any]) -> Settings:
         raise ValueError(f"the chkobba game is played by 2, 3 or 4 players, not {players}")
     Round(rules, players, teams, 0, list(range(40)))  # checks the seating
     side_of = side_map(players, teams)
+    kernel = kernel_plays(rules)
+    spiel_round = kernel and _SPIEL_ROUND and fast.supports(rules, players)
     got = Settings(rules, players, teams, episode, max_rounds, side_of, max(side_of) + 1,
-                   kernel_plays(rules))
+                   kernel, spiel_round, infostate, plays_kernel(rules) if spiel_round else None,
+                   key)
     _SETTINGS[key] = got
     return got
 
@@ -229,28 +269,139 @@ class ChkobbaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
 class Deal:
     """One shuffle and what each seat saw of it: ``log`` holds ``(seat, event)`` in the
     order they happened, seat -1 for what everyone sees; an event is ``(kind, value)``,
-    turned into text only when a string is asked for (:func:`event_text`)."""
+    turned into text only when a string is asked for (:func:`event_text`).
 
-    round: Round
-    log: list[tuple[int, tuple[str, Any]]] = field(default_factory=list)
+    On the fast path the compiled kernel (``core``) plays the deal: the players'
+    actions go to it alone, and the engine's round (:attr:`round`, dealt when first
+    asked for), the log and the capture being chosen catch up (:meth:`sync`) only when a
+    view of the state is asked for. ``actions`` holds every player action of the deal,
+    the first ``synced`` of them applied to the engine's round.
+    """
+
+    game: Settings
+    dealer: int
+    deck: bytes
+    """The shuffle as drawn, top first."""
     start: int = 0
     """Where the shuffle's chance nodes start in the state's history."""
+    built: Round | None = None
+    """The engine's round, once dealt."""
+    log: list[tuple[int, tuple[str, Any]]] = field(default_factory=list)
     declared: int = 0
     """How many of the round's declarations are logged."""
     texts: list[tuple[int, str]] = field(default_factory=list)
     """The first events of ``log`` as text, made when a string was asked for."""
+    choice: Choice | None = None
+    """The capture being chosen in the engine's round (as of its ``synced`` actions)."""
+    core: Any = None
+    """The kernel's ``SpielRound`` playing the deal (the fast path), or None."""
+    actions: list[int] = field(default_factory=list)
+    synced: int = 0
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
         """A copy for OpenSpiel's ``clone``: the round's cheap copy, the rules shared."""
-        return Deal(self.round.copy(), list(self.log), self.start, self.declared,
-                    list(self.texts))
+        return Deal(self.game, self.dealer, self.deck, self.start,
+                    None if self.built is None else self.built.copy(), list(self.log),
+                    self.declared, list(self.texts), self.choice,
+                    None if self.core is None else self.core.copy(), list(self.actions),
+                    self.synced)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (OpenSpiel's serialization) without the kernel's round, rebuilt from
+        the deck and the actions when next needed."""
+        self.sync()
+        return (_unpickle_deal, (self.game.key, self.dealer, self.deck, self.start,
+                                 self.built, self.log, self.declared, self.choice,
+                                 self.actions, self.core is not None))
+
+    @property
+    def round(self) -> Round:
+        """The engine's round (dealt, and its deal logged, when first asked for)."""
+        r = self.built
+        if r is None:
+            g = self.game
+            r = self.built = Round(g.rules, g.players, g.teams, self.dealer, list(self.deck))
+            if r.phase is Phase.CUT:
+                self.log.append((r.cutter, ("cut", r.deck[0])))
+            else:
+                self.log_deal([0] * g.players, 0)
+                if r.void:
+                    self.log.append((-1, ("void deal", None)))
+        return r
+
+    def kernel(self) -> Any:
+        """The kernel's round (rebuilt by replaying the actions after unpickling)."""
+        if self.core is None:
+            g = self.game
+            core = _fastcore.SpielRound(g.core_rules, g.players, list(g.side_of), self.dealer,
+                                        self.deck)
+            for a in self.actions:
+                core.act(a)
+            self.core = core
+        return self.core
+
+    def sync(self) -> None:
+        """Apply to ``round`` (and the log) the actions only the kernel has seen."""
+        actions = self.actions
+        while self.synced < len(actions):
+            action = actions[self.synced]
+            self.synced += 1
+            r = self.round
+            step = decide(legal_moves(r, True), self.choice, action)  # type: ignore[arg-type]
+            if type(step) is Choice:
+                self.choice = step
+            else:
+                self.choice = None
+                self.advance(step)  # type: ignore[arg-type]
+
+    def advance(self, move: Move) -> None:
+        """Apply ``move`` to the round and log what it showed."""
+        r = self.round
+        seat = r.turn
+        before = list(r.hands)
+        if type(move) is Play:
+            before[seat] &= ~(1 << move.card)
+        table_before = r.table
+        r.apply_unchecked(move)
+        turn = r.history[-1]
+        self.log.append((-1, ("turn", (seat, move, turn.chkobba))))
+        self.log_deal(before, table_before)
+        if r.void:
+            self.log.append((-1, ("void deal", None)))
+
+    def log_deal(self, before: Sequence[int], table_before: int) -> None:
+        """Log what a deal just showed: each seat its new cards, everyone the table."""
+        r = self.built
+        assert r is not None
+        for s in range(r.seats):
+            got = r.hands[s] & ~before[s]
+            if got:
+                self.log.append((s, ("hand", got)))
+        if (r.table & ~table_before and not r.history) or (
+            r.history and type(r.history[-1].move) is Cut
+        ):
+            self.log.append((-1, ("table", r.table)))
+        for decl in r.declarations[self.declared :]:
+            self.log.append((-1, ("declares", decl)))
+        self.declared = len(r.declarations)
 
     def text_log(self) -> list[tuple[int, str]]:
         """``log`` as ``(seat, text)``."""
+        self.sync()
         texts = self.texts
         for seat, ev in self.log[len(texts) :]:
             texts.append((seat, event_text(ev)))
         return texts
+
+
+def _unpickle_deal(key: tuple[tuple[str, Any], ...], dealer: int, deck: bytes, start: int,
+                   built: Round | None, log: list[tuple[int, tuple[str, Any]]], declared: int,
+                   choice: Choice | None, actions: list[int], fast: bool) -> Deal:
+    d = Deal(settings_of(dict(key)), dealer, deck, start, built, log, declared, [], choice,
+             None, actions, len(actions))
+    if fast:
+        d.kernel()
+    return d
 
 
 def event_text(event: tuple[str, Any]) -> str:
@@ -274,14 +425,16 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
     def __init__(self, game: ChkobbaGame) -> None:
         """The initial state (the first dealer is the first chance node)."""
         super().__init__(game)
-        self.game = settings_of(game.get_parameters())
+        try:
+            self.game = game.settings
+        except AttributeError:  # a game object without its Python attributes
+            self.game = settings_of(game.get_parameters())
         self.dealer: int | None = None
         self.drawn: list[int] = []
         self.deals: list[Deal] = []
         # OpenSpiel's clone copies each attribute on its own, so no two attributes may
         # hold the same object: the round being played is the last deal's (see round).
         self.dealing = True
-        self.choice: Choice | None = None
         self.moves: Moves | None = None
         self.totals = [0] * self.game.sides
         self.rounds_played = 0
@@ -289,30 +442,89 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         self.result = [0.0] * self.game.players
         self.shuffle_start = 0
         self._kernel = self.game.kernel
+        self.left = list(range(40))
+        """The cards of the shuffle not drawn yet, ascending."""
+        self.to_move = _CHANCE
+        """:meth:`current_player`, kept up to date by each action (it is asked for
+        several times a step, through OpenSpiel's C++ layer too)."""
+        self.fast = FAST and self.game.fast
+        """Whether the compiled kernel plays the rounds (:class:`Deal`)."""
 
     @property
     def round(self) -> Round | None:
         """The round being played (None while a shuffle is being drawn)."""
-        return None if self.dealing else self.deals[-1].round
+        if self.dealing:
+            return None
+        d = self.deals[-1]
+        d.sync()
+        return d.round
+
+    @property
+    def choice(self) -> Choice | None:
+        """The capture the player to move is choosing card by card, if any."""
+        if self.dealing:
+            return None
+        d = self.deals[-1]
+        d.sync()
+        return d.choice
 
     # -- whose turn, what is legal -------------------------------------------------
 
     def current_player(self) -> int:
         """The seat to move, CHANCE while dealing, TERMINAL at the end."""
+        return self.to_move
+
+    def _update_to_move(self) -> None:
         if self.over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if self.round is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        return self.round.turn
+            self.to_move = _TERMINAL
+        elif self.dealing:
+            self.to_move = _CHANCE
+        elif self.fast:
+            self.to_move = self.deals[-1].core.turn()
+        else:
+            self.to_move = self.deals[-1].round.turn
+
+    # OpenSpiel's C++ State answers these by calling back into Python several times
+    # (current_player, is_terminal, _legal_actions: a few microseconds each way); the
+    # same answers given here directly are what makes a Python caller's step cheap.
+    # C++ callers (the C++ algorithms, random_sim_test) still go through OpenSpiel's own.
+
+    def is_chance_node(self) -> bool:
+        """Whether a chance outcome is next (OpenSpiel's ``IsChanceNode``)."""
+        return self.to_move == _CHANCE
+
+    def is_player_node(self) -> bool:
+        """Whether a player decides next (OpenSpiel's ``IsPlayerNode``)."""
+        return self.to_move >= 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """OpenSpiel's ``LegalActions``: the chance outcomes at a chance node, the
+        ``chkobba_v1`` action ids of the player to move, none for the others."""
+        to_move = self.to_move
+        if to_move == _TERMINAL:
+            return []
+        if to_move == _CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        if player is None or player == to_move:
+            if self.fast:
+                return self.deals[-1].core.legal()  # type: ignore[no-any-return]
+            return self._legal_actions(to_move)
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
 
     def _legal_moves(self) -> Moves:
+        """The engine's legal moves of the seat to move (the round caught up first)."""
         if self.moves is None:
-            assert self.round is not None
-            self.moves = legal_moves(self.round, self._kernel)
+            r = self.round
+            assert r is not None
+            self.moves = legal_moves(r, self._kernel)
         return self.moves
 
     def _legal_actions(self, player: int) -> list[int]:
         """The legal ``chkobba_v1`` action ids of the player to move, ascending."""
+        if self.fast:
+            return self.deals[-1].core.legal()  # type: ignore[no-any-return]
         return legal_actions(self._legal_moves(), self.choice)  # type: ignore[arg-type]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -320,88 +532,104 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         if self.dealer is None:
             n = self.game.players
             return [(s, 1.0 / n) for s in range(n)]
-        left = [c for c in range(40) if c not in self.drawn]
-        return [(c, 1.0 / len(left)) for c in left]
+        left = self.left
+        return list(map(_OUTCOMES[len(left)].__getitem__, left))
 
     # -- applying actions -------------------------------------------------------
 
     def _apply_action(self, action: int) -> None:
         """A chance outcome, or a ``chkobba_v1`` action of the player to move."""
-        if self.round is None:
-            self._chance(action)
+        if self.dealing:
+            left = self.left
+            if len(left) > 2 and self.dealer is not None:  # a draw that ends no shuffle
+                try:
+                    left.remove(action)
+                except ValueError:
+                    raise pyspiel.SpielError(f"draw {action}: not a card left to draw") from None
+                self.drawn.append(action)
+            elif self._chance(action):
+                self._update_to_move()
             return
-        step = decide(self._legal_moves(), self.choice, action)  # type: ignore[arg-type]
+        if self.fast:
+            d = self.deals[-1]
+            try:
+                code = d.core.act(action)
+            except (ValueError, TypeError, OverflowError):
+                # The engine's own error, the same as the pure path's.
+                decide(self._legal_moves(), self.choice, action)  # type: ignore[arg-type]
+                raise IllegalAction(f"{action} is illegal now") from None
+            d.actions.append(action)
+            self.moves = None
+            if code >= 0:  # the seat to move next: the common case, kept short
+                self.to_move = code
+            else:
+                self._kernel_end(d, code)
+                self._update_to_move()
+            return
+        d = self.deals[-1]
+        step = decide(self._legal_moves(), d.choice, action)  # type: ignore[arg-type]
+        d.actions.append(action)
+        d.synced += 1
         if type(step) is Choice:
-            self.choice = step
+            d.choice = step
             return
-        self.choice = None
+        d.choice = None
         self.moves = None
-        self._play(step)  # type: ignore[arg-type]
+        self._play(d, step)  # type: ignore[arg-type]
+        self._update_to_move()
 
-    def _chance(self, outcome: int) -> None:
+    def _kernel_end(self, d: Deal, code: int) -> None:
+        """The fast path after the kernel's round ended (-1) or its deal was void (-2)."""
+        if code == -2:
+            self._redeal()
+            return
+        if self.game.episode == "round":
+            self.rounds_played += 1
+            self.result = round_rewards(d.core.points(), self.game.side_of)
+            self.over = True
+            return
+        d.sync()
+        self._end_round(d.round)
+
+    def _chance(self, outcome: int) -> bool:
+        """Apply a chance outcome; whether it ended the shuffle."""
         if self.dealer is None:
             self.dealer = outcome
             self.shuffle_start = len(self.history()) + 1
-            return
+            return False
+        try:
+            self.left.remove(outcome)
+        except ValueError:
+            raise pyspiel.SpielError(f"draw {outcome}: not a card left to draw") from None
         self.drawn.append(outcome)
         if len(self.drawn) < 39:
-            return
-        left = FULL_DECK
-        for c in self.drawn:
-            left &= ~(1 << c)
-        deck = [*self.drawn, left.bit_length() - 1]
+            return False
+        deck = [*self.drawn, self.left[0]]
         self.drawn = []
-        g = self.game
-        r = Round(g.rules, g.players, g.teams, self.dealer, deck)
-        d = Deal(r, start=self.shuffle_start)
+        self.left = list(range(40))
+        d = Deal(self.game, self.dealer, bytes(deck), self.shuffle_start)
         self.deals.append(d)
-        if r.phase is Phase.CUT:
-            d.log.append((r.cutter, ("cut", r.deck[0])))
+        # On the fast path the engine's round is dealt only if a view asks for it.
+        void = d.kernel().void if self.fast else d.round.void
+        if void:
+            self._redeal()
+        else:
             self.dealing = False
-            return
-        self._log_deal(d, [0] * g.players, 0)
-        self._after_deal(d)
+        return True
 
-    def _log_deal(self, d: Deal, before: Sequence[int], table_before: int) -> None:
-        """Log what a deal just showed: each seat its new cards, everyone the table."""
+    def _redeal(self) -> None:
+        """A void deal: shuffled again by the same dealer (§2.2), chance nodes once more."""
+        self.dealing = True
+        self.shuffle_start = len(self.history()) + 1
+
+    def _play(self, d: Deal, move: Move) -> None:
+        d.advance(move)
         r = d.round
-        for s in range(r.seats):
-            got = r.hands[s] & ~before[s]
-            if got:
-                d.log.append((s, ("hand", got)))
-        if (r.table & ~table_before and not r.history) or (
-            r.history and type(r.history[-1].move) is Cut
-        ):
-            d.log.append((-1, ("table", r.table)))
-        for decl in r.declarations[d.declared :]:
-            d.log.append((-1, ("declares", decl)))
-        d.declared = len(r.declarations)
-
-    def _after_deal(self, d: Deal) -> None:
-        r = d.round
-        if r.void:
-            # Shuffled again by the same dealer (§2.2): chance nodes once more.
-            d.log.append((-1, ("void deal", None)))
-            self.dealing = True
-            self.shuffle_start = len(self.history()) + 1
-            return
-        self.dealing = False
-
-    def _play(self, move: Move) -> None:
-        r = self.round
-        assert r is not None
-        d = self.deals[-1]
-        seat = r.turn
-        before = list(r.hands)
-        if type(move) is Play:
-            before[seat] &= ~(1 << move.card)
-        table_before = r.table
-        r.apply_unchecked(move)
-        turn = r.history[-1]
-        d.log.append((-1, ("turn", (seat, move, turn.chkobba))))
-        self._log_deal(d, before, table_before)
         if type(move) is Cut:
-            self._after_deal(d)
+            if r.void:
+                self._redeal()
+            else:
+                self.dealing = False
             return
         if r.phase is Phase.OVER:
             self._end_round(r)
@@ -424,8 +652,7 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
                 self.result = [1.0 if g.side_of[s] == winner else lose for s in range(g.players)]
             return
         self.dealer = (r.dealer + 1) % g.players
-        self.dealing = True
-        self.shuffle_start = len(self.history()) + 1
+        self._redeal()
 
     # -- results and text ---------------------------------------------------------
 
@@ -455,7 +682,9 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
     def view_round(self) -> Round | None:
         """The round being played, or the last one once it is over (None before any)."""
         if self.deals and (not self.dealing or self.over):
-            return self.deals[-1].round
+            d = self.deals[-1]
+            d.sync()
+            return d.round
         return None
 
     def observation_of(self, player: int) -> Observation | None:
@@ -547,6 +776,10 @@ class ChkobbaObserver:
             n = history_length(self.game.rules)
             pieces.append(("history", n * HISTORY_ENTRY, (n, HISTORY_ENTRY)))
             pieces.append(("cut_seen", 40, (40,)))
+            if self.game.infostate == "match":
+                # Each earlier round of the match, in order: its history and its cut card.
+                rows, width = self.game.max_rounds - 1, n * HISTORY_ENTRY + 40
+                pieces.append(("earlier_rounds", rows * width, (rows, width)))
         self.tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
         self.dict: dict[str, np.ndarray] = {}
         at = 0
@@ -586,6 +819,25 @@ class ChkobbaObserver:
                 )
             if not self.public and r.rules.cut_choice and player == r.cutter:
                 self.dict["cut_seen"][r.shuffle[0]] = 1.0
+            if "earlier_rounds" in self.dict:
+                self._earlier_rounds(state, r, player)
+
+    def _earlier_rounds(self, state: ChkobbaState, now: Round, player: int) -> None:
+        """The rounds of the match before ``now`` (void deals left out: they were dealt
+        again and bear on nothing after), one row each, as the round's own pieces."""
+        rows = self.dict["earlier_rounds"]
+        n = history_length(now.rules)
+        k = 0
+        for d in state.deals:
+            d.sync()
+            r = d.round
+            if r is now or r.void or k >= len(rows):
+                continue
+            if not self.private_only:
+                rows[k, : n * HISTORY_ENTRY] = encode_history(r.history, player, r.seats, n).ravel()
+            if not self.public and r.rules.cut_choice and player == r.cutter:
+                rows[k, n * HISTORY_ENTRY + r.shuffle[0]] = 1.0
+            k += 1
 
     def string_from(self, state: ChkobbaState, player: int) -> str:
         """The observation as text: the whole recall, or the current view."""
