@@ -117,7 +117,8 @@ def test_the_analysis_of_a_touti_game_on_its_replay(server: ServerProcess) -> No
         d.find_element(By.ID, "coach-run").click()
         wait(d, lambda d: body(d, "data-analysed") == "1"
              or d.find_elements(By.CSS_SELECTOR, "#coach-result .error"), timeout=180)
-        assert not d.find_elements(By.CSS_SELECTOR, "#coach-result .error")
+        errors = [e.text for e in d.find_elements(By.CSS_SELECTOR, "#coach-result .error")]
+        assert not errors, errors
         figures = d.find_element(By.CSS_SELECTOR, "#coach-result .note").text
         assert "64" in figures
         # A mistake (or, if none, the first deal's first weighed card) shown with its values.

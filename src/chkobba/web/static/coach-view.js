@@ -93,6 +93,9 @@ export async function analyseByRound(fetchRound, rounds, progress) {
     progress(r - 1, rounds);
     const part = await patiently(() => fetchRound(r));
     if (!merged) {
+      // The record's own count of parts wins: a game resigned as a deal began counts
+      // that deal on the table but not in its record (Touti).
+      if (part.rounds) rounds = Math.min(rounds, part.rounds);
       merged = { ...part, decisions: [...part.decisions] };
     } else {
       merged.decisions.push(...part.decisions);
