@@ -109,6 +109,7 @@ def test_the_analysis_of_a_touti_game_on_its_replay(server: ServerProcess) -> No
         assert body(d, "data-kind") == "touti"
         assert not d.find_elements(By.ID, "coach-not-touti")
         # The smallest budget the server takes keeps the test short.
+        wait(d, lambda d: d.find_elements(By.ID, "coach-samples"))
         d.execute_script(
             "const s = document.getElementById('coach-samples');"
             "s.add(new Option('64', '64')); s.value = '64';"
