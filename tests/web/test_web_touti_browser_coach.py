@@ -4,7 +4,9 @@ several, it lists the search player's best cards, each with its worth ± its err
 from __future__ import annotations
 
 import time
+import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -95,9 +97,12 @@ def finished_touti_game(base: str) -> str:
                 ws.send(json.dumps({"type": "play", "move": move, "ply": msg["ply"]}))
 
 
-def test_the_analysis_of_a_touti_game_on_its_replay(server: ServerProcess) -> None:
+def test_the_analysis_of_a_touti_game_on_its_replay(
+    server: ServerProcess, tmp_path: Path
+) -> None:
     """The replay page's *Analyse* button on a finished Touti game: each card played
-    among several shown with its worth ± its error, the bidding said not to be weighed."""
+    among several shown with its worth ± its error, the bidding said not to be weighed;
+    then the game's record file on the page /analyse, the same way."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -141,5 +146,31 @@ def test_the_analysis_of_a_touti_game_on_its_replay(server: ServerProcess) -> No
         d.find_element(By.ID, "next").click()
         note = wait(d, lambda d: d.find_elements(By.ID, "coach-not-weighed"))[0].text
         assert "not the bidding" in note
+
+        # The same game's record file on the page /analyse: the same values, step by step.
+        path = tmp_path / "touti.json"
+        with urllib.request.urlopen(f"{server.base}/api/games/{game}/record", timeout=60) as r:
+            path.write_bytes(r.read())
+        d.get(f"{server.base}/analyse")
+        wait(d, lambda d: body(d, "data-ready") == "1")
+        d.find_element(By.ID, "record-file").send_keys(str(path))
+        wait(d, lambda d: visible(d, "#coach-run"))
+        d.execute_script(
+            "const s = document.getElementById('coach-samples');"
+            "s.add(new Option('64', '64')); s.value = '64';"
+        )
+        d.find_element(By.ID, "coach-run").click()
+        wait(d, lambda d: body(d, "data-analysed") == "1"
+             or d.find_elements(By.ID, "load-error"), timeout=180)
+        assert not d.find_elements(By.ID, "load-error")
+        assert visible(d, "#touti-step") and not visible(d, "#board")
+        seen = None
+        for _ in range(80):
+            if d.find_elements(By.CSS_SELECTOR, "#coach-move .coach-table"):
+                seen = [r.text for r in d.find_elements(By.CSS_SELECTOR, "#coach-move tr")][1:]
+                break
+            d.find_element(By.ID, "next").click()
+        assert seen and len(seen) >= 2 and any("(played)" in v for v in seen), seen
+        assert "play" in d.find_element(By.ID, "touti-step").text
     finally:
         d.quit()
