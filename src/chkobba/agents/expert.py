@@ -253,19 +253,24 @@ class ExpertAgent:
         # Scopa a perdere: the fewest points win, so the best margin is the lowest.
         return [-v for v in values] if obs.rules.lowest_wins else values
 
-    def _evaluate(self, obs: Observation, known: Sequence[int] | None) -> list[float]:
-        # Solve exactly once every card is dealt and few are left: always so in
-        # Chkobba, not at the start of a Scopone, where all 40 are dealt at once.
-        # Where the solver cannot score the rules (Il ponino between partners) the
-        # last deal is searched with the whole budget: its few endgame splits, each
-        # only played out, left `hard` no better than `medium` there.
-        endgame = (
+    def solves_exactly(self, obs: Observation) -> bool:
+        """Whether ``obs`` is an endgame the expert solves exactly rather than samples: every
+        card dealt, two sides, few cards left, and rules the solver can score."""
+        return (
             obs.phase is Phase.PLAY
             and obs.stock == 0
             and obs.sides == 2
             and sum(obs.hand_sizes) <= ENDGAME_CARDS
             and scores_exactly(obs.rules, obs.seats, obs.sides)
         )
+
+    def _evaluate(self, obs: Observation, known: Sequence[int] | None) -> list[float]:
+        # Solve exactly once every card is dealt and few are left: always so in
+        # Chkobba, not at the start of a Scopone, where all 40 are dealt at once.
+        # Where the solver cannot score the rules (Il ponino between partners) the
+        # last deal is searched with the whole budget: its few endgame splits, each
+        # only played out, left `hard` no better than `medium` there.
+        endgame = self.solves_exactly(obs)
         if fast.AVAILABLE and fast.supports(obs.rules, obs.seats):
             return self._evaluate_fast(obs, endgame, known)
         if endgame:

@@ -28,21 +28,18 @@ import numpy.typing as npt
 
 from chkobba.agents.base import Agent, make_agent
 from chkobba.agents.expert import (
-    ENDGAME_CARDS,
     EXPERT_ENDGAME_SAMPLES,
     EXPERT_SOLVE_LAST,
     EXPERT_SOLVE_STOCK,
     ExpertAgent,
 )
 from chkobba.duel.play import sub_seed
-from chkobba.fishing.game import Phase
 from chkobba.fishing.moves import Move
 from chkobba.fishing.observe import Observation
 from chkobba.fishing.rules import preset
 from chkobba.games.base import game, play_out
 from chkobba.rl.neural import NeuralAgent, load_network, move_features
 from chkobba.rl.spaces import OBS_SIZE, encode
-from chkobba.search.endgame import scores_exactly
 
 OPPONENTS: Final = ("expert", "heuristic", "greedy")
 """The recording expert's opponents, in turn by game number: the expert itself (whose
@@ -77,14 +74,7 @@ class Positions:
 def search_samples(agent: ExpertAgent, obs: Observation) -> int:
     """How many sampled deals ``agent.evaluate(obs)`` sums over (uniform sampling, the
     compiled kernel): one exact solve in a two-player endgame, else its plan's samples."""
-    endgame = (
-        obs.phase is Phase.PLAY
-        and obs.stock == 0
-        and obs.sides == 2
-        and sum(obs.hand_sizes) <= ENDGAME_CARDS
-        and scores_exactly(obs.rules, obs.seats, obs.sides)
-    )
-    if endgame:
+    if agent.solves_exactly(obs):
         return 1 if obs.seats == 2 else agent.endgame_samples
     return agent.plan(obs)[0]
 

@@ -15,7 +15,6 @@ Chkobba's deals: still legal, but not measured elsewhere.
 
 from __future__ import annotations
 
-import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -29,6 +28,7 @@ from chkobba.agents.heuristic import HeuristicAgent, Judge
 from chkobba.agents.player import register
 from chkobba.fishing.moves import Cut, Move
 from chkobba.fishing.observe import Observation
+from chkobba.rl.npzfile import read_arrays
 from chkobba.rl.spaces import OBS_LAYOUT, OBS_SIZE, VERSION, encode
 
 FORMAT: Final = "chkobba-neural/1"
@@ -192,15 +192,7 @@ def load_network(path: str | Path) -> Network:
 @lru_cache(maxsize=8)
 def _load(path: str, mtime: int) -> Network:
     # Cached by path and modification time: a duel makes a player for every game.
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {k: data[k] for k in data.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
-        raise NeuralError(f"{path} is not a weight file (a numpy .npz archive): {e}") from None
-    if str(arrays.get("format", "")) != FORMAT:
-        raise NeuralError(f"{path} is not a {FORMAT} file")
-    if str(arrays.get("version", "")) != VERSION:
-        raise NeuralError(f"{path} was trained on spaces {arrays.get('version')!s}, not {VERSION}")
+    arrays = read_arrays(path, FORMAT, "a weight file", NeuralError)
     try:
         wo, wm, b0 = (arrays[k].astype(np.float32) for k in ("wo", "wm", "b0"))
     except KeyError as e:

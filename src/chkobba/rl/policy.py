@@ -12,7 +12,6 @@ decision after another, until its play is complete: it is deterministic.
 
 from __future__ import annotations
 
-import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -23,6 +22,7 @@ import numpy.typing as npt
 
 from chkobba.fishing.moves import Move
 from chkobba.fishing.observe import Observation
+from chkobba.rl.npzfile import read_arrays
 from chkobba.rl.spaces import NUM_ACTIONS, OBS_SIZE, VERSION, Choice, action_mask, decide, encode
 
 FORMAT: Final = "chkobba-policy/1"
@@ -78,17 +78,7 @@ def load_policy(path: str | Path) -> Policy:
 @lru_cache(maxsize=16)
 def _load(path: str, mtime: int) -> Policy:
     # Cached by path and modification time: a duel makes a player for every game.
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {k: data[k] for k in data.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
-        raise PolicyError(f"{path} is not a policy file (a numpy .npz archive): {e}") from None
-    if str(arrays.get("format", "")) != FORMAT:
-        raise PolicyError(f"{path} is not a {FORMAT} file")
-    if str(arrays.get("version", "")) != VERSION:
-        raise PolicyError(
-            f"{path} was trained on spaces {arrays.get('version')!s}, not {VERSION}"
-        )
+    arrays = read_arrays(path, FORMAT, "a policy file", PolicyError)
     activation = str(arrays.get("activation", "tanh"))
     if activation not in ("tanh", "relu"):
         raise PolicyError(f"{path}: unknown activation {activation!r}")
