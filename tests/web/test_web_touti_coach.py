@@ -83,3 +83,48 @@ def test_the_analysis_of_a_finished_touti_game(sqlite_client: TestClient) -> Non
         assert moves[d["ply"]] == record.deals[0].moves[d["play"] - 1] == d["move"]
     bad = c.get(f"/api/games/{game}/analysis?seat=4&samples=64")
     assert bad.status_code == 400 and "seat must be from 0 to 3" in bad.json()["message"]
+
+
+def test_the_analyse_endpoint_takes_a_touti_record(sqlite_client: TestClient) -> None:
+    """POST /api/analyze (the /analyse page's) with a Touti record: its steps, and each card
+    played among several weighed, each ± its error, at the step of its move."""
+    c = sqlite_client
+    g = new_game(c, computers=[None, "random", "random", "random"])
+    game, token = g["game"], g["token"]
+    with c.websocket_connect("/ws") as ws:
+        v = my_turn(ws, hello(ws, game, token))
+        while not v["over"] and v["deal"] < 2:
+            move = "pass" if "pass" in v["legal"] else v["legal"][0]
+            ws.send_json({"type": "play", "move": move, "ply": v["ply"]})
+            v, _ = recv_until(ws, "state")
+            v = my_turn(ws, v)
+        ws.send_json({"type": "resign"})
+        while not v["over"]:
+            v, _ = recv_until(ws, "state")
+    text = c.get(f"/api/games/{game}/record").text
+    record = ToutiRecord.loads(text)
+    r = c.post("/api/analyze?seat=0&samples=64&round=1", content=text.encode(),
+               headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert out["kind"] == "touti" and out["seats"] == 4
+    moves = [f for f in out["frames"] if f["ply"] is not None]
+    assert [f["text"] for f in moves] == [m for d in record.deals for m in d.moves]
+    a = out["analysis"]
+    assert a["game"] == "touti" and a["rounds"] == len(record.deals)
+    assert a["decisions"] and all(d["seat"] == 0 for d in a["decisions"])
+    weighed = 0
+    for d in a["decisions"]:
+        assert moves[d["ply"]]["text"] == d["move"] and moves[d["ply"]]["seat"] == 0
+        if d["estimates"] is None:  # one card only: forced, nothing to weigh
+            continue
+        weighed += 1
+        plays = d["estimates"]["plays"]
+        assert len(plays) >= 2 and d["move"] in {p["move"] for p in plays}
+        assert all(p["se"] >= 0 and p["loss"] >= 0 for p in plays)
+    assert weighed >= 1
+    # A move that is not legal there: refused, with where.
+    bad = record.to_json()
+    bad["deals"][0]["moves"][0] = "trump:x"
+    r = c.post("/api/analyze?seat=0&samples=64", json=bad)
+    assert r.status_code == 400 and r.json()["error"] == "bad_record", r.text

@@ -53,7 +53,9 @@ from chkobba.store import Store, StoredGame
 from chkobba.store.hints import hints_of
 
 # The replay page's frame, so that a record file shows like a game of the server.
-from chkobba.touti.record import ToutiRecord
+from chkobba.touti.deal import SEATS
+from chkobba.touti.record import ToutiRecord, ToutiRecordError
+from chkobba.touti.record import replay as touti_replay
 from chkobba.web.cluster import NotOwner
 from chkobba.web.http import Budgets, Refused, client_address, error, json_body
 from chkobba.web.hub import Hub, Room
@@ -209,10 +211,14 @@ def record_job(
     """``POST /api/analyze``'s work: read and check the record, then analyse it (or say that
     its answer is among the ``known`` ones)."""
     try:
-        record = GameRecord.from_json(read_json(raw))
+        data = read_json(raw)
+        fmt = data.get("format") if isinstance(data, dict) else None
+        if isinstance(fmt, str) and fmt.startswith("touti-record"):
+            return _touti_record_job(ToutiRecord.from_json(data), asked, max_cost, known)
+        record = GameRecord.from_json(data)
     except ProtocolError as e:
         return _error_answer(Refused(400, "bad_record", e.message), None)
-    except RecordError as e:
+    except (RecordError, ToutiRecordError) as e:
         return _error_answer(Refused(400, "bad_record", str(e)), None)
     content = dict(record.to_json())
     content.pop("meta", None)  # free-form notes: the answer does not depend on them
@@ -234,6 +240,55 @@ def record_job(
             RecordFacts(digest, record.seats, len(record.rounds), problem),
         )
     return Answer(200, body, facts, key)
+
+
+def _touti_record_job(
+    record: ToutiRecord, asked: Asked, max_cost: int, known: frozenset[tuple[Hashable, ...]]
+) -> Answer:
+    """:func:`record_job` for a Touti record: replayed first (every move checked), then its
+    cards played weighed by Touti's coach."""
+    content = dict(record.to_json())
+    content.pop("meta", None)
+    digest = hashlib.sha256(_json(content)).hexdigest()
+    try:
+        rep = touti_replay(record)
+    except ToutiRecordError as e:
+        problem = str(e)
+        return _error_answer(
+            Refused(400, "bad_record", problem),
+            RecordFacts(digest, SEATS, len(record.deals), problem),
+        )
+    facts = RecordFacts(digest, SEATS, len(record.deals))
+    try:
+        seats = plan(facts, asked, max_cost)
+    except Refused as e:
+        return _error_answer(e, facts)
+    key = cache_key(facts, seats, asked)
+    if key in known:
+        return Answer(200, b"", facts, key, cached=True)
+    # The moves in order, each deal's numbered from 1 as the analysis numbers them.
+    where = [(i, j) for i, d in enumerate(record.deals, 1) for j in range(1, len(d.moves) + 1)]
+    names = record.names or [f"seat {s}" for s in range(SEATS)]
+    analysis = _analysis_json(where, record, list(seats), asked.budget, asked.round)
+    analysis["names"] = names
+    frames: list[dict[str, Any]] = []
+    ply = 0
+    for i, deal in enumerate(rep.deals, 1):
+        frames.append({"note": "deal", "round": i, "ply": None})
+        for j, (seat, move) in enumerate(deal.history, 1):
+            frames.append({"note": "play", "round": i, "play": j, "ply": ply, "seat": seat,
+                           "text": str(move)})
+            ply += 1
+    body = {
+        "kind": "touti",
+        "names": names,
+        "seats": SEATS,
+        "teams": True,
+        "target": rep.rules.target,
+        "frames": frames if asked.round in (None, 1) else None,
+        "analysis": analysis,
+    }
+    return Answer(200, _json(body), facts, key)
 
 
 def stored_record(g: StoredGame) -> tuple[Any, list[tuple[int, int]]]:

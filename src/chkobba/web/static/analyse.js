@@ -27,10 +27,33 @@ function show(n) {
   return queue(() => draw(to));
 }
 
+/** The coach's view of the step's move, if it is of the analysed seat. */
+function drawMove() {
+  const ply = plyOfStep(data.frames, i);
+  const d = ply === null ? null : byPly.get(ply);
+  // Touti's coach weighs the cards played only: a bid (or a card forced) is not weighed.
+  const why = data.kind === "touti" ? "touti_not_weighed" : "not_analysed";
+  $("coach-move").replaceChildren(...(d ? decisionView(d, data.names) : [el("p", { class: "note", id: "coach-not-weighed", text: ply === null ? "" : ct(why) })]));
+}
+
+/** A Touti step, in words: the deal, or who made which move (the table is Touti's own). */
+function drawTouti(f) {
+  $("slider").value = i;
+  $("step").textContent = `${i + 1} / ${data.frames.length}`;
+  $("touti-step").textContent = f.ply === null ? t("deal", { n: f.round })
+    : `${ct("round_play", { r: f.round, p: f.play })}${data.names[f.seat]}: ${f.text}`;
+  document.body.dataset.step = i;
+  drawMove();
+}
+
 function draw(to) {
-  const snap = to === i + 1 ? stepSnapshot() : null;
+  const touti = data.kind === "touti";
+  const snap = to === i + 1 && !touti ? stepSnapshot() : null;
   i = to;
   const f = data.frames[i];
+  $("board").classList.toggle("hidden", touti);
+  $("touti-step").classList.toggle("hidden", !touti);
+  if (touti) return drawTouti(f);
   $("slider").value = i;
   $("step").textContent = `${i + 1} / ${data.frames.length}`;
   const p = players(data);
@@ -45,9 +68,7 @@ function draw(to) {
       breakdownTable(f.end, p, data.side_of, null, data.points),
     );
   }
-  const ply = plyOfStep(data.frames, i);
-  const d = ply === null ? null : byPly.get(ply);
-  $("coach-move").replaceChildren(...(d ? decisionView(d, data.names) : [el("p", { class: "note", text: ply === null ? "" : ct("not_analysed") })]));
+  drawMove();
   return snap ? stepMotion(data, f, snap) : undefined;
 }
 
@@ -106,9 +127,12 @@ async function loadFile(file) {
   names = [];
   try {
     const rec = JSON.parse(text);
-    const seats = Number.isInteger(rec.seats) ? rec.seats : 0;
+    // Touti's records (touti-record/1) hold deals of four seats; the others, rounds.
+    const touti = typeof rec.format === "string" && rec.format.startsWith("touti-record");
+    const seats = touti ? 4 : Number.isInteger(rec.seats) ? rec.seats : 0;
     names = Array.isArray(rec.names) ? rec.names : [...Array(seats).keys()].map((s) => `seat ${s}`);
-    rounds = Array.isArray(rec.rounds) ? rec.rounds.length : 0;
+    const parts = touti ? rec.deals : rec.rounds;
+    rounds = Array.isArray(parts) ? parts.length : 0;
   } catch {
     names = [];  // the server says what is wrong with it
     rounds = 0;

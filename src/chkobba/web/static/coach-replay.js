@@ -27,7 +27,11 @@ function showStep() {
   const ply = plyOfStep(rep.frames, Number(document.body.dataset.step || 0));
   const d = ply === null ? null : byPly.get(ply);
   if (d) box.replaceChildren(...decisionView(d, rep.names));
-  else box.replaceChildren(el("p", { class: "note", text: ply === null ? "" : ct("not_analysed") }));
+  else {
+    // Touti's coach weighs the cards played only: a bid (or a card forced) is not weighed.
+    const why = rep.kind === "touti" ? "touti_not_weighed" : "not_analysed";
+    box.replaceChildren(el("p", { class: "note", id: "coach-not-weighed", text: ply === null ? "" : ct(why) }));
+  }
 }
 
 function drawResult() {
@@ -42,7 +46,8 @@ async function run() {
   out.replaceChildren(el("p", { text: ct("analysing") }));
   $("coach-run").disabled = true;
   const query = `seat=${$("coach-seat").value}&samples=${$("coach-samples").value}`;
-  const rounds = Math.max(...rep.frames.map((f) => f.round));
+  const rounds = rep.kind === "touti" ? rep.frames.filter((f) => f.note === "deal").length
+    : Math.max(...rep.frames.map((f) => f.round));
   try {
     analysis = await analyseByRound(
       (r) => api(`/api/games/${game}/analysis?${query}&round=${r}`),
@@ -61,19 +66,11 @@ async function run() {
 }
 
 function build() {
-  if (rep.kind === "touti") {
-    // The expert plays the Chkobba family only: say so rather than offer what cannot run.
-    $("coach-analysis").replaceChildren(
-      el("h2", { text: ct("analysis") }),
-      el("p", { class: "note", id: "coach-not-touti", text: ct("no_touti") }),
-    );
-    return;
-  }
   const seat = $("coach-seat")?.value ?? "0";
   const samples = $("coach-samples")?.value ?? "4000";
   $("coach-analysis").replaceChildren(
     el("h2", { text: ct("analysis") }),
-    el("p", { class: "note", text: ct("analysis_intro") }),
+    el("p", { class: "note", text: ct(rep.kind === "touti" ? "analysis_intro_touti" : "analysis_intro") }),
     ...pickers(rep.names, run, seat, samples),
     el("div", { id: "coach-result" }),
   );
@@ -89,7 +86,7 @@ async function main() {
   build();
   onLangChange(build);
   new MutationObserver(showStep).observe(document.body, { attributes: true, attributeFilter: ["data-step"] });
-  if (location.hash === "#analysis" && rep.kind !== "touti") run();
+  if (location.hash === "#analysis") run();
 }
 
 main();

@@ -51,8 +51,10 @@ export function decisionView(d, names) {
   ];
 }
 
-/** The ply shown by frame ``step`` (the move that led to it), or null for a deal. */
+/** The ply shown by frame ``step`` (the move that led to it), or null for a deal. A
+ * game's own table (Touti) numbers its frames' plies itself (``ply``). */
 export function plyOfStep(frames, step) {
+  if (frames[step] && "ply" in frames[step]) return frames[step].ply ?? null;
   let ply = -1;
   for (let k = 0; k <= step && k < frames.length; k++) if (frames[k].move) ply += 1;
   return frames[step]?.move ? ply : null;
@@ -60,6 +62,8 @@ export function plyOfStep(frames, step) {
 
 /** The frame that shows the move ``ply``. */
 export function stepOfPly(frames, ply) {
+  const own = frames.findIndex((f) => "ply" in f && f.ply === ply);
+  if (own >= 0) return own;
   let seen = -1;
   for (let k = 0; k < frames.length; k++) {
     if (frames[k].move) seen += 1;
@@ -90,6 +94,9 @@ export async function analyseByRound(fetchRound, rounds, progress) {
     progress(r - 1, rounds);
     const part = await patiently(() => fetchRound(r));
     if (!merged) {
+      // The record's own count of parts wins: a game resigned as a deal began counts
+      // that deal on the table but not in its record (Touti).
+      if (part.rounds) rounds = Math.min(rounds, part.rounds);
       merged = { ...part, decisions: [...part.decisions] };
     } else {
       merged.decisions.push(...part.decisions);
