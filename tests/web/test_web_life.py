@@ -406,11 +406,14 @@ def test_start_up_does_not_grow_with_abandoned_games(
         first = time.perf_counter() - t0
         hub = c.app.state.hub  # type: ignore[attr-defined]
         assert hub.abandoned_at_start == n and replays == [live]
-    t0 = time.perf_counter()
+    # CPU time of this process (the app and SQLite run in it): the claim is about the
+    # start-up's cost, which other processes competing for the cores do not change.
+    t0 = time.process_time()
     with make_client(sqlite_url):
-        second = time.perf_counter() - t0
+        second = time.process_time() - t0
     assert replays == [live, live]
-    print(f"\nstart-up with {n} games abandoned while down: {first:.2f} s; then {second:.2f} s")
+    print(f"\nstart-up with {n} games abandoned while down: {first:.2f} s; "
+          f"then {second:.2f} s of CPU")
     assert second < 2.0
 
 
