@@ -40,7 +40,8 @@ def rematch_of(ws: Any) -> dict[str, Any]:
     return found[0]
 
 
-def wait_until(what: str, check: object, seconds: float = 5.0) -> None:
+def wait_until(what: str, check: object, seconds: float = 30.0) -> None:
+    # A deadline, not a wait: generous, so that a loaded machine only makes it slower.
     deadline = time.monotonic() + seconds
     while not check():  # type: ignore[operator]
         assert time.monotonic() < deadline, what

@@ -112,6 +112,10 @@ def wait(d: Any, cond: Any, timeout: float = 40) -> Any:
 def test_play_a_game_against_the_computer_and_replay_it(
     server: ServerProcess, browser: Any
 ) -> None:
+    from selenium.common.exceptions import (
+        ElementClickInterceptedException,
+        StaleElementReferenceException,
+    )
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -147,18 +151,23 @@ def test_play_a_game_against_the_computer_and_replay_it(
         ply = int(body(d, "data-ply") or 0)
         cut = visible(d, "#cut-keep")
         cards = visible(d, "#hand .card.playable")
-        if cut:
-            cut[0].click()
-        elif cards:
-            if not screenshot and (len(cards) >= 2 or clicks > 10):
-                d.save_screenshot(str(ARTIFACTS / "web-game.png"))
-                screenshot = True
-            cards[-1].click()
-            choices = visible(d, "#choices button.choice")
-            if choices:
-                choices[0].click()
-        else:
-            time.sleep(0.02)
+        try:
+            if cut:
+                cut[0].click()
+            elif cards:
+                if not screenshot and (len(cards) >= 2 or clicks > 10):
+                    d.save_screenshot(str(ARTIFACTS / "web-game.png"))
+                    screenshot = True
+                cards[-1].click()
+                choices = visible(d, "#choices button.choice")
+                if choices:
+                    choices[0].click()
+            else:
+                time.sleep(0.02)
+                continue
+        except (ElementClickInterceptedException, StaleElementReferenceException):
+            # The round's breakdown opened over the hand, or the hand was redrawn,
+            # between looking and clicking: look again (the loop closes the dialog).
             continue
         clicks += 1
         wait(d, lambda d, ply=ply: int(body(d, "data-ply") or 0) > ply)
@@ -172,7 +181,16 @@ def test_play_a_game_against_the_computer_and_replay_it(
     d.save_screenshot(str(ARTIFACTS / "web-game-over.png"))
     assert screenshot and (ARTIFACTS / "web-game.png").stat().st_size > 10_000
 
-    d.find_element(By.ID, "replay-link").click()
+    def to_replay(d: Any) -> bool:
+        """Click the replay link, first closing the last round's breakdown if it opened."""
+        close = visible(d, "dialog[open] #breakdown-close")
+        try:
+            (close[0] if close else d.find_element(By.ID, "replay-link")).click()
+        except (ElementClickInterceptedException, StaleElementReferenceException):
+            return False
+        return not close
+
+    wait(d, to_replay)
     wait(d, lambda d: body(d, "data-ready") == "1")
     assert game in d.find_element(By.ID, "code").text
     steps = int(d.find_element(By.ID, "slider").get_attribute("max"))

@@ -12,8 +12,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from selenium.common.exceptions import (
+    ElementClickInterceptedException,
+    StaleElementReferenceException,
+)
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
+from selenium.webdriver.support.ui import Select, WebDriverWait
 from test_web_browser import body, make_browser, needs_chromium, served, visible, wait
 from test_web_browser_games import engine_state
 from test_web_browser_pages import open_as, post
@@ -69,6 +73,7 @@ def play_until_a_choice(
             continue
         state = engine_state(server, game, token)
         if str(state["ply"]) != body(d, "data-ply") or not state["legal"]:
+            time.sleep(0.05)  # the page has not drawn the server's position yet: poll
             continue
         by_card: dict[str, int] = {}
         for move in state["legal"]:
@@ -76,10 +81,17 @@ def play_until_a_choice(
         twice = [c for c, n in by_card.items() if n > 1]
         card = twice[0] if twice else next(iter(by_card))
         ply = body(d, "data-ply")
-        d.find_element(By.CSS_SELECTOR, f"#hand .card[data-card='{card}']").click()
+        try:
+            d.find_element(By.CSS_SELECTOR, f"#hand .card[data-card='{card}']").click()
+        except (ElementClickInterceptedException, StaleElementReferenceException):
+            # The hand was redrawn, or the round's breakdown opened over it, between
+            # finding the card and clicking it: look again (the loop closes the dialog).
+            continue
         if twice:
             wait(d, lambda d: visible(d, "#choices"))
-            return str(d.find_element(By.CSS_SELECTOR, "#choices div").text)
+            return str(WebDriverWait(
+                d, 40, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)
+            ).until(lambda d: d.find_element(By.CSS_SELECTOR, "#choices div").text))
         wait(d, lambda d, ply=ply: body(d, "data-ply") != ply)
 
 

@@ -5,7 +5,6 @@ under the hand's label, a computer's name at the start of a sentence, and the on
 from __future__ import annotations
 
 import json
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -125,7 +124,11 @@ def test_raised_cards_stay_below_the_hands_label(server: ServerProcess, browser:
     outline = 3  # px, drawn outside the card's box
     for card in visible(d, "#hand .card.playable"):
         ActionChains(d).move_to_element(card).perform()  # hovered: raised the most
-        time.sleep(0.2)  # past the transition, if any
+        # Hovered, and past any transition (none today, reduced motion or not).
+        wait(d, lambda d, card=card: d.execute_script(
+            """const c = arguments[0];
+               return c.matches(':hover')
+                 && c.getAnimations().every((a) => a.playState !== 'running');""", card))
         top = float(d.execute_script("return arguments[0].getBoundingClientRect().top", card))
         assert top - outline >= label["bottom"], (top, label)
 

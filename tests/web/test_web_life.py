@@ -356,25 +356,27 @@ def test_a_room_abandoned_before_it_filled_has_no_rematch(client: TestClient) ->
 
 def test_timers_resume_from_stored_times_after_a_restart(db_url: str) -> None:
     with make_client(db_url) as c:
-        soon = c.post("/api/games", json={"level": "random", "abandon_after": 2.0}).json()
+        soon = c.post("/api/games", json={"level": "random", "abandon_after": 2.8}).json()
         gone = c.post("/api/games", json={"level": "random", "abandon_after": 0.5}).json()
         kept = c.post("/api/games", json={"level": "random"}).json()
         for g in (soon, gone, kept):
             with c.websocket_connect("/ws") as ws:
                 hello(ws, g["game"], g["token"])
         left = time.monotonic()
-    time.sleep(1.2)  # the server is down
+    time.sleep(2.0)  # the server is down: part of the test, the time the timers must count
+    restarting = time.monotonic()
     with make_client(db_url) as c:
-        started = time.monotonic()
         hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
         # Abandoned while the server was down: marked so at start-up, never replayed.
         assert hub.abandoned_at_start == 1 and gone["game"] not in hub.rooms
         assert {soon["game"], kept["game"]} <= set(hub.rooms)
         assert c.get(f"/api/games/{gone['game']}").json()["ending"] == "abandoned"
         while c.get(f"/api/games/{soon['game']}").json()["status"] != "finished":
+            # Due 0.8 s after the restart; a timer started again from zero at start-up
+            # could not end it before 2.8 s after: 2 s of slack for a loaded machine.
+            assert time.monotonic() - restarting < 2.8, "the timer started again from zero"
             time.sleep(0.05)
-            assert time.monotonic() - started < 1.9, "the timer started again from zero"
-        assert time.monotonic() - left >= 1.5
+        assert time.monotonic() - left >= 2.3  # not before its time either
         assert c.get(f"/api/games/{kept['game']}").json()["status"] == "playing"
 
 
@@ -404,11 +406,14 @@ def test_start_up_does_not_grow_with_abandoned_games(
         first = time.perf_counter() - t0
         hub = c.app.state.hub  # type: ignore[attr-defined]
         assert hub.abandoned_at_start == n and replays == [live]
-    t0 = time.perf_counter()
+    # CPU time of this process (the app and SQLite run in it): the claim is about the
+    # start-up's cost, which other processes competing for the cores do not change.
+    t0 = time.process_time()
     with make_client(sqlite_url):
-        second = time.perf_counter() - t0
+        second = time.process_time() - t0
     assert replays == [live, live]
-    print(f"\nstart-up with {n} games abandoned while down: {first:.2f} s; then {second:.2f} s")
+    print(f"\nstart-up with {n} games abandoned while down: {first:.2f} s; "
+          f"then {second:.2f} s of CPU")
     assert second < 2.0
 
 
