@@ -54,10 +54,9 @@ def test_a_touti_hint_over_the_api_while_playing_on_the_websocket(
     assert meta is not None and meta["coach"]["uses"]["hints"] == {"0": 1}
 
 
-def test_the_analysis_of_a_finished_touti_game(sqlite_client: TestClient) -> None:
-    """GET /api/games/{code}/analysis for a Touti game: its deals' cards weighed, each
-    decision at the ply of the stored move it is."""
-    c = sqlite_client
+def finished_touti_game(c: TestClient) -> tuple[str, str, ToutiRecord]:
+    """A Touti game against three random players, played into its second deal by the first
+    legal move each turn, then resigned: its code, its record's text and the record."""
     g = new_game(c, computers=[None, "random", "random", "random"])
     game, token = g["game"], g["token"]
     with c.websocket_connect("/ws") as ws:
@@ -71,7 +70,14 @@ def test_the_analysis_of_a_finished_touti_game(sqlite_client: TestClient) -> Non
         while not v["over"]:
             v, _ = recv_until(ws, "state")
     text = c.get(f"/api/games/{game}/record").text
-    record = ToutiRecord.loads(text)
+    return game, text, ToutiRecord.loads(text)
+
+
+def test_the_analysis_of_a_finished_touti_game(sqlite_client: TestClient) -> None:
+    """GET /api/games/{code}/analysis for a Touti game: its deals' cards weighed, each
+    decision at the ply of the stored move it is."""
+    c = sqlite_client
+    game, _, record = finished_touti_game(c)
     moves = [m for d in record.deals for m in d.moves]
     a = c.get(f"/api/games/{game}/analysis?seat=0&samples=64&round=1")
     assert a.status_code == 200, a.text
@@ -89,20 +95,7 @@ def test_the_analyse_endpoint_takes_a_touti_record(sqlite_client: TestClient) ->
     """POST /api/analyze (the /analyse page's) with a Touti record: its steps, and each card
     played among several weighed, each ± its error, at the step of its move."""
     c = sqlite_client
-    g = new_game(c, computers=[None, "random", "random", "random"])
-    game, token = g["game"], g["token"]
-    with c.websocket_connect("/ws") as ws:
-        v = my_turn(ws, hello(ws, game, token))
-        while not v["over"] and v["deal"] < 2:
-            move = "pass" if "pass" in v["legal"] else v["legal"][0]
-            ws.send_json({"type": "play", "move": move, "ply": v["ply"]})
-            v, _ = recv_until(ws, "state")
-            v = my_turn(ws, v)
-        ws.send_json({"type": "resign"})
-        while not v["over"]:
-            v, _ = recv_until(ws, "state")
-    text = c.get(f"/api/games/{game}/record").text
-    record = ToutiRecord.loads(text)
+    _, text, record = finished_touti_game(c)
     r = c.post("/api/analyze?seat=0&samples=64&round=1", content=text.encode(),
                headers={"Content-Type": "application/json"})
     assert r.status_code == 200, r.text

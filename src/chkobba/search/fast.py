@@ -95,23 +95,24 @@ KERNEL_OPTIONS: Final = frozenset(
 only list tables (``seatings``). A rule set with any other option is not played by the
 kernel (:func:`supports`)."""
 
-KERNEL_POINT_RULES: Final = frozenset(
-    {
-        "cards",
-        "coins",
-        "sevens",
-        "primiera",
-        "seven_of_coins",
-        "king_of_coins",
-        "sweeps",
-        "napola",
-        "ponino",
-        "coin_faces",
-        "frac",
-        "frac_tie",
-        "declarations",
-    }
+_POINT_ORDER: Final = (
+    "cards",
+    "coins",
+    "sevens",
+    "primiera",
+    "seven_of_coins",
+    "king_of_coins",
+    "sweeps",
+    "napola",
+    "ponino",
+    "coin_faces",
+    "frac",
+    "frac_tie",
+    "declarations",
 )
+"""The point rules in the order the kernel counts them."""
+
+KERNEL_POINT_RULES: Final = frozenset(_POINT_ORDER)
 """The point rules (:data:`chkobba.fishing.scoring.POINT_RULES`) the kernel scores."""
 
 KERNEL_SEATS: Final = (2, 3, 4, 6)
@@ -140,23 +141,6 @@ AVAILABLE: bool
 BACKEND: str
 """Which path is live, or why the kernel is not used."""
 AVAILABLE, BACKEND = _kernel_status()
-
-_POINT_ORDER: Final = (
-    "cards",
-    "coins",
-    "sevens",
-    "primiera",
-    "seven_of_coins",
-    "king_of_coins",
-    "sweeps",
-    "napola",
-    "ponino",
-    "coin_faces",
-    "frac",
-    "frac_tie",
-    "declarations",
-)
-"""The point rules in the order the kernel counts them."""
 
 
 def kernel_options(rules: RuleSet) -> tuple[int, ...]:
