@@ -1,6 +1,6 @@
 """Touti parlé (*Balhadra*) and the semi-parlé *zadtak âachra*, each case citing the seed
-(/work/shared/seeds/jeux-de-cartes-au-maroc-touti-extract.txt: §2.1.3, lines 338-354;
-§2.1.2a, lines 324-326)."""
+as docs/rules.md gives it (Touti's talk options: §2.1.3, touti:338–354; §2.1.2 a,
+touti:324–326)."""
 
 from __future__ import annotations
 
