@@ -9,6 +9,7 @@ import { heartbeat } from "./heartbeat.js";
 import { levelName, mountLangPicker, onLangChange } from "./i18n.js";
 import { applyToutiWords, tt } from "./touti-i18n.js";
 import { ct } from "./coach-i18n.js";
+import { aw } from "./account-i18n.js";
 import { hintView } from "./coach-view.js";
 import { drawToutiCenter, drawToutiSeats, fillToutiTable, story, suit, thisDeal } from "./touti-table.js";
 
@@ -75,7 +76,7 @@ function render(v) {
     : v.bid ? tt("bidding_bid", { name: names[v.high_bidder], bid: v.bid })
     : tt("bidding_deals", { name: names[v.dealer] });
   // The places are the person's: itself at the bottom, then right, partner, left.
-  drawToutiSeats(v, names, { me, doing: (seat) => seatState(room, seat) });
+  drawToutiSeats(v, names, { me, doing: (seat) => seatState(room, seat), mark: memberMark });
   const mine = v.turn === v.you && !over && !automatic;
   const legal = new Set(mine ? v.legal : []);
   $("t-hand").replaceChildren(...v.hand.map((code) => {
@@ -134,6 +135,14 @@ function renderDealEnd(v, names, team, over) {
   const lines = v.log.slice(from, at + 1).filter((e) => e.kind === "team" || e.kind === "result");
   $("t-deal-title").textContent = tt("deal_over", { n: ends.length });
   $("t-deal-lines").replaceChildren(...lines.map((e) => el("li", { text: story(e, names, team, v.you) })));
+}
+
+/** A signed-in player's mark beside their name, as on the other games' page: the name
+ * is their account's, not one a guest typed (docs/web.md, "Accounts"). */
+function memberMark(seat) {
+  return room?.players?.[seat]?.account
+    ? el("span", { class: "member", title: aw("account_name"), text: " ✓" })
+    : null;
 }
 
 /** Each seat's name: a person's own, a computer's by where it sits from the person. */
