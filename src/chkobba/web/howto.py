@@ -168,7 +168,7 @@ def steps(name: str) -> list[Step]:
         return [
             Step("you", START_15, "Kd", ("5c",), "ex15_first"),
             Step("opponent", ("3h", "Qd", "6s"), "4c", ("3h", "Qd"), "ex15_second"),
-            Step("you", ("6s",), "Js", ("6s",), sweep_text),
+            Step("you", ("6s",), "Js", ("6s",), f"ex15_sweep_{sweep}"),
         ]
     first = "ex_first" if rules.matching_priority else "ex_first_free"
     return [
@@ -217,16 +217,16 @@ def count(name: str) -> dict[str, Any]:
     declared = (0, 3) if any(POINT_KEYS[k].rule == "declarations" for k in rules.scoring) else None
     score = score_round((you, them), SWEEPS, rules, declared=declared)
     rows = []
-    for key, points, _side, _counts_ in score.results:
+    for key, points, *_ in score.results:
         pk = POINT_KEYS[key]
+        mine, theirs = _counts(pk.rule, you), _counts(pk.rule, them)
         rows.append({
             "key": key,
             "name": pk.label,
             "native": pk.native,
             "rule": pk.rule,
             "points": list(points),
-            "counts": [_counts(pk.rule, you), _counts(pk.rule, them)]
-            if _counts(pk.rule, you) is not None else None,
+            "counts": None if mine is None else [mine, theirs],
         })
     sweep = sweep_key(rules)
     return {

@@ -16,9 +16,9 @@ from chkobba.fishing.rules import CHKOBBA, OPTION_HELP, PRESET_DESCRIPTIONS, PRE
 from chkobba.fishing.scoring import POINT_KEYS, POINT_RULES
 from chkobba.rules_command import _value, preset_detail
 from chkobba.touti import rules as touti_rules
-from chkobba.web.howto import howto_json
 from chkobba.touti.cli import rules_json as touti_rules_json
 from chkobba.touti.cli import rules_lines as touti_rules_lines
+from chkobba.web.howto import howto_json
 from chkobba.words import LANGUAGES as WORD_LANGUAGES
 from chkobba.words import catalogue
 
