@@ -49,10 +49,10 @@ def play_rounds(base: str, game: str, token: str, rounds: int) -> dict[str, Any]
                 ws.send(json.dumps({"type": "play", "move": msg["legal"][0], "ply": msg["ply"]}))
 
 
-def sheet_cells(d: Any) -> list[list[str]]:
+def sheet_cells(d: Any, box: str = "sheet-body") -> list[list[str]]:
     """The score sheet's body rows, cell by cell."""
     return list(d.execute_script(
-        "return [...document.querySelectorAll('#sheet-body tbody tr')]"
+        f"return [...document.querySelectorAll('#{box} tbody tr')]"
         ".map((tr) => [...tr.children].map((c) => c.textContent));"))
 
 
@@ -98,3 +98,27 @@ def test_the_score_sheet_shows_every_round_point_by_point_in_italian(
     button.click()
     wait(d, lambda d: d.execute_script("return document.getElementById('sheet').open"))
     assert d.find_element(By.CSS_SELECTOR, "#sheet-title").text == "Segnapunti"
+
+
+def test_touti_has_its_score_sheet_too(server: ServerProcess, browser: Any) -> None:
+    d = browser
+    base = server.base
+    made = post(base, "/api/games", {"game": "touti", "mode": "room", "name": "Selma",
+                                     "computers": [None, "random", "random", "random"]})
+    state = play_rounds(base, made["game"], made["token"], 1)
+    deal = state["rounds"][0]
+    d.get(base + "/")
+    d.execute_script("localStorage.setItem('chkobba.lang', 'es')")
+    d.execute_script(f"localStorage.setItem('touti.token.{made['game']}', '{made['token']}')")
+    d.get(f"{base}/touti/{made['game']}")
+    wait(d, lambda d: body(d, "data-sheet-rounds") == "1")
+    d.find_element(By.ID, "t-sheet-btn").click()
+    wait(d, lambda d: d.execute_script("return document.getElementById('t-sheet').open"))
+    rows = sheet_cells(d, "t-sheet-body")
+    assert len(rows) == 2
+    assert [int(rows[0][-2]), int(rows[1][-2])] == deal["points"]
+    if deal["contract"]:
+        declarer = deal["contract"]["declarer"] % 2
+        assert str(deal["contract"]["bid"]) in " ".join(rows[declarer])
+        assert ("cumplido" if deal["contract"]["made"] else "fallado") in " ".join(rows[declarer])
+    assert not axe_problems(d)

@@ -74,3 +74,42 @@ export function scoreSheet(rounds, points, players, sideOf) {
   table.append(foot);
   return table;
 }
+
+/** Touti's score sheet: a group of rows per deal (one per team) with its card points
+ * (the last trick's 10 included, marked), its announcements, the contract (the bid, made
+ * or not, on the declarer's team's row), the points scored and the running total.
+ * ``rounds`` the state's finished deals (docs/protocol.md), ``teamName(t)`` a team's name. */
+export function toutiSheet(rounds, teamName) {
+  const head = ["sheet_deal", "sheet_team", "sheet_card_points", "sheet_cantos", "sheet_bid",
+    "sheet_round_total", "sheet_match_total"];
+  const table = el("table", { class: "sheet" },
+    el("caption", { text: t("sheet_caption") }),
+    el("thead", {}, el("tr", {}, ...head.map((k) => el("th", { scope: "col", text: t(k) })))));
+  const running = [0, 0];
+  rounds.forEach((deal, i) => {
+    const body = el("tbody", { "data-round": String(i + 1) });
+    const contract = deal.contract;
+    for (const team of [0, 1]) {
+      const got = deal.points?.[team] ?? 0;
+      running[team] += got;
+      const declaring = contract && contract.declarer % 2 === team;
+      const bid = !contract ? (team === 0 ? t("sheet_no_contract") : "")
+        : declaring ? `${contract.bid} · ${t(contract.made ? "sheet_made" : "sheet_failed")}` : "";
+      const cards = contract
+        ? `${deal.card_points[team]}${deal.last_trick === team ? ` (${t("sheet_last_trick")})` : ""}` : "–";
+      body.append(el("tr", { "data-side": String(team) },
+        ...(team === 0 ? [el("th", { scope: "rowgroup", rowSpan: 2, text: String(i + 1) })] : []),
+        el("th", { scope: "row", text: teamName(team) }),
+        el("td", { "data-point": "card_points", text: cards }),
+        el("td", { "data-point": "cantos", text: contract ? String(deal.cantos[team]) : "–" }),
+        el("td", { "data-point": "bid", text: bid }),
+        el("td", { class: got ? "sheet-round scored" : "sheet-round", text: String(got) }),
+        el("td", { class: "sheet-match", text: String(running[team]) })));
+    }
+    table.append(body);
+  });
+  if (!rounds.length) {
+    table.append(el("tbody", {}, el("tr", {}, el("td", { colSpan: head.length, text: t("sheet_empty") }))));
+  }
+  return table;
+}
