@@ -78,7 +78,7 @@ def test_the_score_sheet_shows_every_round_point_by_point_in_italian(
     heads = d.execute_script(
         "return [...document.querySelectorAll('#sheet-body thead th')].map((c) => c.textContent)")
     assert heads == ["Smazzata", "Giocatore o squadra", "carte", "denari", "settebello",
-                     "primiera", "scope", "Smazzata", "Partita"]
+                     "primiera", "scope", "Totale smazzata", "Totale partita"]
     rows = sheet_cells(d)
     assert len(rows) == 2, rows
     for side, row in enumerate(rows):
