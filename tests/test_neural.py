@@ -145,6 +145,21 @@ def test_the_duel_knows_the_level() -> None:
         check_playable("neural-nonexistent")
 
 
+def test_the_web_lobby_offers_the_level_in_every_language() -> None:
+    """``neural`` is among the game's computer levels (what the lobby lists), next to
+    ``medium``, with its name in every catalogue."""
+    import json
+
+    from chkobba.games.base import game
+
+    named = game("chkobba").levels()
+    assert "neural" in named and named.index("neural") == named.index("medium") + 1
+    catalogues = Path(__file__).parents[1] / "src/chkobba/words/catalogues"
+    for lang in ("en", "fr", "it", "es", "ar"):
+        words = json.loads((catalogues / f"{lang}.json").read_text(encoding="utf-8"))
+        assert words["page"]["level_neural"], lang
+
+
 def test_the_distillation_data_is_deterministic_whatever_the_jobs(tmp_path: Path) -> None:
     """Two games at a tiny search budget: the same shards on one process or two, rerun."""
     runs = []
