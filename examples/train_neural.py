@@ -327,6 +327,16 @@ def train(args: argparse.Namespace) -> None:
           f"epoch {best['epoch']}")
 
 
+def combine(args: argparse.Namespace) -> None:
+    """Write the ensemble of ``--weights`` files (:func:`chkobba.rl.neural.ensemble`)."""
+    from chkobba.rl.neural import ensemble, load_network
+
+    net = ensemble([load_network(w) for w in args.weights])
+    net.save(args.out)
+    print(f"wrote {args.out} ({Path(args.out).stat().st_size} bytes): the mean of "
+          f"{len(args.weights)} networks")
+
+
 def plot(args: argparse.Namespace) -> None:
     import matplotlib
 
@@ -454,6 +464,10 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--pairs", type=int, default=300)
     e.add_argument("--seed", type=int, default=10_001)
     e.set_defaults(run=teacher)
+    c = sub.add_parser("ensemble", help="one weight file averaging several networks' outputs")
+    c.add_argument("weights", nargs="+", help="chkobba-neural/1 files of the same depth")
+    c.add_argument("--out", required=True)
+    c.set_defaults(run=combine)
     p = sub.add_parser("plot", help="draw training curves as a PNG")
     p.add_argument("curve", nargs="+", help="curve files written by train --curve")
     p.add_argument("--out", default="docs/img/neural_curve.png")

@@ -22,6 +22,7 @@ from chkobba.rl.neural import (
     Network,
     NeuralAgent,
     NeuralError,
+    ensemble,
     load_network,
     move_features,
     weights_for,
@@ -72,6 +73,22 @@ def test_a_saved_network_reads_back_and_plays_legal_moves(tmp_path: Path) -> Non
     for rules, seats, teams in [("chkobba", 2, False), ("scopa", 2, False),
                                 ("chkobba", 4, True), ("escoba", 3, False)]:
         assert len(play_deals(agent, rules, seats, teams, seed=3)) > 20
+
+
+def test_an_ensemble_is_one_network_scoring_the_mean_of_its_members() -> None:
+    """Block-diagonal side by side: the outputs are the members' mean, whatever their widths."""
+    members = [random_network(1), random_network(2, hidden=16), random_network(3)]
+    net = ensemble(members)
+    rng = np.random.default_rng(0)
+    x = rng.random(OBS_SIZE, dtype=np.float32)
+    f = rng.random((4, MOVE_FEATURES), dtype=np.float32)
+    want = np.mean([m.outputs(x, f) for m in members], axis=0)
+    assert np.allclose(net.outputs(x, f), want, rtol=1e-4, atol=1e-3)
+    with pytest.raises(NeuralError):
+        ensemble([])
+    shallow = Network(members[0].wo, members[0].wm, members[0].b0, members[0].layers[1:])
+    with pytest.raises(NeuralError, match="same number of layers"):
+        ensemble([members[0], shallow])
 
 
 def test_bad_weight_files_are_clear_errors(tmp_path: Path) -> None:
