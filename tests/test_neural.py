@@ -222,3 +222,28 @@ def test_an_actor_may_be_a_weight_file(tmp_path: Path) -> None:
     positions = Positions()
     play_game("scopa", 4, 2, 8, positions, actor=str(path))
     assert len(positions) > 5
+
+
+def test_endgame_games_record_only_the_last_deal_with_exact_values(tmp_path: Path) -> None:
+    """``--endgame``: decisions with the stock empty, both seats, each labelled by the exact
+    solve: the move the solve prefers is worth no less than the actor's alternatives, and a
+    second run writes the same shard."""
+    from chkobba.rl.spaces import OBS_LAYOUT
+
+    shards = []
+    for name in ("a", "b"):
+        out = tmp_path / name
+        paths = list(generate("chkobba", 7, 6, 0, out, shard_games=6, actor="greedy",
+                              endgame=True))
+        assert [Path(p).name for p in paths] == ["chkobba-e7-g0000000.npz"]
+        shards.append(load_shards([Path(paths[0])]))
+    a, b = shards
+    assert len(a) >= 6
+    for field in ("obs", "values", "offsets", "chosen"):
+        assert np.array_equal(getattr(a, field), getattr(b, field)), field
+    stock = OBS_LAYOUT["stock"].start
+    assert (a.obs[:, stock] == 0).all()  # the last deal only
+    assert (np.diff(a.offsets) >= 2).all()
+    for k in range(len(a)):
+        v = a.values[a.offsets[k]:a.offsets[k + 1]]
+        assert v[a.chosen[k]] == v.max()
