@@ -341,6 +341,23 @@ def train(args: argparse.Namespace) -> None:
           f"epoch {best['epoch']}")
 
 
+def duel(args: argparse.Namespace) -> None:
+    """A weight file (not installed) against players, as ``chkobba duel`` measures."""
+    from chkobba.agents.base import AGENTS
+    from chkobba.duel.harness import run_duel
+    from chkobba.fishing.rules import preset
+    from chkobba.rl.neural import NeuralAgent, load_network
+
+    net = load_network(args.weights)
+    AGENTS["candidate"] = lambda s: NeuralAgent(net, "candidate")
+    for b in args.opponents:
+        r = run_duel("candidate", b, args.pairs, seed=args.seed, rules=preset(args.rules),
+                     jobs=1)
+        print(f"{args.weights} against {b}, {args.rules}, {args.pairs} pairs, seed {args.seed}: "
+              f"{r.margin.mean:+.3f} [{r.margin.low:+.3f}, {r.margin.high:+.3f}] points a deal, "
+              f"{r.a_timing.median_ms:.2f} ms a move (median)", flush=True)
+
+
 def combine(args: argparse.Namespace) -> None:
     """Write the ensemble of ``--weights`` files (:func:`chkobba.rl.neural.ensemble`)."""
     from chkobba.rl.neural import ensemble, load_network
@@ -486,6 +503,13 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--pairs", type=int, default=300)
     e.add_argument("--seed", type=int, default=10_001)
     e.set_defaults(run=teacher)
+    d = sub.add_parser("duel", help="a weight file against players (neural: the shipped one)")
+    d.add_argument("weights")
+    d.add_argument("opponents", nargs="+")
+    d.add_argument("--rules", default="chkobba")
+    d.add_argument("--pairs", type=int, default=1000)
+    d.add_argument("--seed", type=int, default=10_005)
+    d.set_defaults(run=duel)
     c = sub.add_parser("ensemble", help="one weight file averaging several networks' outputs")
     c.add_argument("weights", nargs="+", help="chkobba-neural/1 files of the same depth")
     c.add_argument("--out", required=True)
