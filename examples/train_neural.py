@@ -272,8 +272,10 @@ def train(args: argparse.Namespace) -> None:
         return agree / len(ids), regret / len(ids)
 
     base_agree, base_regret = heuristic_baseline(val_ids[: args.val_limit])
+    _, base_train_regret = heuristic_baseline(train_ids[: args.val_limit])
     print(json.dumps({"heuristic_held_out_agreement": base_agree,
-                      "heuristic_held_out_regret": base_regret}), flush=True)
+                      "heuristic_held_out_regret": base_regret,
+                      "heuristic_train_regret": base_train_regret}), flush=True)
     perms = [(torch.from_numpy(a), torch.from_numpy(m)) for a, m in suit_permutations()]
     for epoch in range(1, args.epochs + 1):
         total = 0.0
