@@ -190,7 +190,7 @@ class Matchmaking:
         self.queue = Queue(hub.store)
         self.challenges = Challenges(hub.store)
         self.joins = Budgets(hub.settings.rate, hub.settings.burst, "queue joins or challenges")
-        self.wake = asyncio.Event()
+        self.wake: asyncio.Event | None = None
         self.task: asyncio.Task[None] | None = None
         self.rounds = 0
         self.paired = 0
@@ -199,6 +199,7 @@ class Matchmaking:
 
     def start(self) -> None:
         """Start this worker's pairing rounds."""
+        self.wake = asyncio.Event()
         self.task = asyncio.create_task(self._loop())
 
     async def stop(self) -> None:
@@ -227,6 +228,7 @@ class Matchmaking:
             except Exception:
                 # A database that does not answer now may answer at the next round.
                 log.exception("a pairing round failed")
+            assert self.wake is not None
             self.wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), self.policy.every)
@@ -286,7 +288,8 @@ class Matchmaking:
         await self.hub.journal.call(
             self.queue.join, token_hash(ticket), pool, name, rating, account
         )
-        self.wake.set()  # pair now, not at the next round
+        if self.wake is not None:
+            self.wake.set()  # pair now, not at the next round
         return JSONResponse(
             {"ticket": ticket, "status": "waiting", "rating": rating, **pool_json(pool)},
             status_code=201,
