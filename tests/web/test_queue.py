@@ -277,3 +277,27 @@ def test_two_workers_pair_players_connected_to_each(pg_server: PgServer) -> None
         assert len(games) == 10 and all(sorted(v) == [0, 1] for v in games.values())
         rounds = a.app.state.matchmaking.rounds + b.app.state.matchmaking.rounds
         assert rounds > 2
+
+
+def test_migration_0010_up_and_down(db_url: str) -> None:
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import inspect
+
+    store = Store(db_url)
+    try:
+        store.migrate("0008")
+        assert not {"queue_entries", "challenges"} & set(inspect(store.engine).get_table_names())
+        store.migrate()
+        assert {"queue_entries", "challenges"} <= set(inspect(store.engine).get_table_names())
+        Queue(store).join("c" * 64, Pool("scopa", "chkobba", "2", False, 15.0), "C", 1500.0)
+        cfg = Config()
+        cfg.set_main_option("script_location", "chkobba.store:migrations")
+        with store.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.downgrade(cfg, "0008")
+        assert not {"queue_entries", "challenges"} & set(inspect(store.engine).get_table_names())
+        store.migrate()
+        assert Queue(store).get("c" * 64) is None
+    finally:
+        store.close()
