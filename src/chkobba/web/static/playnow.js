@@ -323,6 +323,8 @@ export async function setupPlayNow(context) {
   $("x-send").addEventListener("click", sendChallenge);
   $("x-cancel").addEventListener("click", takeBack);
   leaveOnClose();
+  // A challenge's link opened in a lobby already shown changes only the address's hash.
+  addEventListener("hashchange", async () => { await openLinked(); showIncoming(); });
   await openLinked();
   await showIncoming();
   setInterval(showIncoming, 15000);

@@ -1,0 +1,58 @@
+"""In two headless Chromiums: both press "Play now" and land, each in their own seat, at
+the same game (docs/play.md, "Play now")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+from test_web_browser import body, browser_at, needs_chromium, served, wait
+from wsutil import ServerProcess
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    yield from served(tmp_path_factory, "queue")
+
+
+@pytest.fixture
+def two() -> Iterator[tuple[Any, Any]]:
+    first = browser_at("1280,800")
+    second = browser_at("1280,800")
+    try:
+        yield next(first), next(second)
+    finally:
+        for gen in (first, second):
+            next(gen, None)
+
+
+def test_two_players_press_play_now_and_meet_at_one_game(
+    server: ServerProcess, two: tuple[Any, Any]
+) -> None:
+    for d, name in zip(two, ("Amel", "Bilel"), strict=True):
+        d.get(server.base + "/")
+        wait(d, lambda d: body(d, "data-ready") == "1")
+        d.find_element(By.ID, "p-name").clear()
+        d.find_element(By.ID, "p-name").send_keys(name)
+        Select(d.find_element(By.ID, "p-rules")).select_by_value("scopa")
+        Select(d.find_element(By.ID, "p-clock")).select_by_value("60")
+        # A guest cannot ask for a rated game.
+        assert not d.find_element(By.ID, "p-rated").is_enabled()
+        d.find_element(By.ID, "p-go").click()
+    games = []
+    for d in two:
+        wait(d, lambda d: "/g/" in d.current_url)
+        wait(d, lambda d: body(d, "data-ply") is not None)
+        games.append(d.current_url.rsplit("/", 1)[1])
+    assert games[0] == games[1]
+    # Each holds a seat of their own: the two pages show different seats as theirs.
+    seats = [d.execute_script(
+        "return localStorage.getItem('chkobba.token.' + arguments[0])", games[0]) for d in two]
+    assert all(seats) and seats[0] != seats[1]
+    names = {d.find_element(By.CSS_SELECTOR, ".seat.me").text for d in two}
+    assert any("Amel" in n for n in names) and any("Bilel" in n for n in names)
