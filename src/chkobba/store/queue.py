@@ -64,6 +64,7 @@ class Entry:
     seen_at: dt.datetime
     game_id: str | None = None
     seat: int | None = None
+    paired_at: dt.datetime | None = None
 
 
 def _entry(m: Any) -> Entry:
@@ -80,6 +81,7 @@ def _entry(m: Any) -> Entry:
         seen_at=_aware(m["seen_at"]),
         game_id=m["game_id"],
         seat=m["seat"],
+        paired_at=_aware(m["paired_at"]) if m["paired_at"] is not None else None,
     )
 
 

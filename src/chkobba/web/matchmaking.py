@@ -310,6 +310,9 @@ class Matchmaking:
             answer.update(
                 game=entry.game_id, seat=entry.seat, url=game_url(entry.pool.game, entry.game_id)
             )
+            if entry.paired_at is not None:
+                # How long the player waited, as the server counts it.
+                answer["waited"] = round((entry.paired_at - entry.joined_at).total_seconds(), 3)
         else:
             answer["waited"] = round((now() - entry.joined_at).total_seconds(), 1)
         return answer
