@@ -1,5 +1,5 @@
-"""The "Play now" queue and challenges over HTTP, on SQLite (docs/play.md), and across
-two workers of a cluster on PostgreSQL."""
+"""The "Play now" queue and challenges over HTTP, on SQLite (docs/web.md, "Play now and
+challenges"), and across two workers of a cluster on PostgreSQL."""
 
 from __future__ import annotations
 

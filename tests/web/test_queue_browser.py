@@ -1,5 +1,5 @@
 """In two headless Chromiums: both press "Play now" and land, each in their own seat, at
-the same game (docs/play.md, "Play now")."""
+the same game (docs/web.md, "Play now and challenges")."""
 
 from __future__ import annotations
 

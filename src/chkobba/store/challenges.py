@@ -1,5 +1,5 @@
 """Challenges: an invitation to a game, in the store's database (migration 0010;
-docs/play.md, "Challenges").
+docs/web.md, "Play now and challenges").
 
 A challenge goes to a named account, which sees it in its lobby, or to whoever opens its
 link (its id is then the secret). Accepting it makes the game and marks it accepted in

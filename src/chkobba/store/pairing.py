@@ -1,4 +1,4 @@
-"""Who plays whom: the pairing of the "Play now" queue (docs/play.md, "Play now").
+"""Who plays whom: the pairing of the "Play now" queue (docs/web.md, "Play now and challenges").
 
 Pure functions over the players waiting in one pool (one preset, one table, rated or
 casual, one turn clock): no database, no clock of its own, so that the rule is tested

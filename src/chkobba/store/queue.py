@@ -1,4 +1,5 @@
-"""The "Play now" queue, in the store's database (migration 0010; docs/play.md).
+"""The "Play now" queue, in the store's database (migration 0010; docs/deploy.md,
+"The Play now queue across workers").
 
 Every worker of a cluster reads and writes the same table, and none keeps any of the
 queue in memory: a player may join through one worker and poll through another, and

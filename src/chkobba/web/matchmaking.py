@@ -1,4 +1,5 @@
-"""Finding an opponent: the "Play now" queue and challenges, over HTTP (docs/play.md).
+"""Finding an opponent: the "Play now" queue and challenges, over HTTP (docs/web.md,
+"Play now and challenges"; the HTTP API: docs/protocol.md).
 
 - ``POST /api/queue`` puts a player (signed in or a guest) in a pool: a preset, a
   table, rated (signed-in players only) or casual, a turn clock. The answer holds a

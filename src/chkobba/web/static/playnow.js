@@ -1,4 +1,4 @@
-// The lobby's "Play now" panel and its challenges (docs/play.md): join the queue, wait
+// The lobby's "Play now" panel and its challenges (docs/web.md, "Play now and challenges"): join the queue, wait
 // (polling, which also tells the server the page is still there), go to the table once
 // paired; send, answer and follow challenges. The ticket the server gives is the seat's
 // token once paired: it is kept like any seat token, in this browser only.

@@ -1,4 +1,4 @@
-"""The "Play now" queue and the challenges (docs/play.md, "Play now" and "Challenges").
+"""The "Play now" queue and the challenges (docs/web.md, "Play now and challenges").
 
 - ``queue_entries``: each player waiting for a table, in one pool (a preset, a table,
   rated or casual, a turn clock), with the rating they were paired by, when they came
