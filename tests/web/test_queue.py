@@ -301,3 +301,34 @@ def test_migration_0010_up_and_down(db_url: str) -> None:
         assert Queue(store).get("c" * 64) is None
     finally:
         store.close()
+
+
+def test_limits_and_cross_site_requests(url: str) -> None:
+    from chkobba.web.hub import Settings
+
+    slow = Settings(bot_delay=0, rate=0.01, burst=1)
+    with TestClient(create_app(url, slow, accounts=CHEAP, queue=QUICK)) as c:
+        assert c.post("/api/queue", json={}).status_code == 201
+        assert c.post("/api/queue", json={}).json()["error"] == "rate_limited"
+        # Questions have a budget of their own, five times as large.
+        answers = [c.post("/api/queue/poll", json={"ticket": "x"}).status_code
+                   for _ in range(7)]
+        assert answers[0] == 404 and 429 in answers
+        r = c.post("/api/challenges", json={}, headers={"Origin": "https://evil.example"})
+        assert r.status_code == 403 and r.json()["error"] == "cross_site"
+
+
+def test_deleting_an_account_takes_it_out_of_the_queue_and_its_challenges(
+    c: TestClient,
+) -> None:
+    amel, bilel = signup(c, "Amel"), signup(c, "Bilel")
+    as_(c, bilel)
+    ch = c.post("/api/challenges", json={"to": "Amel"}).json()
+    as_(c, amel)
+    mine = c.post("/api/queue", json={"pool": "ponino"}).json()
+    assert c.get("/api/challenges").json()["incoming"]
+    r = c.post("/api/account/delete", json={"password": "correct horse"})
+    assert r.status_code == 200, r.text
+    assert c.post("/api/queue/poll", json={"ticket": mine["ticket"]}).status_code == 404
+    as_(c, bilel)
+    assert c.post("/api/challenges/poll", json={"ticket": ch["ticket"]}).status_code == 404

@@ -191,6 +191,10 @@ class Matchmaking:
         self.queue = Queue(hub.store)
         self.challenges = Challenges(hub.store)
         self.joins = Budgets(hub.settings.rate, hub.settings.burst, "queue joins or challenges")
+        # Each waiting page asks once a second; many players may share an address (a NAT).
+        self.polls = Budgets(
+            5 * hub.settings.rate, 5 * hub.settings.burst, "queue or challenge questions"
+        )
         self.wake: asyncio.Event | None = None
         self.task: asyncio.Task[None] | None = None
         self.rounds = 0
@@ -296,8 +300,9 @@ class Matchmaking:
             status_code=201,
         )
 
-    @staticmethod
-    async def ticket_of(request: Request) -> str | Response:
+    async def ticket_of(self, request: Request) -> str | Response:
+        """The ticket a request's body gives (its address's budget of questions taken)."""
+        self.polls.check(request)
         data = await json_body(request, MAX_BODY)
         ticket = data.get("ticket")
         if not isinstance(ticket, str) or not ticket:
@@ -416,6 +421,7 @@ class Matchmaking:
         return JSONResponse({"incoming": [self.challenge_json(c) for c in found]})
 
     async def _named(self, request: Request) -> tuple[str, dict[str, Any]] | Response:
+        self.polls.check(request)
         data = await json_body(request, MAX_BODY)
         cid = data.get("challenge")
         if not isinstance(cid, str) or not cid:
