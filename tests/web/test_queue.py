@@ -173,6 +173,24 @@ def test_closest_ratings_first_in_the_store(url: str) -> None:
     store.close()
 
 
+def test_a_pool_no_game_can_be_made_of_does_not_stall_the_others(url: str) -> None:
+    store = Store(url)
+    store.migrate()
+    q = Queue(store)
+    gone = Pool("no-such-preset", "chkobba", "2", False, None)
+    good = Pool("scopa", "chkobba", "2", False, None)
+    for i, pool in enumerate((gone, gone, good, good)):
+        q.join(f"{i}" * 64, pool, f"P{i}", 1500.0)
+
+    def build(p: Pool, seated: Sequence[Entry]) -> StoredGame:
+        return new_game(p, [(e.name, e.ticket_hash, None) for e in seated], 3)
+
+    (made,) = q.pair(build, stale=20.0)
+    assert sorted(r.name for r in made.seat_rows) == ["P2", "P3"]
+    assert q.get("0" * 64) is None and q.get("1" * 64) is None
+    store.close()
+
+
 def test_stale_entries_expire(url: str) -> None:
     store = Store(url)
     store.migrate()

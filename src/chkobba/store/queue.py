@@ -18,6 +18,7 @@ Nothing here knows the games' rules: the caller builds each table's game
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -29,6 +30,8 @@ from sqlalchemy.engine import Connection
 from chkobba.store.pairing import Waiting, Widening, seat_order, table_size, tables
 from chkobba.store.schema import queue_entries
 from chkobba.store.store import Store, StoredGame, _aware, now
+
+log = logging.getLogger("chkobba.store")
 
 WAITING: Final = "waiting"
 PAIRED: Final = "paired"
@@ -260,7 +263,18 @@ class Queue:
                     order = list(range(size))
                     draw.shuffle(order)
                     seated = [by_id[w.id] for w in seat_order(group, teams, order)]
-                    stored = build(pool, seated)
+                    try:
+                        stored = build(pool, seated)
+                    except Exception:
+                        # A pool no game can be made of (a preset gone since they
+                        # joined): its players are dropped, not left to stall every round.
+                        log.exception("no game for pool %s: its players leave the queue", pool)
+                        conn.execute(
+                            delete(queue_entries).where(
+                                queue_entries.c.id.in_([e.id for e in seated])
+                            )
+                        )
+                        continue
                     self.store.insert_game(conn, stored)
                     _mark_paired(conn, seated, stored.id, stamp)
                     made.append(stored)
