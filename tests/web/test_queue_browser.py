@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 from test_web_browser import body, browser_at, needs_chromium, served, wait
 from wsutil import ServerProcess
@@ -43,7 +44,14 @@ def test_two_players_press_play_now_and_meet_at_one_game(
         Select(d.find_element(By.ID, "p-clock")).select_by_value("60")
         # A guest cannot ask for a rated game.
         assert not d.find_element(By.ID, "p-rated").is_enabled()
-        d.find_element(By.ID, "p-go").click()
+        if name == "Amel":
+            d.find_element(By.ID, "p-go").click()
+            wait(d, lambda d: body(d, "data-queue") == "waiting")
+            # Waiting, the focus is on the way out.
+            assert d.switch_to.active_element.get_attribute("id") == "p-cancel"
+        else:
+            # The other with the keyboard alone.
+            d.find_element(By.ID, "p-go").send_keys(Keys.ENTER)
     games = []
     for d in two:
         wait(d, lambda d: "/g/" in d.current_url)
