@@ -64,3 +64,29 @@ def test_two_players_press_play_now_and_meet_at_one_game(
     assert all(seats) and seats[0] != seats[1]
     names = {d.find_element(By.CSS_SELECTOR, ".seat.me").text for d in two}
     assert any("Amel" in n for n in names) and any("Bilel" in n for n in names)
+
+
+def test_a_page_closed_while_waiting_leaves_the_queue(
+    server: ServerProcess, two: tuple[Any, Any]
+) -> None:
+    import json
+    import time
+    import urllib.request
+
+    def waiting() -> int:
+        with urllib.request.urlopen(server.base + "/api/queue", timeout=10) as r:
+            return sum(p["waiting"] for p in json.loads(r.read())["pools"])
+
+    d = two[0]
+    d.get(server.base + "/")
+    wait(d, lambda d: body(d, "data-ready") == "1")
+    Select(d.find_element(By.ID, "p-rules")).select_by_value("escoba")
+    d.find_element(By.ID, "p-go").click()
+    wait(d, lambda d: body(d, "data-queue") == "waiting")
+    assert waiting() == 1
+    # Leaving the page sends its goodbye (sendBeacon): out at once, not after 20 s.
+    d.get("about:blank")
+    deadline = time.monotonic() + 10
+    while waiting() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert waiting() == 0
