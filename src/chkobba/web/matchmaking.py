@@ -30,7 +30,7 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -52,6 +52,7 @@ from chkobba.web.life import RoomSettings
 from chkobba.web.names import BadName, check_name, name_keys
 
 log = logging.getLogger("chkobba.web")
+T = TypeVar("T")
 
 MAX_BODY: Final = 2048
 CLOCKS: Final = (None, 15.0, 30.0, 60.0, 120.0)
@@ -221,12 +222,10 @@ class Matchmaking:
             try:
                 if time.monotonic() - cleaned >= self.policy.clean_every:
                     cleaned = time.monotonic()
-                    await self.hub.journal.call(
+                    await self.background(
                         self.queue.expire, self.policy.stale, self.policy.keep_paired
                     )
-                    await self.hub.journal.call(
-                        self.challenges.expire, self.policy.keep_paired
-                    )
+                    await self.background(self.challenges.expire, self.policy.keep_paired)
                 await self.pair_round()
             except asyncio.CancelledError:
                 raise
@@ -238,11 +237,19 @@ class Matchmaking:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), self.policy.every)
 
+    async def background(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a round's store work: on SQLite on the store's thread, whose calls take turns
+        (one writer at a time); on PostgreSQL on a thread of its own, so that a round never
+        holds up the moves waiting for the store's thread."""
+        if self.hub.store.is_sqlite:
+            return await self.hub.journal.call(fn, *args)
+        return await asyncio.to_thread(fn, *args)
+
     async def pair_round(self) -> list[StoredGame]:
         """One pairing round; the games it made (held here, on a single server)."""
         self.rounds += 1
         try:
-            made = await self.hub.journal.call(
+            made = await self.background(
                 self.queue.pair, self._build, self.policy.stale, self.policy.widening
             )
         except Conflict as e:
