@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -350,3 +350,73 @@ def test_deleting_an_account_takes_it_out_of_the_queue_and_its_challenges(
     assert c.post("/api/queue/poll", json={"ticket": mine["ticket"]}).status_code == 404
     as_(c, bilel)
     assert c.post("/api/challenges/poll", json={"ticket": ch["ticket"]}).status_code == 404
+
+
+def race(
+    queues: list[Queue], build: Callable[[Pool, Sequence[Entry]], StoredGame]
+) -> tuple[list[list[StoredGame]], list[BaseException]]:
+    """A pairing round on each queue at the same moment: the games each made, and what
+    they raised."""
+    import threading
+
+    start = threading.Barrier(len(queues))
+    made: list[list[StoredGame]] = [[] for _ in queues]
+    errors: list[BaseException] = []
+
+    def round_of(k: int) -> None:
+        start.wait()
+        try:
+            made[k] = queues[k].pair(build, stale=20.0, widening=Widening(start=1000))
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=round_of, args=(k,)) for k in range(len(queues))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return made, errors
+
+
+def test_rounds_racing_on_postgresql_never_seat_anyone_twice(pg_server: PgServer) -> None:
+    url = pg_server.new_database()
+    stores = [Store(url), Store(url)]
+    stores[0].migrate()
+    queues = [Queue(s) for s in stores]
+    pool = Pool("scopa", "chkobba", "2", False, None)
+
+    def build(p: Pool, seated: Sequence[Entry]) -> StoredGame:
+        return new_game(p, [(e.name, e.ticket_hash, None) for e in seated], 5)
+
+    try:
+        for attempt in range(3):
+            for i in range(30):
+                queues[i % 2].join(f"{attempt}-{i}".ljust(64, "x"), pool, f"P{i}", 1500.0 + i)
+            made, errors = race(queues, build)
+            # Each round skipped what the other held: neither met a taken entry.
+            assert errors == []
+            seated = [r.token_hash for g in made[0] + made[1] for r in g.seat_rows]
+            assert len(seated) == len(set(seated))
+            # What one round skipped (locked by the other), a next round pairs.
+            rest = queues[0].pair(build, stale=20.0, widening=Widening(start=1000))
+            seated += [r.token_hash for g in rest for r in g.seat_rows]
+            assert sorted(seated) == sorted(f"{attempt}-{i}".ljust(64, "x") for i in range(30))
+    finally:
+        for s in stores:
+            s.close()
+
+
+def test_challenges_expire(url: str) -> None:
+    from chkobba.store.challenges import ChallengeGone, Challenges
+
+    store = Store(url)
+    store.migrate()
+    ch = Challenges(store)
+    past = now() - dt.timedelta(seconds=5)
+    ch.create("old", "t" * 64, "Amel", "scopa", "chkobba", "2", None, past, to_account=7)
+    assert ch.incoming(7) == []
+    with pytest.raises(ChallengeGone):
+        ch.accept("old", lambda c: pytest.fail("no game for an expired challenge"), 7)
+    assert ch.expire(keep=60.0) == 0
+    assert ch.expire(keep=1.0) == 1 and ch.get("old") is None
+    store.close()
