@@ -2,7 +2,7 @@
 // (polling, which also tells the server the page is still there), go to the table once
 // paired; send, answer and follow challenges. The ticket the server gives is the seat's
 // token once paired: it is kept like any seat token, in this browser only.
-import { t, word, gameName, onLangChange } from "./i18n.js";
+import { t, word, gameName, onLangChange, currentLang } from "./i18n.js";
 import { api, saveToken, el } from "./common.js";
 
 const TOUTI = "touti";
@@ -85,6 +85,8 @@ async function playNow() {
     if (!ctx.signedIn() && body.name) localStorage.setItem("chkobba.name", body.name);
     waiting = { ticket: r.ticket, since: Date.now(), body, offer: $("p-offer").value };
     showWaiting(true);
+    // The seconds tick on the screen; a screen reader is told the changes only.
+    $("p-announce").textContent = pw("searching_start");
     tellWait(0);
     $("p-cancel").focus();
     waiting.timer = setTimeout(poll, POLL_MS);
@@ -100,6 +102,7 @@ function tellWait(seconds) {
   const button = $("p-computer");
   if (due && button.classList.contains("hidden")) {
     button.classList.remove("hidden");
+    $("p-announce").textContent = pw("computer_offered");
     document.body.dataset.queue = "offered";
   }
 }
@@ -112,6 +115,7 @@ async function poll() {
     if (waiting !== mine) return;
     if (r.status === "paired") {
       $("p-status").textContent = pw("found");
+      $("p-announce").textContent = pw("found");
       document.body.dataset.queue = "paired";
       waiting = null;
       goTo(r, mine.ticket);
@@ -151,6 +155,7 @@ async function cancel() {
   showWaiting(false);
   $("p-computer").classList.add("hidden");
   $("p-status").textContent = "";
+  $("p-announce").textContent = "";
   $("p-go").focus();
   return false;
 }
@@ -203,6 +208,10 @@ async function showIncoming() {
   if (linked && !linked.yours && linked.status === "open" && !found.some((c) => c.challenge === linked.challenge)) {
     found.unshift(linked);
   }
+  // Redrawn only when it changed: the list is a live region, read again when redrawn.
+  const drawn = JSON.stringify([currentLang(), found.map((c) => c.challenge)]);
+  if (list.dataset.drawn === drawn) return;
+  list.dataset.drawn = drawn;
   list.replaceChildren(...found.map((c) => el("li", { "data-challenge": c.challenge },
     el("span", { class: "grow", text: describe(c) }),
     el("button", { text: pw("accept"), onclick: () => answer(c, "accept") }),
