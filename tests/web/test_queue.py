@@ -131,14 +131,16 @@ def test_cancel_and_bad_requests(c: TestClient) -> None:
 def test_rated_pools_pair_signed_in_players_by_rating(url: str) -> None:
     ratings = {1: 1432.0}
 
-    def rating_for(account: int, pool: str) -> float | None:
-        return ratings.get(account) if pool == "cirulla" else None
+    def rating_for(account: int, pool: Pool) -> float | None:
+        return ratings.get(account) if pool.pool == "cirulla" else None
 
     with app(url, ratings=rating_for) as c:
         amel, bilel = signup(c, "Amel"), signup(c, "Bilel")
         as_(c, amel)
         me = c.post("/api/queue", json={"pool": "cirulla", "rated": True}).json()
         assert me["rated"] is True and me["rating"] == 1432
+        # A rated game always runs on a clock.
+        assert me["clock"] == 60
         # Joining again replaces the account's place: it is never paired with itself.
         again = c.post("/api/queue", json={"pool": "cirulla", "rated": True}).json()
         time.sleep(0.3)

@@ -59,14 +59,18 @@ CLOCKS: Final = (None, 15.0, 30.0, 60.0, 120.0)
 """The turn clocks a pool may have (seconds a move; None: no clock)."""
 TOUTI: Final = "touti"
 
-RatingFor = Callable[[int, str], float | None]
-"""An account's rating in a pool (its preset's name), or None if it has none yet."""
+RATED_CLOCK: Final = 60.0
+"""The turn clock of a rated pool asked for without one (seconds a move): a rated game
+always runs on a clock, so that a player who walks away loses on it."""
+
+RatingFor = Callable[[int, Pool], float | None]
+"""An account's rating in a pool (its game, preset and table), or None if it has none."""
 
 
-def rating_for(account_id: int, pool: str) -> float | None:
+def rating_for(account_id: int, pool: Pool) -> float | None:
     """An account's rating in a pool: None here, every player unrated (the pool's
     default rating, :data:`chkobba.store.pairing.DEFAULT_RATING`) until the ratings
-    are connected (``create_app(..., rating_for=...)``)."""
+    are connected (``create_app(..., ratings=...)``)."""
     return None
 
 
@@ -123,7 +127,10 @@ def pool_of(data: dict[str, Any], signed_in: bool, two_only: bool = False) -> Po
         raise ValueError("rated must be true or false")
     if rated and not signed_in:
         raise ValueError("rated games are for signed-in players: log in, or play casual")
-    return Pool(name, played.name, seating, rated, _seconds_or_none(data.get("clock")))
+    clock = _seconds_or_none(data.get("clock"))
+    if rated and clock is None:
+        clock = RATED_CLOCK
+    return Pool(name, played.name, seating, rated, clock)
 
 
 def pool_json(pool: Pool) -> dict[str, Any]:
@@ -293,7 +300,7 @@ class Matchmaking:
             return error(400, "bad_request", str(e))
         rating = DEFAULT_RATING
         if account is not None:
-            found = await asyncio.to_thread(self.ratings, account, pool.pool)
+            found = await asyncio.to_thread(self.ratings, account, pool)
             if found is not None:
                 rating = float(found)
         ticket = new_token()
