@@ -15,6 +15,7 @@ import pytest
 from chkobba.fishing.cards import RANKS, SUITS
 from chkobba.fishing.rules import PRESETS
 from chkobba.games import GAME_NAMES, game
+from chkobba.web.howto import howto_json
 from chkobba.web.rules_page import names as rules_names
 from chkobba.words import LANGUAGES, catalogue
 from chkobba.words.cards import DECKS
@@ -44,6 +45,12 @@ def levels() -> set[str]:
     return {level for name in GAME_NAMES for level in game(name).levels()}
 
 
+def example_players(hands: bool = False) -> set[str]:
+    """Who plays a card in a rules page's worked example (``hands``: whose hand it shows)."""
+    steps = [s for n in rules_names() for s in howto_json(n)["example"]["steps"]]
+    return {s["who"] for s in steps if s.get("hand") or not hands}
+
+
 FAMILIES: dict[tuple[str, str], set[str]] = {
     # (section, prefix): every name the prefix is completed with.
     ("page", "deck_"): set(DECKS),
@@ -54,6 +61,9 @@ FAMILIES: dict[tuple[str, str], set[str]] = {
     ("games", "name_"): set(rules_names()),
     ("games", "line_"): set(rules_names()),
     ("account", "status_"): {"open", "playing", "finished"},
+    # The worked examples' players (chkobba.web.howto): who plays, and whose hand is shown.
+    ("rules_page", "plays_"): example_players(),
+    ("rules_page", "holds_"): example_players(hands=True),
 }
 """The families of keys the pages build from a name, and every name they may be given."""
 

@@ -9,6 +9,7 @@ import { heartbeat } from "./heartbeat.js";
 import { aw } from "./account-i18n.js";
 import { chkobbaMove, hasLast, pacer, replayLast, snapshot } from "./motion.js";
 import { declaredBoxes, drawTableCards, drawWild, placeSeats, scoresBySeat, seatScore as scoreAtSeat } from "./table.js";
+import { scoreSheet } from "./scoresheet.js";
 
 const game = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 let token = savedToken(game);
@@ -194,6 +195,7 @@ function render() {
   renderLog();
   renderOver();
   renderLife();
+  if ($("sheet").open) renderSheet();
   document.body.dataset.ply = state.ply;
   document.body.dataset.turn = state.turn;
   document.body.dataset.myTurn = canPlay() ? "1" : "0";
@@ -587,6 +589,23 @@ function play(move) {
 
 // -- the keyboard ---------------------------------------------------------------
 
+/** The score sheet (scoresheet.js) of the rounds finished so far, drawn again while open. */
+function renderSheet() {
+  if (!state || !room) return;
+  $("sheet-body").replaceChildren(scoreSheet(state.rounds, room.points ?? [], players(), sideOf()));
+  document.body.dataset.sheetRounds = state.rounds.length;
+}
+
+function toggleSheet() {
+  const sheet = $("sheet");
+  if (sheet.open) sheet.close();
+  else {
+    renderSheet();
+    resumeAt = atTable;
+    sheet.showModal();
+  }
+}
+
 function toggleHelp() {
   const help = $("keys-help");
   if (help.open) help.close();
@@ -610,6 +629,12 @@ function onKey(e) {
   }
   if ($("keys-help").open || !state) return;
   const key = e.key.toLowerCase();
+  if (key === "s") {
+    e.preventDefault();
+    toggleSheet();
+    return;
+  }
+  if ($("sheet").open) return;
   const press = (node) => {
     if (!node) return;
     e.preventDefault();
@@ -682,6 +707,8 @@ async function main() {
   $("last-move").addEventListener("click", () => queue(replayLast));
   $("keys-btn").addEventListener("click", toggleHelp);
   $("keys-help").addEventListener("close", resume);
+  $("sheet-btn").addEventListener("click", toggleSheet);
+  $("sheet").addEventListener("close", resume);
   $("breakdown").addEventListener("close", resume);
   document.addEventListener("keydown", onKey);
   document.addEventListener("focusin", (e) => {
