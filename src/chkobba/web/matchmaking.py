@@ -245,9 +245,10 @@ class Matchmaking:
                 await asyncio.wait_for(self.wake.wait(), self.policy.every)
 
     async def background(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run a round's store work: on SQLite on the store's thread, whose calls take turns
-        (one writer at a time); on PostgreSQL on a thread of its own, so that a round never
-        holds up the moves waiting for the store's thread."""
+        """Run the queue's or the challenges' store work: on SQLite on the store's thread,
+        whose calls take turns (one writer at a time); on PostgreSQL on a thread of the
+        pool, so that neither the rounds nor the pages' questions hold up the moves
+        waiting for the store's thread."""
         if self.hub.store.is_sqlite:
             return await self.hub.journal.call(fn, *args)
         return await asyncio.to_thread(fn, *args)
@@ -304,7 +305,7 @@ class Matchmaking:
             if found is not None:
                 rating = float(found)
         ticket = new_token()
-        await self.hub.journal.call(
+        await self.background(
             self.queue.join, token_hash(ticket), pool, name, rating, account
         )
         if self.wake is not None:
@@ -341,7 +342,7 @@ class Matchmaking:
         ticket = await self.ticket_of(request)
         if isinstance(ticket, Response):
             return ticket
-        entry = await self.hub.journal.call(self.queue.seen, token_hash(ticket))
+        entry = await self.background(self.queue.seen, token_hash(ticket))
         if entry is None:
             return error(404, "not_in_queue", "this ticket is not in the queue (left or expired)")
         return JSONResponse(self.entry_json(entry))
@@ -350,14 +351,14 @@ class Matchmaking:
         ticket = await self.ticket_of(request)
         if isinstance(ticket, Response):
             return ticket
-        entry = await self.hub.journal.call(self.queue.cancel, token_hash(ticket))
+        entry = await self.background(self.queue.cancel, token_hash(ticket))
         if entry is None:
             return JSONResponse({"status": "cancelled"})
         # Paired already: the game is made, and the seat is theirs.
         return JSONResponse(self.entry_json(entry))
 
     async def waiting(self, request: Request) -> Response:
-        counts = await self.hub.journal.call(self.queue.waiting)
+        counts = await self.background(self.queue.waiting)
         return JSONResponse(
             {"pools": [{**pool_json(p), "waiting": n} for p, n in counts.items()],
              "clocks": list(CLOCKS), "pools_known": list(pools())}
@@ -405,7 +406,7 @@ class Matchmaking:
                 key = (await asyncio.to_thread(name_keys, check_name(to)))[0]
             except BadName:
                 key = None
-            invitee = None if key is None else await self.hub.journal.call(
+            invitee = None if key is None else await self.background(
                 self.members.accounts.by_key, key
             )
             if invitee is None:
@@ -414,7 +415,7 @@ class Matchmaking:
                 return error(400, "bad_request", "you cannot challenge yourself")
         ticket = new_token()
         expires = now() + dt.timedelta(seconds=self.policy.challenge_seconds)
-        made = await self.hub.journal.call(
+        made = await self.background(
             lambda: self.challenges.create(
                 secrets.token_urlsafe(12), token_hash(ticket), name, pool.pool, pool.game,
                 pool.seating, pool.clock, expires, account,
@@ -431,7 +432,7 @@ class Matchmaking:
         account = await self.members.current(request)
         if account is None:
             return JSONResponse({"incoming": []})
-        found = await self.hub.journal.call(self.challenges.incoming, account.id)
+        found = await self.background(self.challenges.incoming, account.id)
         return JSONResponse({"incoming": [self.challenge_json(c) for c in found]})
 
     async def _named(self, request: Request) -> tuple[str, dict[str, Any]] | Response:
@@ -448,7 +449,7 @@ class Matchmaking:
             return asked
         cid, _ = asked
         account = await self.members.current(request)
-        found = await self.hub.journal.call(self.challenges.get, cid)
+        found = await self.background(self.challenges.get, cid)
         mine = found is not None and account is not None and found.from_account == account.id
         if found is None or not (
             mine or found.to_account is None
@@ -478,7 +479,7 @@ class Matchmaking:
             return new_game(pool, players, seed), first
 
         try:
-            accepted, stored = await self.hub.journal.call(
+            accepted, stored = await self.background(
                 self.challenges.accept, cid, build, account
             )
         except ChallengeGone:
@@ -499,7 +500,7 @@ class Matchmaking:
         cid, _ = asked
         account = await self.members.current(request)
         try:
-            found = await self.hub.journal.call(
+            found = await self.background(
                 self.challenges.decline, cid, account.id if account else None
             )
         except ChallengeGone:
@@ -510,7 +511,7 @@ class Matchmaking:
         ticket = await self.ticket_of(request)
         if isinstance(ticket, Response):
             return ticket
-        found = await self.hub.journal.call(self.challenges.by_ticket, token_hash(ticket))
+        found = await self.background(self.challenges.by_ticket, token_hash(ticket))
         if found is None:
             return error(404, "unknown_challenge", "no challenge holds this ticket")
         return JSONResponse(self.challenge_json(found, mine=True))
@@ -519,7 +520,7 @@ class Matchmaking:
         ticket = await self.ticket_of(request)
         if isinstance(ticket, Response):
             return ticket
-        found = await self.hub.journal.call(self.challenges.cancel, token_hash(ticket))
+        found = await self.background(self.challenges.cancel, token_hash(ticket))
         if found is None:
             return error(404, "unknown_challenge", "no challenge holds this ticket")
         return JSONResponse(self.challenge_json(found, mine=True))
