@@ -16,7 +16,16 @@ from typing import Any, Final
 from sqlalchemy import Engine, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from chkobba.store.schema import accounts, games, login_failures, moves, seats, sessions
+from chkobba.store.schema import (
+    accounts,
+    challenges,
+    games,
+    login_failures,
+    moves,
+    queue_entries,
+    seats,
+    sessions,
+)
 from chkobba.store.store import _aware, now
 
 NEUTRAL_NAME: Final = "anonymous"
@@ -157,6 +166,14 @@ class Accounts:
                 .values(name=NEUTRAL_NAME, account_id=None)
             )
             conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
+            # Its places in the "Play now" queue and its challenges, sent or received.
+            conn.execute(delete(queue_entries).where(queue_entries.c.account_id == account_id))
+            conn.execute(
+                delete(challenges).where(
+                    (challenges.c.from_account == account_id)
+                    | (challenges.c.to_account == account_id)
+                )
+            )
             conn.execute(delete(accounts).where(accounts.c.id == account_id))
         return unfinished
 

@@ -20,6 +20,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -148,3 +149,54 @@ login_failures: Final = Table(
 )
 """Failed log-ins, per account (``scope`` ``account``) and per client address
 (``address``), each ``key`` a SHA-256: what limits guessing across every worker."""
+
+queue_entries: Final = Table(
+    "queue_entries",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("ticket_hash", String(64), nullable=False, unique=True),
+    Column("pool", String(32), nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("seating", String(8), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("clock", Float, nullable=True),
+    Column("account_id", Integer, nullable=True, index=True),
+    Column("name", String(64), nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("joined_at", DateTime(timezone=True), nullable=False),
+    Column("seen_at", DateTime(timezone=True), nullable=False),
+    Column("paired_at", DateTime(timezone=True), nullable=True),
+    Column("game_id", String(16), nullable=True),
+    Column("seat", Integer, nullable=True),
+    sqlite_autoincrement=True,
+)
+"""The "Play now" queue (chkobba.store.queue): each player waiting in a pool (``pool``,
+the preset; ``seating``; ``rated``; ``clock``), the rating they are paired by, when they
+came (``joined_at``) and when their page last said it is there (``seen_at``); once
+``status`` is ``paired``, the game and seat. ``ticket_hash`` is the SHA-256 of the
+player's ticket, which becomes their seat's token."""
+
+challenges: Final = Table(
+    "challenges",
+    metadata,
+    Column("id", String(24), primary_key=True),
+    Column("from_account", Integer, nullable=True, index=True),
+    Column("from_name", String(64), nullable=False),
+    Column("ticket_hash", String(64), nullable=False, unique=True),
+    Column("to_account", Integer, nullable=True, index=True),
+    Column("to_name", String(64), nullable=True),
+    Column("pool", String(32), nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("seating", String(8), nullable=False),
+    Column("clock", Float, nullable=True),
+    Column("status", String(16), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("game_id", String(16), nullable=True),
+    Column("challenger_seat", Integer, nullable=True),
+)
+"""Invitations to a game (chkobba.store.queue): from an account or a guest
+(``from_name``), to a named account (``to_account``) or to whoever has the link
+(``to_account`` null; the ``id`` is the link's secret); the game's settings, the state
+(``open``, ``accepted``, ``declined``, ``cancelled``) and, once accepted, the game."""

@@ -221,45 +221,50 @@ class Store:
     def create_game(self, game: StoredGame) -> None:
         """Insert a new game and its seats."""
         with self.engine.begin() as conn:
-            # Columns of later migrations are written only when set, so that a database still
-            # at an earlier version (as the migration tests build one) takes the same rows.
-            settings = json.dumps(game.settings) if game.settings is not None else None
-            conn.execute(
-                insert(games).values(
-                    id=game.id,
-                    game=game.game,
-                    kind=game.kind,
-                    status=game.status,
-                    rules=game.rules,
-                    rules_version=game.rules_version,
-                    options=json.dumps(game.options),
-                    seats=game.seats,
-                    teams=game.teams,
-                    seed=game.seed,
-                    created_at=game.created_at,
-                    **_set_only(
-                        settings=settings,
-                        rematch_of=game.rematch_of,
-                        unlisted=game.unlisted or None,
-                    ),
-                )
+            self.insert_game(conn, game)
+
+    def insert_game(self, conn: Connection, game: StoredGame) -> None:
+        """Insert a new game and its seats within ``conn``'s transaction (the queue makes
+        a game in the transaction that takes its players off the queue)."""
+        # Columns of later migrations are written only when set, so that a database still
+        # at an earlier version (as the migration tests build one) takes the same rows.
+        settings = json.dumps(game.settings) if game.settings is not None else None
+        conn.execute(
+            insert(games).values(
+                id=game.id,
+                game=game.game,
+                kind=game.kind,
+                status=game.status,
+                rules=game.rules,
+                rules_version=game.rules_version,
+                options=json.dumps(game.options),
+                seats=game.seats,
+                teams=game.teams,
+                seed=game.seed,
+                created_at=game.created_at,
+                **_set_only(
+                    settings=settings,
+                    rematch_of=game.rematch_of,
+                    unlisted=game.unlisted or None,
+                ),
             )
-            owned = any(s.account_id is not None for s in game.seat_rows)
-            conn.execute(
-                insert(seats),
-                [
-                    {
-                        "game_id": game.id,
-                        "seat": s.seat,
-                        "name": s.name,
-                        "token_hash": s.token_hash,
-                        "agent": s.agent,
-                        # As above: the column exists from v0008 on; written only when used.
-                        **({"account_id": s.account_id} if owned else {}),
-                    }
-                    for s in game.seat_rows
-                ],
-            )
+        )
+        owned = any(s.account_id is not None for s in game.seat_rows)
+        conn.execute(
+            insert(seats),
+            [
+                {
+                    "game_id": game.id,
+                    "seat": s.seat,
+                    "name": s.name,
+                    "token_hash": s.token_hash,
+                    "agent": s.agent,
+                    # As above: the column exists from v0008 on; written only when used.
+                    **({"account_id": s.account_id} if owned else {}),
+                }
+                for s in game.seat_rows
+            ],
+        )
 
     def update_seats(self, game_id: str, rows: Sequence[SeatRow], status: str) -> None:
         """Write the given seats of a game, and its status, in one transaction."""

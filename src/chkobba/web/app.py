@@ -43,6 +43,7 @@ from chkobba.web.http import (
 )
 from chkobba.web.hub import Busy, Conn, Hub, Settings, clean_name, room_from_stored
 from chkobba.web.life import SETTING_FIELDS, room_settings
+from chkobba.web.matchmaking import Matchmaking, QueuePolicy, RatingFor, rating_for
 from chkobba.web.metrics import Metrics
 from chkobba.web.protocol import (
     ERROR_CODES,
@@ -167,10 +168,14 @@ def create_app(
     limits: Limits | None = None,
     worker: str | None = None,
     accounts: AccountPolicy | None = None,
+    queue: QueuePolicy | None = None,
+    ratings: RatingFor = rating_for,
 ) -> Starlette:
     """The web application, storing games in the database at ``db_url``; with ``worker``
     (its name), one worker of a cluster sharing that PostgreSQL database (docs/deploy.md);
-    ``accounts``, how accounts behave (sessions, log-in limits, the password hash)."""
+    ``accounts``, how accounts behave (sessions, log-in limits, the password hash);
+    ``queue``, how the "Play now" queue pairs; ``ratings``, each account's rating in a
+    pool, which the queue pairs by."""
     store = Store(db_url, manual_checkpoints=True)
     hub = Hub(store, settings)
     if worker is not None:
@@ -188,15 +193,18 @@ def create_app(
     work = Work(limits or Limits())
     coach = Coach(hub, store, work)
     members = AccountService(hub, accounts)
+    matchmaking = Matchmaking(hub, members, queue, ratings)
     # Creating and joining games, Chkobba's and Touti's, share each address's budget.
     creating = Budgets(hub.settings.rate, hub.settings.burst, "games created or joined")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
+        matchmaking.start()
         try:
             yield
         finally:
+            await matchmaking.stop()
             await work.close()
             await hub.stop()
             store.close()
@@ -535,6 +543,7 @@ def create_app(
         Route("/api/rules/{name}", rules_of),
         *coach.routes(),
         *members.routes(),
+        *matchmaking.routes(),
         WebSocketRoute("/ws", ws_endpoint),
         # The catalogues (chkobba.words): the pages' words in every language.
         Mount("/static/i18n", StaticFiles(directory=CATALOGUES), name="i18n"),
@@ -549,4 +558,5 @@ def create_app(
     app.state.hub = hub
     app.state.work = work
     app.state.accounts = members
+    app.state.matchmaking = matchmaking
     return app
