@@ -55,6 +55,8 @@ from chkobba.web.protocol import (
     parse_client_message,
     point_names,
 )
+from chkobba.web.rated import NotRateable, check_rated
+from chkobba.web.ratings import RatingService
 from chkobba.web.replay import game_record, replay_frames, table_steps
 from chkobba.web.rules_page import UnknownRules, index_json, rules_json
 from chkobba.web.work import Limits, Work
@@ -155,6 +157,19 @@ def creation(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def rated_rules(spec: dict[str, Any], signed_in: bool) -> None:
+    """Check that the game of ``spec`` (:func:`creation`'s) may be rated: else
+    :class:`NotRateable`, saying why."""
+    played = game(spec["game_name"])
+    rules = played.make_rules(spec["rules_name"], spec["options"])
+    if spec["target"] is not None:
+        rules = played.with_target(rules, spec["target"])
+    check_rated(
+        played, rules, spec["seats"], spec["teams"], spec["kind"], signed_in,
+        spec["computers"], spec["settings"].coaching,
+    )
+
+
 def alone(computers: list[str | None] | None, seats: int) -> bool:
     """Whether ``computers`` gives every seat but the creator's to the computer."""
     wanted = list(computers or [])
@@ -188,6 +203,7 @@ def create_app(
     work = Work(limits or Limits())
     coach = Coach(hub, store, work)
     members = AccountService(hub, accounts)
+    rated = RatingService(members)
     # Creating and joining games, Chkobba's and Touti's, share each address's budget.
     creating = Budgets(hub.settings.rate, hub.settings.burst, "games created or joined")
 
@@ -270,6 +286,11 @@ def create_app(
             name = account.name if account else clean_name(data.get("name"), "Player 1")
         except ValueError as e:
             return error(400, "bad_request", str(e))
+        if spec["settings"].rated:
+            try:
+                rated_rules(spec, account is not None)
+            except NotRateable as e:
+                return error(400, "not_rateable", str(e))
         if spec["kind"] == "computer":
             played = game(spec["game_name"])
             level = data.get("level", played.default_level())
@@ -295,6 +316,10 @@ def create_app(
         if room is None:
             return error(404, "unknown_game", "no such game")
         account = await members.current(request)
+        if room.life.rated and account is None:
+            return error(
+                403, "rated_needs_account", "a rated game is between signed-in players: log in"
+            )
         try:
             default = f"Player {room.seats - len(room.free_seats()) + 1}"
             name = account.name if account else clean_name(data.get("name"), default)
@@ -535,6 +560,7 @@ def create_app(
         Route("/api/rules/{name}", rules_of),
         *coach.routes(),
         *members.routes(),
+        *rated.routes(page),
         WebSocketRoute("/ws", ws_endpoint),
         # The catalogues (chkobba.words): the pages' words in every language.
         Mount("/static/i18n", StaticFiles(directory=CATALOGUES), name="i18n"),
