@@ -6,12 +6,12 @@ import { el, setupHeader } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
-const rw = (key, vars = {}) => word("ratings", key, vars);
+const rt = (key, vars = {}) => word("ratings", key, vars);
 let pools = [];
 let data = null;
 
 function applyRatingWords() {
-  for (const node of document.querySelectorAll("[data-rw]")) node.textContent = rw(node.dataset.rw);
+  for (const node of document.querySelectorAll("[data-rt]")) node.textContent = rt(node.dataset.rt);
 }
 
 function poolTitle(name) {
@@ -20,7 +20,7 @@ function poolTitle(name) {
 
 /** "1534 ± 212", with "provisional" while it has not settled. */
 function ratingText(r) {
-  return `${r.rating} ± ${r.plus_minus}${r.provisional ? ` (${rw("provisional")})` : ""}`;
+  return `${r.rating} ± ${r.plus_minus}${r.provisional ? ` (${rt("provisional")})` : ""}`;
 }
 
 async function getJson(path) {
@@ -34,7 +34,7 @@ async function getJson(path) {
 
 function renderBoard() {
   applyRatingWords();
-  document.title = rw("leaderboard");
+  document.title = rt("leaderboard");
   if (!data) return;
   $("board-caption").textContent = poolTitle(data.pool);
   $("rows").replaceChildren(...data.players.map((p) => el("tr", { "data-player": p.name },
@@ -44,7 +44,7 @@ function renderBoard() {
     el("td", { text: String(p.games) }),
     el("td", { text: String(p.wins) }),
   )));
-  $("empty").textContent = data.players.length ? "" : rw("no_players");
+  $("empty").textContent = data.players.length ? "" : rt("no_players");
 }
 
 async function loadBoard(pool) {
@@ -52,7 +52,7 @@ async function loadBoard(pool) {
     data = await getJson(`/api/leaderboard?pool=${encodeURIComponent(pool)}`);
     $("error").textContent = "";
   } catch (e) {
-    $("error").textContent = `${rw("error")}: ${e.message}`;
+    $("error").textContent = `${rt("error")}: ${e.message}`;
   }
   renderBoard();
   document.body.dataset.ready = "1";
@@ -90,7 +90,7 @@ function chart(pool, points) {
   const lo = Math.min(...lows), hi = Math.max(...highs);
   const x = (i) => pad + (points.length === 1 ? (w - 2 * pad) / 2 : (i * (w - 2 * pad)) / (points.length - 1));
   const y = (v) => h - pad + ((lo - v) * (h - 2 * pad)) / Math.max(1, hi - lo);
-  const label = rw("chart_label", { pool: poolTitle(pool), first: points[0].rating, last: points[points.length - 1].rating });
+  const label = rt("chart_label", { pool: poolTitle(pool), first: points[0].rating, last: points[points.length - 1].rating });
   const box = svg("svg", { class: "chart", viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": label, "data-pool": pool });
   box.append(svg("title", {}, label));
   const upper = points.map((p, i) => `${x(i)},${y(p.rating + p.plus_minus)}`);
@@ -103,7 +103,7 @@ function chart(pool, points) {
   box.append(svg("polyline", { class: "line", points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" ") }));
   for (const [i, p] of points.entries()) {
     const dot = svg("circle", { cx: x(i), cy: y(p.rating), r: 3, fill: "#1f5fa8" });
-    dot.append(svg("title", {}, `${ratingText(p)} · ${p.won ? rw("won") : rw("lost")}`));
+    dot.append(svg("title", {}, `${ratingText(p)} · ${p.won ? rt("won") : rt("lost")}`));
     box.append(dot);
   }
   return el("figure", {}, box, el("figcaption", { text: poolTitle(pool) }));
@@ -112,20 +112,20 @@ function chart(pool, points) {
 function renderProfile() {
   applyRatingWords();
   if (!data) return;
-  document.title = `${rw("profile")}: ${data.name}`;
+  document.title = `${rt("profile")}: ${data.name}`;
   $("who").textContent = data.name;
-  $("played").textContent = rw("played_won", { played: data.played, won: data.won });
+  $("played").textContent = rt("played_won", { played: data.played, won: data.won });
   const rows = data.ratings.map((r) => el("li", { "data-pool": r.pool },
     el("a", { class: "grow", href: `/leaderboard?pool=${encodeURIComponent(r.pool)}`, text: poolTitle(r.pool) }),
-    el("span", { text: `${ratingText(r)} · ${rw("played_won", { played: r.games, won: r.wins })}` })));
-  $("ratings").replaceChildren(...(rows.length ? rows : [el("li", { text: rw("no_ratings") })]));
+    el("span", { text: `${ratingText(r)} · ${rt("played_won", { played: r.games, won: r.wins })}` })));
+  $("ratings").replaceChildren(...(rows.length ? rows : [el("li", { text: rt("no_ratings") })]));
   const byPool = new Map();
   for (const p of data.history) byPool.set(p.pool, [...(byPool.get(p.pool) ?? []), p]);
   $("charts").replaceChildren(...[...byPool].map(([pool, points]) => chart(pool, points)));
   const games = data.recent.map((g) => el("li", { "data-game": g.game },
-    el("span", { class: "grow", text: `${g.pool ? `${poolTitle(g.pool)} · ${rw("rated")}` : g.rules} — ${g.names.join(", ")} — ${g.won ? rw("won") : rw("lost")}` }),
-    el("a", { href: g.replay, text: rw("replay") })));
-  $("recent").replaceChildren(...(games.length ? games : [el("li", { text: rw("no_games") })]));
+    el("span", { class: "grow", text: `${g.pool ? `${poolTitle(g.pool)} · ${rt("rated")}` : g.rules} — ${g.names.join(", ")} — ${g.won ? rt("won") : rt("lost")}` }),
+    el("a", { href: g.replay, text: rt("replay") })));
+  $("recent").replaceChildren(...(games.length ? games : [el("li", { text: rt("no_games") })]));
 }
 
 async function profile() {
@@ -136,7 +136,7 @@ async function profile() {
     data = await getJson(`/api/users/${encodeURIComponent(name)}`);
   } catch (e) {
     $("who").textContent = name;
-    $("error").textContent = `${rw("error")}: ${rw("unknown_user")}`;
+    $("error").textContent = `${rt("error")}: ${rt("unknown_user")}`;
     $("panels").classList.add("hidden");
   }
   renderProfile();
@@ -147,7 +147,7 @@ function main() {
   setupHeader();
   applyRatingWords();
   (location.pathname.startsWith("/u/") ? profile() : leaderboard()).catch((e) => {
-    $("error").textContent = `${rw("error")}: ${e.message}`;
+    $("error").textContent = `${rt("error")}: ${e.message}`;
     document.body.dataset.ready = "1";
   });
 }
