@@ -261,3 +261,20 @@ def test_the_migration_keeps_the_games_and_adds_the_tables(db_url: str) -> None:
         assert old is not None and old.pool is None
     finally:
         store.close()
+
+
+def test_ratings_are_in_the_data_download_and_go_with_the_account(c: TestClient) -> None:
+    a, b = players(c, "alice", "bob")
+    code, ta, _ = rated_game(a, b)
+    with a.ws() as ws:
+        hello(ws, code, ta)
+        ws.send_json({"type": "resign", "game": code})
+        recv_until(ws, "resigned")
+    wait_finished(c, code)
+    data = a.get("/api/account/export").json()
+    assert [(r["pool"], r["games"], r["wins"]) for r in data["ratings"]] == [("chkobba", 1, 0)]
+    assert [h["game"] for h in data["rating_history"]] == [code]
+    assert a.post("/api/account/delete", json={"password": "correct horse battery"}).json()["ok"]
+    board = c.get("/api/leaderboard?pool=chkobba").json()["players"]
+    assert [p["name"] for p in board] == ["bob"]
+    assert len(profile(b, "bob")["history"]) == 1
