@@ -7,8 +7,10 @@ play rated games of one pool between them: each game's seats are the accounts', 
 the computer at the account's level (``POST /api/bench/rated``, which only a server
 started with the hidden ``--bench-seats`` answers). A game is rated when it ends, by the
 same code as any rated game (the end and the ratings' update in one transaction). The
-pairs come round-robin, in a shuffled order, until every player has played ``--games``;
-``--parallel`` games are played at a time.
+pairs are made as a play-now queue would: the free player with the fewest games against
+the free player nearest in rating (``--pairing round-robin``: every pair in turn, in a
+shuffled order), until every player has played ``--games``; ``--parallel`` games are
+played at a time.
 
 Printed: the machine's load (start and end), the final leaderboard (rating ± 2 sigma,
 mu, sigma, games, wins), whether its order is the duel ladder of docs/variants.md
@@ -33,7 +35,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +101,27 @@ def schedule(players: list[str], games: int, rng: random.Random) -> list[tuple[s
             return out
 
 
+def nearest(
+    base: str, pool: str, players: list[str], played: dict[str, int], busy: set[str],
+    games: int, rng: random.Random,
+) -> tuple[str, str] | None:
+    """The next pair as a play-now queue would make it: the free player with the fewest
+    games, against the free player closest to them in mu (one who still needs games if
+    any does); None if fewer than two are free or nobody needs a game."""
+    free = [p for p in players if p not in busy]
+    needing = [p for p in free if played[p] < games]
+    if len(free) < 2 or not needing:
+        return None
+    board = call(base, f"/api/leaderboard?pool={pool}&limit=100")["players"]
+    mu = {p: 25.0 for p in players} | {p["name"]: p["mu"] for p in board}
+    rng.shuffle(needing)
+    first = min(needing, key=lambda p: played[p])
+    others = [p for p in free if p != first]
+    wanting = [p for p in others if played[p] < games] or others
+    second = min(wanting, key=lambda p: (abs(mu[p] - mu[first]), rng.random()))
+    return (first, second) if rng.random() < 0.5 else (second, first)
+
+
 def play(base: str, pool: str, pair: tuple[str, str], levels: dict[str, str]) -> str:
     """One rated game between two accounts, played by their levels; its code once over."""
     code = str(call(base, "/api/bench/rated", {
@@ -107,6 +130,41 @@ def play(base: str, pool: str, pair: tuple[str, str], levels: dict[str, str]) ->
     while call(base, f"/api/games/{code}")["status"] != "finished":
         time.sleep(0.2)
     return code
+
+
+def run(
+    base: str, args: argparse.Namespace, order: list[str], names: dict[str, str],
+    rng: random.Random, started: float,
+) -> list[tuple[str, str]]:
+    """Play every game (``--parallel`` at a time); the pairs played, in order."""
+    planned = schedule(order, args.games, rng) if args.pairing == "round-robin" else None
+    played = dict.fromkeys(order, 0)
+    busy: set[str] = set()
+    pairs: list[tuple[str, str]] = []
+    running: dict[Future[str], tuple[str, str]] = {}
+    with ThreadPoolExecutor(args.parallel) as pool:
+        while True:
+            while len(running) < args.parallel:
+                if planned is not None:
+                    pair = planned.pop(0) if planned else None
+                else:
+                    pair = nearest(base, args.pool, order, played, busy, args.games, rng)
+                if pair is None:
+                    break
+                busy |= set(pair)
+                for p in pair:
+                    played[p] += 1
+                pairs.append(pair)
+                running[pool.submit(play, base, args.pool, pair, names)] = pair
+            if not running:
+                return pairs
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for f in done:
+                f.result()
+                busy -= set(running.pop(f))
+                finished = len(pairs) - len(running)
+                if finished % 10 == 0:
+                    print(f"  {finished} games, {time.monotonic() - started:.0f} s", flush=True)
 
 
 def settled_at(order: list[str], points: dict[str, list[dict[str, Any]]]) -> tuple[int, bool]:
@@ -138,6 +196,8 @@ def main() -> None:
     ap.add_argument("--levels", default=",".join(LADDER), help="the levels, weakest first")
     ap.add_argument("--parallel", type=int, default=2, help="games played at a time")
     ap.add_argument("--seed", type=int, default=1, help="the pairs' shuffle")
+    ap.add_argument("--pairing", choices=["nearest", "round-robin"], default="nearest",
+                    help="pair by nearest rating (default) or round-robin")
     args = ap.parse_args()
     levels = args.levels.split(",")
     names = {f"bot_{lv}": lv for lv in levels}
@@ -151,16 +211,12 @@ def main() -> None:
             threshold = pools["provisional_sigma"]
             for name in names:
                 call(base, "/api/account/signup", {"name": name, "password": "bench password"})
-            pairs = schedule(order, args.games, random.Random(args.seed))
-            print(f"{len(pairs)} rated games of {args.pool} between {', '.join(levels)}, "
-                  f"{args.parallel} at a time")
-            done = 0
-            with ThreadPoolExecutor(args.parallel) as pool:
-                for _ in pool.map(lambda p: play(base, args.pool, p, names), pairs):
-                    done += 1
-                    if done % 10 == 0:
-                        print(f"  {done}/{len(pairs)} games, "
-                              f"{time.monotonic() - started:.0f} s", flush=True)
+            rng = random.Random(args.seed)
+            print(f"rated games of {args.pool} between {', '.join(levels)} until each has "
+                  f"played {args.games}, {args.parallel} at a time, pairs "
+                  + ("round-robin" if args.pairing == "round-robin"
+                     else "by nearest rating (as a play-now queue pairs people)"))
+            pairs = run(base, args, order, names, rng, started)
             board = call(base, f"/api/leaderboard?pool={args.pool}&limit=100")["players"]
             profiles = {n: call(base, f"/api/users/{n}") for n in names}
         finally:
