@@ -12,13 +12,15 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from starlette.testclient import TestClient
-from test_accounts import Device, app_client, signup
+from test_accounts import CHEAP, Device, app_client, signup
 from wsutil import hello, recv_until
 
 from chkobba.store import Finish, SeatRow, Store, StoredGame
 from chkobba.store.ratings import MODEL, Outcome
 from chkobba.store.schema import rating_history, ratings
 from chkobba.store.store import now
+from chkobba.web.app import create_app
+from chkobba.web.hub import Settings
 
 
 @pytest.fixture
@@ -278,3 +280,28 @@ def test_ratings_are_in_the_data_download_and_go_with_the_account(c: TestClient)
     board = c.get("/api/leaderboard?pool=chkobba").json()["players"]
     assert [p["name"] for p in board] == ["bob"]
     assert len(profile(b, "bob")["history"]) == 1
+
+
+def test_a_played_out_game_of_four_rates_each_by_rank(url: str) -> None:
+    # Computer players in accounts' seats (only with bench_seats): a played-out game of
+    # four each for themselves, rated when its last move is stored.
+    settings = Settings(bot_delay=0, rate=10_000, burst=10_000, bench_seats=True)
+    with TestClient(create_app(url, settings, accounts=CHEAP)) as client:
+        names = ["ana", "ben", "cyd", "dia"]
+        for name in names:
+            assert signup(client, name).status_code == 201
+        client.cookies.clear()
+        code = client.post("/api/bench/rated", json={
+            "pool": "chkobba-4", "names": names, "levels": ["random"] * 4,
+        }).json()["game"]
+        summary = wait_finished(client, code)
+        board = client.get("/api/leaderboard?pool=chkobba-4").json()["players"]
+        assert sorted(p["name"] for p in board) == names
+        assert all(p["games"] == 1 for p in board)
+        assert sum(p["wins"] for p in board) == (1 if summary["winner"] is not None else 0)
+        # The winner moved up the most; the order follows the game's ranks.
+        if summary["winner"] is not None:
+            assert board[0]["name"] == names[summary["winner"]]
+        # Without bench_seats the route does not exist.
+    with app_client(url) as plain:
+        assert plain.post("/api/bench/rated", json={}).status_code in (404, 405)
