@@ -222,6 +222,10 @@ def main() -> None:
         finally:
             proc.terminate()
             proc.wait(30)
+            failed = (Path(tmp) / "server.log").read_text(errors="replace").count("player failed")
+    if failed:
+        print(f"warning: the server's log says a computer player failed {failed} time(s) "
+              "(it then plays at random)")
     elapsed = time.monotonic() - started
     print(f"\nfinal leaderboard of {args.pool} (rating ± 2 sigma; provisional while sigma > "
           f"{threshold:g}):")
