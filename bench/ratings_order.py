@@ -18,8 +18,8 @@ mu, sigma, games, wins), whether its order is the duel ladder of docs/variants.m
 mu was the ladder's for good ("settled"), and after how many games each rating stopped
 being provisional. The server is stopped at the end.
 
-    .venv/bin/python bench/ratings_order.py                      # Scopa, 30 games each
-    .venv/bin/python bench/ratings_order.py --pool chkobba --games 20 --parallel 2
+    .venv/bin/python bench/ratings_order.py                      # Chkobba, 30 games each
+    .venv/bin/python bench/ratings_order.py --pool scopa --pairing round-robin
 """
 
 from __future__ import annotations
@@ -191,7 +191,7 @@ def settled_at(order: list[str], points: dict[str, list[dict[str, Any]]]) -> tup
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--pool", default="scopa", help="the rating pool (a duel's)")
+    ap.add_argument("--pool", default="chkobba", help="the rating pool (a duel's)")
     ap.add_argument("--games", type=int, default=30, help="rated games per player")
     ap.add_argument("--levels", default=",".join(LADDER), help="the levels, weakest first")
     ap.add_argument("--parallel", type=int, default=2, help="games played at a time")
