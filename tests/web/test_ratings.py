@@ -13,7 +13,7 @@ import pytest
 import sqlalchemy as sa
 from starlette.testclient import TestClient
 from test_accounts import CHEAP, Device, app_client, signup
-from wsutil import hello, recv_until
+from wsutil import FAST, hello, recv_until
 
 from chkobba.store import Finish, SeatRow, Store, StoredGame
 from chkobba.store.ratings import MODEL, Outcome
@@ -305,3 +305,26 @@ def test_a_played_out_game_of_four_rates_each_by_rank(url: str) -> None:
         # Without bench_seats the route does not exist.
     with app_client(url) as plain:
         assert plain.post("/api/bench/rated", json={}).status_code in (404, 405)
+
+
+def test_a_rated_game_in_a_cluster_is_rated_once(pg_server: Any) -> None:
+    # Two workers on one PostgreSQL database: the game is created on one, joined on the
+    # other, resigned where it is held; its end (fenced) and the ratings go together.
+    url = pg_server.new_database()
+    with TestClient(create_app(url, FAST, worker="a", accounts=CHEAP)) as wa, TestClient(
+        create_app(url, FAST, worker="b", accounts=CHEAP)
+    ) as wb:
+        alice, bob = Device(wa), Device(wb)
+        assert signup(alice, "alice").status_code == 201
+        assert signup(bob, "bob").status_code == 201
+        code, _, tb = rated_game(alice, bob)
+        with bob.ws() as ws:
+            hello(ws, code, tb)
+            ws.send_json({"type": "resign", "game": code})
+            recv_until(ws, "resigned")
+        wait_finished(wa, code)
+        for worker in (wa, wb):
+            board = worker.get("/api/leaderboard?pool=chkobba").json()["players"]
+            assert [(p["name"], p["games"], p["wins"]) for p in board] == [
+                ("alice", 1, 1), ("bob", 1, 0)
+            ]
