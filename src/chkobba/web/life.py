@@ -18,6 +18,8 @@ ABANDON_AFTER: Final = 86_400.0
 """Seconds a game may wait with no seat's holder connected before it is abandoned."""
 MIN_SECONDS: Final = 0.1
 MAX_SECONDS: Final = 30 * 86_400.0
+RATED_CLOCK: Final = 60.0
+"""A rated game's turn clock when its creator gave none (seconds a move, docs/ratings.md)."""
 SETTING_FIELDS: Final = ("unlisted", "grace", "clock", "abandon_after", "coaching", "rated")
 """The room settings a ``POST /api/games`` body may give."""
 
@@ -79,11 +81,9 @@ def _flag(name: str, value: object) -> bool:
     return value
 
 
-def room_settings(
-    data: dict[str, Any], kind: str, rated_clock: float = 60.0
-) -> RoomSettings:
+def room_settings(data: dict[str, Any], kind: str) -> RoomSettings:
     """The settings a ``POST /api/games`` body asks for (its other fields are not read;
-    a rated game without a clock gets ``rated_clock``); a bad one is a ``ValueError`` in
+    a rated game without a clock gets :data:`RATED_CLOCK`); a bad one is a ``ValueError`` in
     one line."""
     base = defaults(kind)
     unlisted = base.unlisted
@@ -108,5 +108,5 @@ def room_settings(
         rated = _flag("rated", data["rated"])
     if rated and clock is None:
         # A rated game always runs on the clock: an absent player loses on it.
-        clock = rated_clock
+        clock = RATED_CLOCK
     return RoomSettings(unlisted, grace, clock, abandon_after, coaching, rated)

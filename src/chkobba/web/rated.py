@@ -9,14 +9,11 @@ turn clock, and a player out of time loses the game (the computer never stands i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any
 
 from chkobba.games import Game
 from chkobba.store.pools import POOL_NAMES, Pool, pool_of
 from chkobba.store.ratings import Outcome, side_ranks
-
-RATED_CLOCK: Final = 60.0
-"""A rated game's turn clock when its creator gave none (seconds a move)."""
 
 
 class NotRateable(ValueError):
