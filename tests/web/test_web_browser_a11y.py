@@ -71,6 +71,7 @@ def pages(server: ServerProcess) -> list[tuple[str, str, str | None, str]]:
                                       "computers": [None, "random", "random", "random"]})
     done = post(base, "/api/games", {"rules": "scopa", "level": "random", "target": 11})
     play_out(base, done["game"], done["token"])
+    post(base, "/api/account/signup", {"name": "Amel", "password": "a long password"})
 
     def seat(kind: str, made: dict[str, Any]) -> str:
         return f"{kind}.token.{made['game']}={made['token']}"
@@ -83,6 +84,8 @@ def pages(server: ServerProcess) -> list[tuple[str, str, str | None, str]]:
         ("rules", f"{base}/rules/scopa", None, "data-ready"),
         ("replay", f"{base}/replay/{done['game']}", None, "data-ready"),
         ("analyse", f"{base}/analyse", None, "data-ready"),
+        ("leaderboard", f"{base}/leaderboard", None, "data-ready"),
+        ("profile", f"{base}/u/Amel", None, "data-ready"),
     ]
 
 

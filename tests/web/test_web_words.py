@@ -22,11 +22,13 @@ from chkobba.words.cards import DECKS
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "chkobba" / "web" / "static"
 
-CALLS = {"t": "page", "tt": "touti", "ct": "coach", "rw": "rules_page", "aw": "account"}
+CALLS = {"t": "page", "tt": "touti", "ct": "coach", "rw": "rules_page", "aw": "account",
+         "rt": "ratings"}
 """Each page's word function and the catalogue section it reads."""
 
 MARKERS = {"data-i18n": "page", "data-i18n-placeholder": "page", "data-i18n-label": "page",
-           "data-tt": "touti", "data-rw": "rules_page", "data-aw": "account"}
+           "data-tt": "touti", "data-rw": "rules_page", "data-aw": "account",
+           "data-rt": "ratings"}
 """The html markers whose value is a key, and its section."""
 
 
@@ -108,6 +110,7 @@ def test_the_pages_ask_for_words() -> None:
     assert {("page", "level_search"), ("games", "name_scopa-di-quindici")} <= every
     assert ("page", "deck") in used(STATIC / "cards.js")
     assert {("account", "log_in"), ("account", "status_playing")} <= every
+    assert {("ratings", "leaderboard"), ("ratings", "chart_label")} <= every
 
 
 def test_the_card_names_cover_every_deck() -> None:

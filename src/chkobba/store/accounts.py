@@ -23,6 +23,8 @@ from chkobba.store.schema import (
     login_failures,
     moves,
     queue_entries,
+    rating_history,
+    ratings,
     seats,
     sessions,
 )
@@ -323,6 +325,22 @@ class Accounts:
                     )
                 ):
                     results[game_id] = (winner, totals, ending)
+            rated = [
+                {"pool": r.pool, "mu": r.mu, "sigma": r.sigma, "games": r.games, "wins": r.wins}
+                for r in conn.execute(select(ratings).where(ratings.c.account_id == account_id))
+            ]
+            history = [
+                {
+                    "game": r.game_id, "pool": r.pool, "rank": r.rank, "won": bool(r.won),
+                    "mu_before": r.mu_before, "sigma_before": r.sigma_before,
+                    "mu": r.mu, "sigma": r.sigma, "at": _aware(r.at).isoformat(),
+                }
+                for r in conn.execute(
+                    select(rating_history)
+                    .where(rating_history.c.account_id == account_id)
+                    .order_by(rating_history.c.at)
+                )
+            ]
         out_games = []
         for g in played:
             winner, totals, ending = results.get(g.id, (None, None, None))
@@ -353,4 +371,6 @@ class Accounts:
                 "password_changed": account.password_at.isoformat(),
             },
             "games": out_games,
+            "ratings": rated,
+            "rating_history": history,
         }

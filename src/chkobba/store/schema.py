@@ -57,6 +57,7 @@ games: Final = Table(
     Column("rematch", String(16), nullable=True),
     Column("rematch_of", String(16), nullable=True),
     Column("unlisted", Boolean, nullable=False, server_default=text("false")),
+    Column("pool", String(32), nullable=True),
 )
 
 seats: Final = Table(
@@ -200,3 +201,46 @@ challenges: Final = Table(
 (``from_name``), to a named account (``to_account``) or to whoever has the link
 (``to_account`` null; the ``id`` is the link's secret); the game's settings, the state
 (``open``, ``accepted``, ``declined``, ``cancelled``) and, once accepted, the game."""
+ratings: Final = Table(
+    "ratings",
+    metadata,
+    Column(
+        "account_id",
+        Integer,
+        ForeignKey("accounts.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("pool", String(32), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Index("ix_ratings_pool_mu", "pool", "mu"),
+)
+"""Each account's rating in each pool it played a rated game in (docs/ratings.md): the
+Weng-Lin model's mu and sigma, the rated games played and won."""
+
+rating_history: Final = Table(
+    "rating_history",
+    metadata,
+    Column("game_id", String(16), ForeignKey("games.id"), primary_key=True),
+    Column(
+        "account_id",
+        Integer,
+        ForeignKey("accounts.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("pool", String(32), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("rank", Integer, nullable=False),
+    Column("won", Boolean, nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Index("ix_rating_history_account_at", "account_id", "at"),
+)
+"""One row per player of each rated game: the rating before and after it. A game with
+rows here has been rated (it is never rated twice)."""

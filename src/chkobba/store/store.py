@@ -22,6 +22,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import ArgumentError
 
 from chkobba.fishing.rules import RULES_VERSION, RuleSet, preset
+from chkobba.store.ratings import Outcome, settle
 from chkobba.store.schema import coach_uses, games, moves, seats
 
 GAME_STATUSES: Final = ("open", "playing", "finished")
@@ -72,7 +73,9 @@ class Finish:
     ending: str | None = None
     """How it ended when not played out: ``resigned`` or ``abandoned``."""
     resigned: int | None = None
-    """The side that resigned."""
+    """The side that resigned (or lost on the clock: ``ending`` ``timeout``)."""
+    rated: Outcome | None = None
+    """A rated game's outcome: its players' ratings are updated in the same transaction."""
 
 
 @dataclass
@@ -119,6 +122,8 @@ class StoredGame:
     """When its last move was stored (loaded with the moves)."""
     unlisted: bool = False
     """A private game: never listed, not even once finished (its link opens it)."""
+    pool: str | None = None
+    """The rating pool of a rated game (:mod:`chkobba.store.pools`); None: casual."""
 
     def ruleset(self) -> RuleSet:
         """The game's rule set, as its preset was defined in its rules version."""
@@ -246,6 +251,7 @@ class Store:
                     settings=settings,
                     rematch_of=game.rematch_of,
                     unlisted=game.unlisted or None,
+                    pool=game.pool,
                 ),
             )
         )
@@ -329,6 +335,8 @@ class Store:
                     **_set_only(ending=f.ending, resigned=f.resigned),
                 )
             )
+            if f.rated is not None:
+                settle(conn, f.game_id, f.rated)
 
     def mark_seen(self, game_id: str, seats_seen: Sequence[int], at: dt.datetime) -> None:
         """Note that the holders of ``seats_seen`` (and so someone) were connected at ``at``."""
@@ -567,6 +575,7 @@ def _game_of(m: Any) -> StoredGame:
         rematch=m["rematch"],
         rematch_of=m["rematch_of"],
         unlisted=bool(m["unlisted"]),
+        pool=m["pool"],
     )
 
 

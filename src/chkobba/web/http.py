@@ -50,6 +50,11 @@ HTTP_ERROR_CODES: Final = {
     "bad_name": "the user name is not 3 to 20 letters, digits, '_' or '-' (400)",
     "name_taken": "that user name, or one that looks like it, is registered (409)",
     "wrong_password": "the current password given is wrong (403)",
+    "not_rateable": "a rated game must be a room between signed-in players, without the "
+    "computer or the coach, in a pool's rules and table (400)",
+    "rated_needs_account": "a rated game's seats are for signed-in players: log in (403)",
+    "unknown_pool": "no rating pool has that name (GET /api/pools lists them) (404)",
+    "unknown_user": "no account has that user name (404)",
     "already_seated": "the signed-in account already holds a seat in this game (409)",
     "not_in_queue": "the Play now ticket is not in the queue: left, or expired (404)",
     "unknown_player": "no account has that user name (404)",

@@ -42,6 +42,7 @@ from chkobba.games.base import table_of
 from chkobba.store import SeatRow, StoredGame
 from chkobba.store.challenges import Challenge, ChallengeGone, Challenges
 from chkobba.store.pairing import DEFAULT_RATING, Widening
+from chkobba.store.pools import pool_of as rating_pool_of
 from chkobba.store.queue import PAIRED, Conflict, Entry, Pool, Queue
 from chkobba.store.store import now
 from chkobba.web.account import AccountService
@@ -67,10 +68,9 @@ RatingFor = Callable[[int, Pool], float | None]
 """An account's rating in a pool (its game, preset and table), or None if it has none."""
 
 
-def rating_for(account_id: int, pool: Pool) -> float | None:
-    """An account's rating in a pool: None here, every player unrated (the pool's
-    default rating, :data:`chkobba.store.pairing.DEFAULT_RATING`) until the ratings
-    are connected (``create_app(..., ratings=...)``)."""
+def unrated(account_id: int, pool: Pool) -> float | None:
+    """No rating for anyone: every player at the pool's default rating
+    (:data:`chkobba.store.pairing.DEFAULT_RATING`); for tests of the queue alone."""
     return None
 
 
@@ -127,6 +127,11 @@ def pool_of(data: dict[str, Any], signed_in: bool, two_only: bool = False) -> Po
         raise ValueError("rated must be true or false")
     if rated and not signed_in:
         raise ValueError("rated games are for signed-in players: log in, or play casual")
+    if rated and rating_pool_of(played.name, name, seating) is None:
+        raise ValueError(
+            f"no rating pool plays {name} at the table {seating!r} (docs/ratings.md): "
+            "play it casual"
+        )
     clock = _seconds_or_none(data.get("clock"))
     if rated and clock is None:
         clock = RATED_CLOCK
@@ -154,7 +159,8 @@ def new_game(
     seats, teams = table_of(pool.seating)
     played.serve(rules, seats, teams, seed)  # checks the table
     stored_name, stored_options = played.rules_json(rules)
-    life = RoomSettings(clock=pool.clock)
+    life = RoomSettings(clock=pool.clock, rated=pool.rated)
+    rated_in = rating_pool_of(pool.game, pool.pool, pool.seating) if pool.rated else None
     return StoredGame(
         id=new_code(),
         kind="room",
@@ -172,8 +178,9 @@ def new_game(
         rules_version=RULES_VERSION,
         game=played.name,
         # What the ratings read: whether the game counts, and in which pool.
-        settings={**life.to_json(), "rated": pool.rated, "pool": pool.pool},
+        settings={**life.to_json(), "pool": pool.pool},
         unlisted=False,
+        pool=rated_in.name if rated_in is not None else None,
     )
 
 
@@ -190,7 +197,7 @@ class Matchmaking:
         hub: Hub,
         members: AccountService,
         policy: QueuePolicy | None = None,
-        ratings: RatingFor = rating_for,
+        ratings: RatingFor = unrated,
     ) -> None:
         self.hub = hub
         self.members = members
@@ -301,7 +308,7 @@ class Matchmaking:
             return error(400, "bad_request", str(e))
         rating = DEFAULT_RATING
         if account is not None:
-            found = await asyncio.to_thread(self.ratings, account, pool)
+            found = await self.background(self.ratings, account, pool)
             if found is not None:
                 rating = float(found)
         ticket = new_token()

@@ -1,5 +1,5 @@
 // The game screen: one WebSocket to the server, which sends only what this seat may see.
-import { t, bidiSafe, gameName, onLangChange, levelName } from "./i18n.js";
+import { t, bidiSafe, gameName, onLangChange, levelName, word } from "./i18n.js";
 import {
   api, breakdownTable, cardEl, describeMove, el, endNotes, pretty,
   saveToken, savedToken, seatName, seatState, settingsWords, setupHeader, sideName,
@@ -533,6 +533,9 @@ function renderOver() {
   const won = state.winner === null ? t("game_over") : t("winner", { name: sideName(players(), sideOf(), state.winner) });
   if (state.ending === "resigned") {
     $("over-title").textContent = `${t("resigned_by", { name: sideName(players(), sideOf(), state.resigned) })} · ${won}`;
+  } else if (state.ending === "timeout") {
+    // A rated game's player out of time loses it (docs/ratings.md).
+    $("over-title").textContent = `${word("ratings", "out_of_time", { name: sideName(players(), sideOf(), state.resigned) })} · ${won}`;
   } else if (state.ending === "abandoned") {
     $("over-title").textContent = t("abandoned");
   } else {

@@ -1,5 +1,5 @@
 // The lobby: Play now and challenges (playnow.js), a game against the computer, an online room, joining by code, the lists.
-import { t, bidiSafe, gameLine, gameName, isolate, levelName, onLangChange } from "./i18n.js";
+import { t, bidiSafe, gameLine, gameName, isolate, levelName, onLangChange, word } from "./i18n.js";
 import { api, saveToken, seatName, setupHeader, el } from "./common.js";
 import { aw } from "./account-i18n.js";
 import { setupPlayNow, refreshPlayNow } from "./playnow.js";
@@ -105,6 +105,8 @@ async function create(mode, prefix) {
     const clock = document.getElementById("r-clock").value;
     if (clock !== "none") body.clock = Number(clock);
     body.coaching = document.getElementById("r-coaching").checked;
+    // A rated game (docs/ratings.md): the server says why not, if it cannot be.
+    if (document.getElementById("r-rated").checked) body.rated = true;
   }
   try {
     const r = await api("/api/games", body);
@@ -182,7 +184,8 @@ async function main() {
   await accountLink();
   info = await api("/api/info");
   fillSelects();
-  onLangChange(() => { fillSelects(); lists(); accountLink().then(refreshPlayNow); });
+  onLangChange(() => { fillSelects(); lists(); accountLink().then(refreshPlayNow); ratingWords(); });
+  ratingWords();
   for (const prefix of ["c", "r"]) {
     document.getElementById(`${prefix}-rules`).addEventListener("change", () => fillForm(prefix));
   }
@@ -196,3 +199,8 @@ async function main() {
 }
 
 main();
+
+/** The ratings' words of the lobby (its leaderboard link, the room's "rated" box). */
+function ratingWords() {
+  for (const node of document.querySelectorAll("[data-rt]")) node.textContent = word("ratings", node.dataset.rt);
+}

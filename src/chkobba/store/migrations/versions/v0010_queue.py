@@ -10,7 +10,7 @@
 Both live in the database so that every worker of a cluster pairs from the same queue.
 
 Revision ID: 0010
-Revises: 0008
+Revises: 0009
 Create Date: 2027-04-01
 """
 
@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010"
-down_revision: str | None = "0008"
+down_revision: str | None = "0009"
 branch_labels: str | None = None
 depends_on: str | None = None
 
