@@ -44,6 +44,7 @@ from chkobba.web.http import (
 from chkobba.web.hub import Busy, Conn, Hub, Settings, clean_name, room_from_stored
 from chkobba.web.life import SETTING_FIELDS, room_settings
 from chkobba.web.metrics import Metrics
+from chkobba.web.moderation import Moderation
 from chkobba.web.protocol import (
     ERROR_CODES,
     MAX_MESSAGE_BYTES,
@@ -188,6 +189,7 @@ def create_app(
     work = Work(limits or Limits())
     coach = Coach(hub, store, work)
     members = AccountService(hub, accounts)
+    moderation = Moderation(members)
     # Creating and joining games, Chkobba's and Touti's, share each address's budget.
     creating = Budgets(hub.settings.rate, hub.settings.burst, "games created or joined")
 
@@ -445,6 +447,7 @@ def create_app(
             log.exception("could not read the WebSocket's session")
             account = None
         conn.account = account.id if account else None
+        conn.account_name = account.name if account else None
         writer = _spawn_writer(conn, ws)
         try:
             while not conn.closed:
@@ -535,6 +538,7 @@ def create_app(
         Route("/api/rules/{name}", rules_of),
         *coach.routes(),
         *members.routes(),
+        *moderation.routes(),
         WebSocketRoute("/ws", ws_endpoint),
         # The catalogues (chkobba.words): the pages' words in every language.
         Mount("/static/i18n", StaticFiles(directory=CATALOGUES), name="i18n"),

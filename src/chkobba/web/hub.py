@@ -40,12 +40,15 @@ from chkobba.web.codes import is_game_id, new_code
 from chkobba.web.engines import RoomEngines
 from chkobba.web.life import RoomSettings
 from chkobba.web.protocol import (
+    ChatMsg,
+    ChatRoomMsg,
     FillMsg,
     Hello,
     Ping,
     PlayMsg,
     ProtocolError,
     RematchMsg,
+    ReportMsg,
     ResignMsg,
     players_json,
 )
@@ -151,6 +154,8 @@ class Conn:
         """The seat's token shown in ``hello`` (in memory only: it derives the rematch's)."""
         self.account: int | None = None
         """The account whose session cookie opened this connection, if any."""
+        self.account_name: str | None = None
+        """That account's name (a signed-in spectator chats under it)."""
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.refused = 0
         self.closed = False
@@ -238,6 +243,10 @@ class Room:
     first engine move; closed when the game ends or the room is let go)."""
     accounts: list[int | None] = field(default_factory=list)
     """The account holding each seat, if its player was signed in (else None)."""
+    chat_on: bool | None = None
+    """Whether the room's chat is on; None until read from the store (web/chat.py)."""
+    chat_limits: dict[tuple[Any, ...], RateLimiter] = field(default_factory=dict)
+    """Each chat author's rate limit in this room (by account, or by seat for a guest)."""
 
     def account_of(self, seat: int) -> int | None:
         """The account holding ``seat``, or None."""
@@ -378,6 +387,7 @@ class Room:
             "totals": list(t.totals()),
             "winner": self.winner,
             "ply": self.ply,
+            "chat": self.chat_on,
             **self.life_json(),
         }
 
@@ -512,6 +522,10 @@ class Settings:
     adopt_seconds: float = 5.0
     """How long a cluster worker waits for another to let a game go before refusing
     (``server_error``, then the connection closed with 1013)."""
+    chat_rate: float = 0.5
+    """Chat messages (and reports) per second each author may send in a room, sustained."""
+    chat_burst: float = 5.0
+    """Chat messages an author may send at once before the rate applies."""
 
 
 class Hub:
@@ -541,6 +555,10 @@ class Hub:
         """Called at each game taken over (``/metrics`` counts them)."""
         self.scanner: asyncio.Task[None] | None = None
         """A cluster worker's looks for abandoned games (:meth:`scan_abandoned`)."""
+        from chkobba.web.chat import TableChat
+
+        self.chat = TableChat(self)
+        """The rooms' chat (web/chat.py)."""
 
     # -- life cycle ------------------------------------------------------------
 
@@ -846,7 +864,10 @@ class Hub:
     # -- connections -----------------------------------------------------------
 
     async def handle(
-        self, conn: Conn, msg: Hello | PlayMsg | FillMsg | Ping | ResignMsg | RematchMsg
+        self,
+        conn: Conn,
+        msg: Hello | PlayMsg | FillMsg | Ping | ResignMsg | RematchMsg | ChatMsg | ChatRoomMsg
+        | ReportMsg,
     ) -> None:
         """Act on one validated client message; raise :class:`ProtocolError` to refuse it."""
         if isinstance(msg, Ping):
@@ -876,6 +897,9 @@ class Hub:
         if isinstance(msg, RematchMsg):
             await self.offer_rematch(conn, room, msg.id)
             return
+        if isinstance(msg, ChatMsg | ChatRoomMsg | ReportMsg):
+            await self.chat.handle(conn, room, msg)
+            return
         await self.play(conn, room, msg)
 
     async def hello(self, conn: Conn, msg: Hello) -> None:
@@ -902,6 +926,7 @@ class Hub:
         if seat >= 0:
             conn.token = msg.token
             self.seat_back(room, seat)
+        await self.chat.enabled(room)
         welcome = {"type": "welcome", "game": room.id, "seat": seat, **room.summary()}
         if msg.id is not None:
             welcome["re"] = msg.id
@@ -909,6 +934,7 @@ class Hub:
         conn.send(room.state(seat))
         if seat >= 0 and room.rematch is not None:
             self.send_rematch(conn, room)
+        await self.chat.history(conn, room)
         self.announce_room(room)
 
     def detach(self, conn: Conn) -> None:
@@ -995,6 +1021,7 @@ class Hub:
         if self.cluster is not None:
             # A finished game takes no more writes: nobody need hold it.
             await self.journal.call(self.cluster.release, room.id)
+        self.chat.reveal(room)
 
     def broadcast(self, room: Room, mover: Conn | None = None, re: Any = None) -> None:
         """Send each follower the state its seat may see."""
@@ -1267,6 +1294,7 @@ class Hub:
             room.timer = None
         self.broadcast(room)
         self.announce_room(room)
+        self.chat.reveal(room)
 
     async def resign(self, conn: Conn, room: Room, re: Any = None) -> None:
         """A seat's holder concedes the match for their side."""
