@@ -219,6 +219,8 @@ def test_reports_silencing_and_the_moderators_api(url: str, c: TestClient) -> No
         assert c.get("/api/moderation/reports").status_code == 401
         run = CliRunner().invoke(cli, ["moderator", "add", "mourad", "--db", url])
         assert run.exit_code == 0, run.output
+        assert mod.get("/api/account").json()["moderator"] is True
+        assert victim.get("/api/account").json()["moderator"] is False
         reports = mod.get("/api/moderation/reports").json()["reports"]
         assert [(r["message"]["text"], r["account"], r["reporter"], r["reason"])
                 for r in reports] == [("you are bad", "Rude", "Victim", "rude")]

@@ -51,9 +51,9 @@ class Moderation:
         try:
             report = int(request.path_params["report"])
         except ValueError:
-            return error(404, "not_found", "no such report")
+            return error(404, "unknown_report", "no such report")
         if not await self.members.db(self.chat.close_report, report):
-            return error(404, "not_found", f"no open report {report}")
+            return error(404, "unknown_report", f"no open report {report}")
         log.info("report %d closed by account %d", report, account.id)
         return JSONResponse({"ok": True})
 
@@ -66,7 +66,7 @@ class Moderation:
         key = (await asyncio.to_thread(name_keys, name.strip()))[0]
         target: Account | None = await self.members.db(self.members.accounts.by_key, key)
         if target is None:
-            return error(404, "not_found", f"no account named {name!r}")
+            return error(404, "unknown_account", f"no account named {name!r}")
         await self.members.db(self.chat.set_silenced, target.id, flag)
         log.info(
             "account %d %s by moderator %d", target.id, "silenced" if flag else "unsilenced",
