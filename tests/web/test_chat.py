@@ -5,6 +5,7 @@ the ``chkobba moderator`` command."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,9 +25,11 @@ from chkobba.store.chat import ChatStore
 from chkobba.store.schema import chat_messages, chat_reports
 from chkobba.web.app import create_app
 from chkobba.web.hub import Settings
-from chkobba.web.protocol import CHAT_MAX_CHARS
+from chkobba.web.protocol import CHAT_MAX_CHARS, QUICK_PHRASES
+from chkobba.words import LANGUAGES, catalogue
 
 XSS = "<img src=x onerror=alert(1)>"
+CHAT_JS = Path(__file__).resolve().parents[2] / "src/chkobba/web/static/chat.js"
 CHAT_TABLES = {"chat_messages", "chat_reports", "chat_rooms", "account_roles"}
 
 
@@ -297,3 +300,12 @@ def test_the_moderator_command(url: str, c: TestClient) -> None:
     out = runner.invoke(cli, ["moderator", "remove", "Nadia", "--db", url])
     assert out.exit_code == 0
     assert runner.invoke(cli, ["moderator", "list", "--db", url]).output.strip() == ""
+
+
+def test_the_page_offers_every_quick_phrase_in_every_language() -> None:
+    offered = re.search(r"const PHRASES = \[([^\]]*)\]", CHAT_JS.read_text(encoding="utf-8"))
+    assert offered is not None
+    assert re.findall(r'"(\w+)"', offered.group(1)) == list(QUICK_PHRASES)
+    for lang in LANGUAGES:
+        said = {catalogue(lang)["chat"][f"phrase_{k}"] for k in QUICK_PHRASES}
+        assert len(said) == len(QUICK_PHRASES), lang

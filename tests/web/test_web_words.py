@@ -15,13 +15,15 @@ import pytest
 from chkobba.fishing.cards import RANKS, SUITS
 from chkobba.fishing.rules import PRESETS
 from chkobba.games import GAME_NAMES, game
+from chkobba.web.protocol import QUICK_PHRASES
 from chkobba.web.rules_page import names as rules_names
 from chkobba.words import LANGUAGES, catalogue
 from chkobba.words.cards import DECKS
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "chkobba" / "web" / "static"
 
-CALLS = {"t": "page", "tt": "touti", "ct": "coach", "rw": "rules_page", "aw": "account"}
+CALLS = {"t": "page", "tt": "touti", "ct": "coach", "rw": "rules_page", "aw": "account",
+         "cw": "chat"}
 """Each page's word function and the catalogue section it reads."""
 
 MARKERS = {"data-i18n": "page", "data-i18n-placeholder": "page", "data-i18n-label": "page",
@@ -54,6 +56,10 @@ FAMILIES: dict[tuple[str, str], set[str]] = {
     ("games", "name_"): set(rules_names()),
     ("games", "line_"): set(rules_names()),
     ("account", "status_"): {"open", "playing", "finished"},
+    ("chat", "phrase_"): set(QUICK_PHRASES),
+    ("chat", "err_"): {
+        "chat_off", "chat_rate_limited", "chat_too_long", "silenced", "chat_sign_in"
+    },
 }
 """The families of keys the pages build from a name, and every name they may be given."""
 

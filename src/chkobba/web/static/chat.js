@@ -12,11 +12,12 @@ const MAX_CHARS = 200;
 const KEEP = 200; // messages kept on the page
 
 const $ = (id) => document.getElementById(id);
-const w = (key, vars = {}) => word("chat", key, vars);
+const cw = (key, vars = {}) => word("chat", key, vars);
 
 let sendFn = () => {};
 let game = "";
 let seat = -1;
+let known = false; // the game's summary has come: the seat is known
 let on = null; // the room's switch, as the server last said
 let status = "open";
 let myName = null; // a signed-in spectator's own name
@@ -57,7 +58,7 @@ function isMine(m) {
 }
 
 function saying(m) {
-  return m.phrase ? w(`phrase_${m.phrase}`) : m.text;
+  return m.phrase ? cw(`phrase_${m.phrase}`) : m.text;
 }
 
 /** Set up the panel; ``send`` sends a protocol message on the game's connection. */
@@ -118,6 +119,7 @@ function say(body) {
 /** The game page's news: the room's summary and this connection's seat. */
 export function chatRoom(room, mySeat) {
   seat = mySeat;
+  known = true;
   status = room.status;
   if (room.chat !== null && room.chat !== undefined) on = room.chat;
   draw();
@@ -149,10 +151,10 @@ export function chatReceive(msg) {
       on = msg.on;
       break;
     case "reported":
-      note(w("reported"));
+      note(cw("reported"));
       break;
     case "error":
-      note(word("chat", `err_${msg.code}`) !== `err_${msg.code}` ? w(`err_${msg.code}`) : msg.message);
+      note(word("chat", `err_${msg.code}`) !== `err_${msg.code}` ? cw(`err_${msg.code}`) : msg.message);
       break;
     default:
       break;
@@ -187,17 +189,17 @@ function unmute(key) {
 
 function line(m) {
   const who = el("span", { class: "chat-who", text: m.name });
-  if (m.channel === "spectators") who.append(el("span", { class: "chat-tag", text: ` (${w("spectator")})` }));
+  if (m.channel === "spectators") who.append(el("span", { class: "chat-tag", text: ` (${cw("spectator")})` }));
   const what = el("span", { class: m.phrase ? "chat-text chat-said-phrase" : "chat-text", text: saying(m) });
   what.dir = "auto";
   const row = el("li", { class: "chat-msg", "data-message": String(m.message), "data-author": authorKey(m) }, who, ": ", what);
   if (!isMine(m)) {
-    const hush = el("button", { type: "button", class: "chat-act chat-mute", title: w("mute", { name: m.name }) });
-    hush.setAttribute("aria-label", w("mute", { name: m.name }));
+    const hush = el("button", { type: "button", class: "chat-act chat-mute", title: cw("mute", { name: m.name }) });
+    hush.setAttribute("aria-label", cw("mute", { name: m.name }));
     hush.textContent = "⊘";
     hush.addEventListener("click", () => mute(m));
-    const flag = el("button", { type: "button", class: "chat-act chat-report", title: w("report", { name: m.name }) });
-    flag.setAttribute("aria-label", w("report", { name: m.name }));
+    const flag = el("button", { type: "button", class: "chat-act chat-report", title: cw("report", { name: m.name }) });
+    flag.setAttribute("aria-label", cw("report", { name: m.name }));
     flag.textContent = "⚑";
     flag.addEventListener("click", () => {
       sendFn({ type: "report", message: m.message, id: `chat${++seq}` });
@@ -236,39 +238,41 @@ function drawList(shown) {
 function draw() {
   const panel = $("chat");
   if (!panel) return;
-  document.body.dataset.chat = on === null ? "" : on ? "on" : "off";
-  $("chat-title").textContent = w("title");
-  if ($("key-chat")) $("key-chat").textContent = w("key_chat");
+  // Said once the game's page is drawn and the chat's state known (the tests wait for it).
+  if (known && on !== null) document.body.dataset.chat = on ? "on" : "off";
+  $("chat-title").textContent = cw("title");
+  if ($("key-chat")) $("key-chat").textContent = cw("key_chat");
   $("chat-toggle").setAttribute("aria-expanded", String(open));
-  $("chat-toggle").title = w(open ? "hide" : "show");
-  $("chat-unread").textContent = !open && unread ? w("unread", { count: unread }) : "";
+  $("chat-toggle").title = cw(open ? "hide" : "show");
+  $("chat-unread").textContent = !open && unread ? cw("unread", { count: unread }) : "";
   $("chat-body").hidden = !open;
   const finished = status === "finished";
   const spectatorGuest = seat < 0 && myName === null;
   const canWrite = on === true && !spectatorGuest;
-  $("chat-note").textContent = on === false ? w("off")
-    : spectatorGuest ? w("sign_in")
-    : finished ? "" : w("apart");
+  $("chat-note").textContent = on === false ? cw("off")
+    : spectatorGuest ? cw("sign_in")
+    : finished ? "" : cw("apart");
   $("chat-quick").hidden = !canWrite;
-  $("chat-quick").setAttribute("aria-label", w("quick"));
-  for (const b of $("chat-quick").querySelectorAll("button")) b.textContent = w(`phrase_${b.dataset.phrase}`);
+  $("chat-quick").setAttribute("aria-label", cw("quick"));
+  for (const b of $("chat-quick").querySelectorAll("button")) b.textContent = cw(`phrase_${b.dataset.phrase}`);
   $("chat-form").hidden = !canWrite;
-  $("chat-input-label").textContent = w("message");
-  $("chat-send").textContent = w("send");
+  $("chat-input").setAttribute("aria-label", cw("message"));
+  $("chat-input").placeholder = `${cw("message")}…`;
+  $("chat-send").textContent = cw("send");
   const creator = seat === 0 && on !== null;
   $("chat-switch").classList.toggle("hidden", !creator);
-  $("chat-switch").textContent = w(on ? "turn_off" : "turn_on");
+  $("chat-switch").textContent = cw(on ? "turn_off" : "turn_on");
   const shown = messages.filter((m) => !isMuted(m));
   drawList(shown);
-  $("chat-empty").textContent = shown.length ? "" : w("empty");
+  $("chat-empty").textContent = shown.length ? "" : cw("empty");
   const mutedBox = $("chat-muted");
   mutedBox.replaceChildren();
   // A guest is muted in one game (a guest's name is anybody's); an account everywhere.
   const here = muted.filter((m) => m.key.startsWith("a:") || m.key.startsWith(`g:${game}:`));
   if (here.length) {
-    mutedBox.append(w("muted"), " ");
+    mutedBox.append(cw("muted"), " ");
     for (const m of here) {
-      const b = el("button", { type: "button", class: "secondary chat-unmute", text: w("unmute", { name: m.name }) });
+      const b = el("button", { type: "button", class: "secondary chat-unmute", text: cw("unmute", { name: m.name }) });
       b.addEventListener("click", () => unmute(m.key));
       mutedBox.append(b, " ");
     }
