@@ -198,6 +198,10 @@ def test_the_creator_turns_the_chat_off_and_computer_games_start_without(c: Test
         recv_until(ws, "chat_room")
         ws.send_json({"type": "chat", "text": "hello?", "id": 3})
         assert said(ws)["re"] == 3
+    # A room whose other seats the computer takes at once is a game against the computer.
+    r = c.post("/api/games", json={"mode": "room", "seating": "2", "computers": [None, "random"]})
+    with c.websocket_connect("/ws") as ws:
+        assert follow(ws, r.json()["game"], r.json()["token"])["on"] is False
 
 
 def test_reports_silencing_and_the_moderators_api(url: str, c: TestClient) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Engine, delete, insert, select, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
 from chkobba.store.schema import account_roles, accounts, chat_messages, chat_reports, chat_rooms
 from chkobba.store.store import _aware, now
@@ -157,12 +158,19 @@ class ChatStore:
 
     def set_room(self, game_id: str, enabled: bool) -> None:
         """Turn a room's chat on or off."""
-        with self.engine.begin() as conn:
-            done = conn.execute(
-                update(chat_rooms).where(chat_rooms.c.game_id == game_id).values(enabled=enabled)
-            )
-            if not done.rowcount:
-                conn.execute(insert(chat_rooms).values(game_id=game_id, enabled=enabled))
+        for _ in range(2):
+            try:
+                with self.engine.begin() as conn:
+                    done = conn.execute(
+                        update(chat_rooms)
+                        .where(chat_rooms.c.game_id == game_id)
+                        .values(enabled=enabled)
+                    )
+                    if not done.rowcount:
+                        conn.execute(insert(chat_rooms).values(game_id=game_id, enabled=enabled))
+                return
+            except IntegrityError:
+                continue  # another worker inserted it meanwhile: update it
 
     # -- reports -------------------------------------------------------------------------
 

@@ -36,10 +36,12 @@ HISTORY: Final = 100
 """Messages of the past sent to a connection that says hello (per room, newest kept)."""
 
 
-def default_on(kind: str) -> bool:
+def default_on(kind: str, agents: list[str | None]) -> bool:
     """Whether a room's chat is on when its creator never said: off against the computer
-    (nobody to talk to but spectators), on between people."""
-    return kind != "computer"
+    (nobody to talk to but spectators), whether the game was made as such or as a room
+    whose every other seat the computer took at once (Touti's page makes those); on
+    between people."""
+    return kind != "computer" and not all(a is not None for a in agents[1:])
 
 
 def channel_of(seat: int) -> str:
@@ -84,10 +86,15 @@ class TableChat:
         return await self.hub.journal.call(fn, *args)
 
     async def enabled(self, room: Room) -> bool:
-        """Whether the room's chat is on (read once from the store per room held)."""
+        """Whether the room's chat is on (read once from the store per room held). The
+        default is stored the first time, so that it stays what it was when the room
+        was first seen, whoever takes the seats after."""
         if room.chat_on is None:
             stored = await self._db(self.store.room_enabled, room.id)
-            room.chat_on = default_on(room.kind) if stored is None else bool(stored)
+            if stored is None:
+                stored = default_on(room.kind, room.agents)
+                await self._db(self.store.set_room, room.id, stored)
+            room.chat_on = bool(stored)
         return room.chat_on
 
     def _seat(self, conn: Conn) -> int:
