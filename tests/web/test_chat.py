@@ -313,3 +313,42 @@ def test_the_page_offers_every_quick_phrase_in_every_language() -> None:
     for lang in LANGUAGES:
         said = {catalogue(lang)["chat"][f"phrase_{k}"] for k in QUICK_PHRASES}
         assert len(said) == len(QUICK_PHRASES), lang
+
+
+def test_chat_in_a_cluster(pg_server: Any) -> None:
+    """A game in play is served by the worker that holds it, and its chat with it (stored,
+    so the history follows the game to another worker); a finished game shown by two
+    workers at once: a message said on one reaches the followers of the other."""
+    url = pg_server.new_database()
+    with (
+        TestClient(create_app(url, FAST, worker="a", accounts=CHEAP)) as a,
+        TestClient(create_app(url, FAST, worker="b", accounts=CHEAP)) as b,
+    ):
+        game, token = room(a)
+        other = join(a, game, "Amel")
+        with a.websocket_connect("/ws") as p0, a.websocket_connect("/ws") as p1:
+            follow(p0, game, token)
+            follow(p1, game, other)
+            p1.send_json({"type": "chat", "phrase": "hello", "id": 1})
+            assert said(p0)["phrase"] == "hello"
+            p0.send_json({"type": "resign", "id": 2})
+            recv_until(p0, "chat_history")
+            recv_until(p1, "chat_history")
+            # b shows the finished game to a follower of its own.
+            with b.websocket_connect("/ws") as on_b:
+                history = follow(on_b, game)
+                assert [m["phrase"] for m in history["messages"]] == ["hello"]
+                p0.send_json({"type": "chat", "phrase": "good_game", "id": 3})
+                assert said(p0)["re"] == 3
+                assert said(p1)["phrase"] == "good_game"
+                relayed = said(on_b)
+                assert (relayed["name"], relayed["phrase"]) == ("Player 1", "good_game")
+                # And back: a's followers hear what b's said (a signed-in spectator).
+                watcher = Device(b)
+                signup(watcher, "Salma")
+                with watcher.ws() as sp:
+                    follow(sp, game)
+                    sp.send_json({"type": "chat", "text": "gg both", "id": 4})
+                    assert said(sp)["re"] == 4
+                    heard = said(p1)
+                    assert (heard["name"], heard["channel"]) == ("Salma", "spectators")

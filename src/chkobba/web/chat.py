@@ -14,24 +14,39 @@ silence them.
 
 Messages go to the followers of the room held by this worker: a game in play is served
 only by the worker that owns it (web/cluster.py), so every player and spectator of it
-is connected here and chat goes through the owner, as moves do. Every message is stored
-(chkobba.store.chat) before it is sent, so that a silenced account is refused on every
-worker at once and a moderator can read what was reported.
+is connected here and chat goes through the owner, as moves do. A finished game is held
+by nobody, and two workers may each show it to followers of their own: there, each
+message (and the creator's switch) is also announced to the other workers with a
+PostgreSQL ``NOTIFY`` on :data:`CHANNEL` (:class:`Relay`), and each hands it to its own
+followers. Every message is stored (chkobba.store.chat) before it is sent, so that a
+silenced account is refused on every worker at once and a moderator can read what was
+reported.
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
+import logging
+import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
+
+from sqlalchemy import text
 
 from chkobba.store.chat import ChatRow, ChatStore, Silenced
 from chkobba.web.protocol import ChatMsg, ChatRoomMsg, ProtocolError, ReportMsg
 
 if TYPE_CHECKING:
+    from chkobba.store import Store
     from chkobba.web.hub import Conn, Hub, Room
+
+log = logging.getLogger("chkobba.web")
 
 PLAYERS: Final = "players"
 SPECTATORS: Final = "spectators"
+CHANNEL: Final = "chkobba_chat"
+"""The ``NOTIFY`` channel on which a cluster's workers pass each other the chat."""
 HISTORY: Final = 100
 """Messages of the past sent to a connection that says hello (per room, newest kept)."""
 
@@ -75,12 +90,125 @@ def message_json(row: ChatRow, account: bool) -> dict[str, Any]:
     return out
 
 
+class Relay:
+    """The chat between the workers of a cluster: :meth:`tell` announces a message (or a
+    room's switch) with ``NOTIFY``; a thread listening on :data:`CHANNEL` hands each
+    announcement of another worker to ``on_news`` (called on that thread)."""
+
+    def __init__(self, store: Store, worker: str, on_news: Callable[[str, str, str], None]):
+        self.store = store
+        self.worker = worker
+        self.on_news = on_news
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def tell(self, kind: str, game: str, value: str) -> None:
+        """Announce ``kind`` (``message``: its number; ``switch``: ``on``/``off``) of a
+        game to the other workers (blocks: call it on the journal's thread)."""
+        payload = f"{self.worker}\t{kind}\t{game}\t{value}"
+        with self.store.engine.begin() as conn:
+            conn.execute(text("SELECT pg_notify(:ch, :p)"), {"ch": CHANNEL, "p": payload})
+
+    def start(self) -> None:
+        """Listen, on a thread of its own (reconnecting after a failure)."""
+        import psycopg
+
+        from chkobba.web.cluster import libpq_url
+
+        url = libpq_url(self.store.url)
+
+        def run() -> None:
+            while not self._stop.is_set():
+                try:
+                    with psycopg.connect(url, autocommit=True, connect_timeout=5) as conn:
+                        conn.execute(f"LISTEN {CHANNEL}")
+                        while not self._stop.is_set():
+                            for note in conn.notifies(timeout=0.5):
+                                self._heard(note.payload)
+                except Exception:
+                    if not self._stop.is_set():
+                        log.exception("listening for the chat of other workers failed")
+                        self._stop.wait(1.0)
+
+        self._thread = threading.Thread(target=run, name="chkobba-chat", daemon=True)
+        self._thread.start()
+
+    def _heard(self, payload: str) -> None:
+        parts = payload.split("\t")
+        if len(parts) == 4 and parts[0] != self.worker:
+            self.on_news(parts[1], parts[2], parts[3])
+
+    def stop(self) -> None:
+        """Stop listening."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+
 class TableChat:
     """The chat of every room of one hub."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.store = ChatStore(hub.store.engine)
+        self.relay: Relay | None = None
+        """In a cluster, the chat passed between the workers."""
+
+    def start_relay(self, worker: str) -> None:
+        """A cluster's worker: pass the chat to the other workers, and theirs to this
+        one's followers."""
+        loop = asyncio.get_running_loop()
+
+        def news(kind: str, game: str, value: str) -> None:
+            # On the relay's thread: the rest happens on the server's loop.
+            loop.call_soon_threadsafe(lambda: self.hub.later(self._relayed(kind, game, value)))
+
+        self.relay = Relay(self.hub.store, worker, news)
+        self.relay.start()
+
+    def stop_relay(self) -> None:
+        """Stop passing the chat between workers."""
+        if self.relay is not None:
+            self.relay.stop()
+
+    async def _tell(self, kind: str, game: str, value: str) -> None:
+        if self.relay is None:
+            return
+        try:
+            await self._db(self.relay.tell, kind, game, value)
+        except Exception:
+            # The message is stored and sent here; the other workers' followers get it
+            # with the history when they come back.
+            log.exception("could not pass a chat message to the other workers")
+
+    async def _relayed(self, kind: str, game: str, value: str) -> None:
+        """Another worker's news of a game this worker may be showing to followers."""
+        room = self.hub.rooms.get(game)
+        if room is None or not room.conns:
+            return
+        if kind == "switch":
+            room.chat_on = value == "on"
+            note = {"type": "chat_room", "game": room.id, "on": room.chat_on}
+            for c in list(room.conns):
+                c.send(note)
+            self.hub.announce_room(room)
+            return
+        row: ChatRow | None = await self._db(self.store.message, int(value))
+        if row is None:
+            return
+        self._deliver(room, row)
+
+    def _deliver(
+        self, room: Room, row: ChatRow, sender: Conn | None = None, re: Any = None
+    ) -> None:
+        """Send a message to every follower of the room here who reads its channel (the
+        sender's copy answering its request ``re``)."""
+        out = message_json(row, row.account_id is not None)
+        finished = room.status == "finished"
+        for c in list(room.conns):
+            if row.channel not in readable(self._seat(c), finished):
+                continue
+            c.send({**out, "re": re} if c is sender and re is not None else out)
 
     async def _db(self, fn: Any, *args: Any) -> Any:
         return await self.hub.journal.call(fn, *args)
@@ -179,17 +307,10 @@ class TableChat:
             raise ProtocolError(
                 "silenced", "a moderator silenced your account: you cannot chat", msg.id
             ) from None
-        out = message_json(row, account is not None)
-        finished = room.status == "finished"
-        for c in list(room.conns):
-            if channel not in readable(self._seat(c), finished):
-                continue
-            if c is conn and msg.id is not None:
-                c.send({**out, "re": msg.id})
-            else:
-                c.send(out)
+        self._deliver(room, row, conn, msg.id)
         if conn not in room.conns and msg.id is not None:
-            conn.send({**out, "re": msg.id})
+            conn.send({**message_json(row, account is not None), "re": msg.id})
+        await self._tell("message", room.id, str(row.id))
 
     async def switch(self, conn: Conn, room: Room, msg: ChatRoomMsg) -> None:
         """The room's creator (seat 0) turns its chat on or off, for everyone in it."""
@@ -203,6 +324,7 @@ class TableChat:
         for c in list(room.conns):
             c.send({**note, "re": msg.id} if c is conn and msg.id is not None else note)
         self.hub.announce_room(room)
+        await self._tell("switch", room.id, "on" if msg.on else "off")
 
     async def report(self, conn: Conn, room: Room, msg: ReportMsg) -> None:
         """Note a report of a message this connection can read, for the moderators."""

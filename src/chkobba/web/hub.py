@@ -1447,11 +1447,13 @@ class Hub:
 
         self.cluster.on_lost = lost
         self.cluster.listen(asked)
+        self.chat.start_relay(self.cluster.worker)
         self.scanner = asyncio.create_task(self._scan_loop())
 
     async def _stop_cluster(self) -> None:
         if self.scanner is not None:
             self.scanner.cancel()
+        self.chat.stop_relay()
         # A rolling restart: hand every game back, its clients told to come again.
         await self.let_go_all()
         assert self.cluster is not None
