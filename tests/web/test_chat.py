@@ -235,6 +235,8 @@ def test_reports_silencing_and_the_moderators_api(url: str, c: TestClient) -> No
         assert r.status_code == 200 and r.json() == {"name": "Rude", "silenced": True}
         p0.send_json({"type": "chat", "text": "again", "id": 3})
         assert expect_error(p0, "silenced")["re"] == 3
+        page = mod.get("/moderation")
+        assert page.status_code == 200 and "moderation.js" in page.text
         assert mod.post(f"/api/moderation/reports/{reports[0]['id']}/close").status_code == 200
         assert mod.get("/api/moderation/reports").json()["reports"] == []
         mod.post("/api/moderation/silence", json={"name": "Rude", "silenced": False})

@@ -88,6 +88,7 @@ def pages(server: ServerProcess) -> list[tuple[str, str, str | None, str]]:
         ("rules", f"{base}/rules/scopa", None, "data-ready"),
         ("replay", f"{base}/replay/{done['game']}", None, "data-ready"),
         ("analyse", f"{base}/analyse", None, "data-ready"),
+        ("moderation", f"{base}/moderation", None, "data-ready"),
     ]
 
 

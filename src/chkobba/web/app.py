@@ -524,6 +524,7 @@ def create_app(
         Route("/rules", page("rules.html")),
         Route("/rules/{name}", page("rules.html")),
         Route("/account", page("account.html")),
+        Route("/moderation", page("moderation.html")),
         Route("/healthz", healthz),
         Route("/metrics", metrics_page),
         Route("/api/info", info),
