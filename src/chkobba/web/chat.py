@@ -218,10 +218,15 @@ class TableChat:
         default is stored the first time, so that it stays what it was when the room
         was first seen, whoever takes the seats after."""
         if room.chat_on is None:
-            stored = await self._db(self.store.room_enabled, room.id)
-            if stored is None:
-                stored = default_on(room.kind, room.agents)
-                await self._db(self.store.set_room, room.id, stored)
+            try:
+                stored = await self._db(self.store.room_enabled, room.id)
+                if stored is None:
+                    stored = default_on(room.kind, room.agents)
+                    await self._db(self.store.set_room, room.id, stored)
+            except Exception:
+                # The game goes on without its chat's state; asked again at the next hello.
+                log.exception("could not read the chat's switch of game %s", room.id)
+                return default_on(room.kind, room.agents)
             room.chat_on = bool(stored)
         return room.chat_on
 
@@ -231,7 +236,12 @@ class TableChat:
     async def history(self, conn: Conn, room: Room) -> None:
         """Send a connection the room's chat it may read (after ``welcome``)."""
         channels = readable(self._seat(conn), room.status == "finished")
-        rows: list[ChatRow] = await self._db(self.store.history, room.id, channels, HISTORY)
+        try:
+            rows: list[ChatRow] = await self._db(self.store.history, room.id, channels, HISTORY)
+        except Exception:
+            # A game is followed without its chat's past rather than not at all.
+            log.exception("could not read the chat of game %s", room.id)
+            return
         conn.send(
             {
                 "type": "chat_history",
