@@ -101,6 +101,12 @@ def test_players_and_spectators_talk_apart_until_the_end(c: TestClient) -> None:
         sp.send_json({"type": "ping", "id": 9})
         _pong, seen = recv_until(sp, "pong")
         assert not [m for m in seen if m["type"] == "chat"]
+        # Nor in the history, nor to report.
+        with c.websocket_connect("/ws") as again:
+            past = follow(again, game, guest)["messages"]
+            assert [m["channel"] for m in past] == ["players", "players"]
+        p1.send_json({"type": "report", "message": theirs["message"], "id": "r"})
+        assert expect_error(p1, "unknown_message")["re"] == "r"
         # After the end, everyone reads both channels.
         p0.send_json({"type": "resign", "id": 3})
         for ws in (p0, p1, sp):
