@@ -917,16 +917,20 @@ class Hub:
             # A signed-in player's seat is theirs on any device: the session says who.
             owned = room.seat_of_account(conn.account)
             seat = -1 if owned is None else owned
+        # Read before the connection joins the room (it may wait for the database): no
+        # message of the room reaches the connection before its welcome.
+        await self.chat.enabled(room)
         self.detach(conn)
         # A finished game loaded twice at once must still be one room.
         room = self.rooms.setdefault(room.id, room)
+        if room.chat_on is None:
+            await self.chat.enabled(room)
         conn.room = room
         conn.seat = seat
         room.conns.add(conn)
         if seat >= 0:
             conn.token = msg.token
             self.seat_back(room, seat)
-        await self.chat.enabled(room)
         welcome = {"type": "welcome", "game": room.id, "seat": seat, **room.summary()}
         if msg.id is not None:
             welcome["re"] = msg.id
