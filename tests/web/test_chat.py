@@ -360,3 +360,12 @@ def test_chat_in_a_cluster(pg_server: Any) -> None:
                     assert said(sp)["re"] == 4
                     heard = said(p1)
                     assert (heard["name"], heard["channel"]) == ("Salma", "spectators")
+
+
+def test_the_protocol_document_gives_the_chat_s_limits() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text("utf-8")
+    section = doc.split("### Chat\n", 1)[1].split("\n### ", 1)[0]
+    s = Settings()
+    assert f"**{CHAT_MAX_CHARS}**" in section
+    assert f"**{s.chat_burst:g} messages at once, then one every {1 / s.chat_rate:g} s**" in section
+    assert all(f"`{k}`" in section for k in QUICK_PHRASES)
