@@ -117,6 +117,11 @@ def test_players_and_spectators_talk_apart_until_the_end(c: TestClient) -> None:
             ]
         sp.send_json({"type": "chat", "phrase": "well_played"})
         assert said(p1)["channel"] == "spectators"
+    # Chat is no part of the game's record, nor of its replay.
+    for what in ("record", "replay"):
+        kept = c.get(f"/api/games/{game}/{what}")
+        assert kept.status_code == 200
+        assert "go Hedi" not in kept.text and "good_luck" not in kept.text
 
 
 def test_a_guest_spectator_reads_but_cannot_write(c: TestClient) -> None:
