@@ -9,7 +9,7 @@ and saves ``NAME-LANG-WxH.png`` for each: the lobby, the game screens (Chkobba 2
 Scopa, Scopone 2 against 2, Cirulla with a declared hand face up, 6 players), a round's
 breakdown, a replay, the analysis page, a rules page, Touti and a Touti game's replay, the
 account page, a pool's leaderboard and a player's profile after rated games, the
-browser asking for
+chat at the table of a room between two people, the browser asking for
 reduced motion so that the pages are pictured at rest. The files go into a new
 directory (by default a fresh one under the system's temporary directory); an existing
 file is never overwritten. PNGs are reduced to a 256-colour palette when Pillow is
@@ -35,7 +35,7 @@ from typing import Any
 
 SHOTS = (
     "rules", "chkobba", "scopa", "scopone", "six", "cirulla", "breakdown", "replay",
-    "analysis", "touti", "touti-replay", "lobby", "account", "leaderboard", "profile",
+    "analysis", "touti", "touti-replay", "lobby", "account", "leaderboard", "profile", "chat",
 )
 """Every picture, in the order they are taken."""
 
@@ -451,7 +451,35 @@ def take(d: Any, base: str, out: Path, langs: list[str], sizes: list[tuple[int, 
                            langs, sizes)
         if "profile" in only:
             saved += shoot(d, out, "profile", base + "/u/Salma", ready, langs, sizes)
+    if "chat" in only:
+        # A room of two people who have said a few words: this browser holds seat 0.
+        g = post(base, "/api/games", {"mode": "room", "seating": "2", "name": "Amel"})
+        other = post(base, f"/api/games/{g['game']}/join", {"name": "Marco"})
+        talk(base, g["game"], other["token"], [{"phrase": "good_luck"}])
+        talk(base, g["game"], g["token"], [{"phrase": "good_luck"}, {"text": "On joue à 21 ?"}])
+        talk(base, g["game"], other["token"], [{"text": "Oui, à 21 !"}, {"phrase": "again"}])
+        open_game(d, base, g)
+
+        def chat_shown(d: Any) -> None:
+            d.execute_script("localStorage.setItem('chkobba.chat.open', '1')")
+            d.refresh()
+            until(d, lambda d: attr(d, "data-chat") == "on")
+            d.execute_script("document.getElementById('chat').scrollIntoView({block: 'end'})")
+
+        saved += shoot(d, out, "chat", None, in_game, langs, sizes, chat_shown)
     return saved
+
+
+def talk(base: str, game: str, token: str, lines: list[dict[str, str]]) -> None:
+    """Say ``lines`` (each a ``text`` or a ``phrase``) in a game's chat from a seat."""
+    from websockets.sync.client import connect
+
+    with connect(base.replace("http", "ws") + "/ws") as ws:
+        ws.send(json.dumps({"type": "hello", "game": game, "token": token}))
+        for n, said in enumerate(lines):
+            ws.send(json.dumps({"type": "chat", **said, "id": n}))
+            while json.loads(ws.recv(timeout=30)).get("re") != n:
+                pass
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ import chkobba
 from chkobba.agents import engine as engine_module
 from chkobba.agents.base import offer
 from chkobba.store import Store
+from chkobba.web.chat import TableChat
 from chkobba.web.hub import Hub, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,7 +53,7 @@ async def play(games: int, target: int) -> tuple[list[float], list[int]]:
     per_game: list[int] = []
     with tempfile.TemporaryDirectory(prefix="chkobba-bench-") as tmp:
         store = Store(f"sqlite:///{Path(tmp) / 'bench.db'}")
-        hub = Hub(store, Settings(bot_delay=0))
+        hub = Hub(store, TableChat, Settings(bot_delay=0))
         real_choose = hub._choose
 
         async def timed_choose(room: Any, level: str, seat: int) -> str:

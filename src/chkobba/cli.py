@@ -11,6 +11,7 @@ import click
 from chkobba.coach.command import analyze_cmd
 from chkobba.duel.cli import duel, tournament
 from chkobba.games import RecordFault, game_of_record
+from chkobba.moderator_command import moderator
 from chkobba.players_command import players
 from chkobba.rules_command import rules
 from chkobba.simulate import simulate
@@ -69,3 +70,4 @@ main.add_command(serve)
 main.add_command(rules)
 main.add_command(analyze_cmd)
 main.add_command(players)
+main.add_command(moderator)

@@ -6,6 +6,7 @@ every move told to a screen reader through the live region."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -72,6 +73,8 @@ def pages(server: ServerProcess) -> list[tuple[str, str, str | None, str]]:
     done = post(base, "/api/games", {"rules": "scopa", "level": "random", "target": 11})
     play_out(base, done["game"], done["token"])
     post(base, "/api/account/signup", {"name": "Amel", "password": "a long password"})
+    chat = post(base, "/api/games", {"mode": "room", "seating": "2", "name": "Amel"})
+    talk(base, chat["game"], post(base, f"/api/games/{chat['game']}/join", {})["token"])
 
     def seat(kind: str, made: dict[str, Any]) -> str:
         return f"{kind}.token.{made['game']}={made['token']}"
@@ -80,13 +83,28 @@ def pages(server: ServerProcess) -> list[tuple[str, str, str | None, str]]:
         ("lobby", f"{base}/", None, "data-ready"),
         ("chkobba", f"{base}/g/{chkobba['game']}", seat("chkobba", chkobba), "data-ply"),
         ("scopa", f"{base}/g/{scopa['game']}", seat("chkobba", scopa), "data-ply"),
+        # A room between people whose chat has messages: their mute and report buttons.
+        ("chat", f"{base}/g/{chat['game']}", seat("chkobba", chat), "data-chat"),
         ("touti", f"{base}/touti/{touti['game']}", seat("touti", touti), "data-ready"),
         ("rules", f"{base}/rules/scopa", None, "data-ready"),
         ("replay", f"{base}/replay/{done['game']}", None, "data-ready"),
         ("analyse", f"{base}/analyse", None, "data-ready"),
         ("leaderboard", f"{base}/leaderboard", None, "data-ready"),
         ("profile", f"{base}/u/Amel", None, "data-ready"),
+        ("moderation", f"{base}/moderation", None, "data-ready"),
     ]
+
+
+def talk(base: str, game: str, token: str) -> None:
+    """Seat 1 says a quick phrase and a line of markup in the room's chat."""
+    from websockets.sync.client import connect
+
+    with connect(base.replace("http", "ws") + "/ws") as ws:
+        ws.send(json.dumps({"type": "hello", "game": game, "token": token}))
+        for n, said in enumerate(({"phrase": "good_luck"}, {"text": "<b>hi</b> https://x.example"})):
+            ws.send(json.dumps({"type": "chat", **said, "id": n}))
+            while json.loads(ws.recv(timeout=30)).get("re") != n:
+                pass
 
 
 def test_axe_finds_nothing_serious_on_any_page(server: ServerProcess, browser: Any) -> None:

@@ -16,6 +16,7 @@ from chkobba.fishing.cards import RANKS, SUITS
 from chkobba.fishing.rules import PRESETS
 from chkobba.games import GAME_NAMES, game
 from chkobba.web.howto import howto_json
+from chkobba.web.protocol import QUICK_PHRASES
 from chkobba.web.rules_page import names as rules_names
 from chkobba.words import LANGUAGES, catalogue
 from chkobba.words.cards import DECKS
@@ -23,7 +24,7 @@ from chkobba.words.cards import DECKS
 STATIC = Path(__file__).resolve().parents[2] / "src" / "chkobba" / "web" / "static"
 
 CALLS = {"t": "page", "tt": "touti", "ct": "coach", "rw": "rules_page", "aw": "account",
-         "rt": "ratings"}
+         "rt": "ratings", "cw": "chat"}
 """Each page's word function and the catalogue section it reads."""
 
 MARKERS = {"data-i18n": "page", "data-i18n-placeholder": "page", "data-i18n-label": "page",
@@ -66,6 +67,10 @@ FAMILIES: dict[tuple[str, str], set[str]] = {
     # The worked examples' players (chkobba.web.howto): who plays, and whose hand is shown.
     ("rules_page", "plays_"): example_players(),
     ("rules_page", "holds_"): example_players(hands=True),
+    ("chat", "phrase_"): set(QUICK_PHRASES),
+    ("chat", "err_"): {
+        "chat_off", "chat_rate_limited", "chat_too_long", "silenced", "chat_sign_in"
+    },
 }
 """The families of keys the pages build from a name, and every name they may be given."""
 

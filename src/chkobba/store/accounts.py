@@ -16,6 +16,7 @@ from typing import Any, Final
 from sqlalchemy import Engine, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from chkobba.store.chat import ChatStore, forget_account
 from chkobba.store.schema import (
     accounts,
     challenges,
@@ -152,8 +153,9 @@ class Accounts:
             )
 
     def delete(self, account_id: int) -> list[str]:
-        """Delete an account and its sessions; its seats keep their games under the
-        neutral name. Return the unfinished games it held a seat in."""
+        """Delete an account, its sessions and its chat messages (the reports of them
+        too); its seats keep their games under the neutral name. Return the unfinished
+        games it held a seat in."""
         with self.engine.begin() as conn:
             unfinished = list(
                 conn.execute(
@@ -176,6 +178,7 @@ class Accounts:
                     | (challenges.c.to_account == account_id)
                 )
             )
+            forget_account(conn, account_id)
             conn.execute(delete(accounts).where(accounts.c.id == account_id))
         return unfinished
 
@@ -293,7 +296,8 @@ class Accounts:
 
     def export(self, account_id: int) -> dict[str, Any]:
         """Everything stored of an account, for its owner: the profile (not the password's
-        hash) and every game it played, with its seats' names and its moves."""
+        hash), every game it played, with its seats' names and its moves, and every chat
+        message it wrote."""
         account = self.get(account_id)
         if account is None:
             return {}
@@ -373,4 +377,16 @@ class Accounts:
             "games": out_games,
             "ratings": rated,
             "rating_history": history,
+            "chat": [
+                {
+                    "game": m.game_id,
+                    "channel": m.channel,
+                    "seat": m.seat,
+                    "name": m.name,
+                    "text": m.text,
+                    "phrase": m.phrase,
+                    "at": m.at.isoformat(),
+                }
+                for m in ChatStore(self.engine).messages_of(account_id)
+            ],
         }

@@ -244,3 +244,78 @@ rating_history: Final = Table(
 )
 """One row per player of each rated game: the rating before and after it. A game with
 rows here has been rated (it is never rated twice)."""
+chat_messages: Final = Table(
+    "chat_messages",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(16), nullable=False, index=True),
+    Column("channel", String(16), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column(
+        "account_id",
+        Integer,
+        ForeignKey("accounts.id", ondelete="CASCADE"),
+        nullable=True,
+        index=True,
+    ),
+    Column("name", String(64), nullable=False),
+    Column("text", Text, nullable=True),
+    Column("phrase", String(32), nullable=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    sqlite_autoincrement=True,
+)
+"""What was said at the tables (docs/play.md, "Chat"): in which game, on which channel
+(``players`` or ``spectators``), by which seat (-1: a spectator) and account (None: a
+guest at their seat), under which name; either free ``text`` or a quick ``phrase``'s key.
+Not part of any game's record; deleted with its author's account."""
+
+chat_reports: Final = Table(
+    "chat_reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column(
+        "message_id",
+        Integer,
+        ForeignKey("chat_messages.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column(
+        "reporter_id",
+        Integer,
+        ForeignKey("accounts.id", ondelete="SET NULL"),
+        nullable=True,
+    ),
+    Column("reporter_name", String(64), nullable=False),
+    Column("reason", String(200), nullable=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("closed_at", DateTime(timezone=True), nullable=True),
+    sqlite_autoincrement=True,
+)
+"""Chat messages reported for a moderator: which message, who reported it (an account, or
+a guest's seat name), why, and when a moderator closed it."""
+
+account_roles: Final = Table(
+    "account_roles",
+    metadata,
+    Column(
+        "account_id",
+        Integer,
+        ForeignKey("accounts.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("moderator", Boolean, nullable=False, server_default=text("false")),
+    Column("silenced", Boolean, nullable=False, server_default=text("false")),
+    Column("silenced_at", DateTime(timezone=True), nullable=True),
+)
+"""An account's flags, when it has any: a moderator (set with ``chkobba moderator add``)
+reads the reports and may silence an account; a silenced account cannot chat."""
+
+chat_rooms: Final = Table(
+    "chat_rooms",
+    metadata,
+    Column("game_id", String(16), primary_key=True),
+    Column("enabled", Boolean, nullable=False),
+)
+"""A room's chat turned on or off by its creator; without a row, the kind's default (on
+between people, off against the computer)."""

@@ -21,6 +21,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from chkobba.store.accounts import NEUTRAL_NAME, Account, AccountGame, Accounts, NameTaken
+from chkobba.store.chat import ChatStore
 from chkobba.store.store import now
 from chkobba.web.auth import (
     SESSION_COOKIE,
@@ -294,7 +295,14 @@ class AccountService:
     async def me(self, request: Request) -> Response:
         account, _ = await self.signed_in(request)
         played = await self.db(self.accounts.games_of, account.id)
-        return JSONResponse({"account": profile(account), "games": [game_json(g) for g in played]})
+        roles = await self.db(ChatStore(self.hub.store.engine).roles, account.id)
+        return JSONResponse(
+            {
+                "account": profile(account),
+                "games": [game_json(g) for g in played],
+                "moderator": roles.moderator,
+            }
+        )
 
     async def export(self, request: Request) -> Response:
         account, _ = await self.signed_in(request)

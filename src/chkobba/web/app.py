@@ -30,6 +30,7 @@ from chkobba.games.chkobba import levels
 from chkobba.store import Store
 from chkobba.web.account import AccountService
 from chkobba.web.auth import AccountPolicy, CrossSite
+from chkobba.web.chat import TableChat
 from chkobba.web.coach import Coach
 from chkobba.web.deck import DeckError, card_etag, svg
 from chkobba.web.http import (
@@ -45,6 +46,7 @@ from chkobba.web.hub import Busy, Conn, Hub, Settings, clean_name, room_from_sto
 from chkobba.web.life import SETTING_FIELDS, room_settings
 from chkobba.web.matchmaking import Matchmaking, QueuePolicy, RatingFor
 from chkobba.web.metrics import Metrics
+from chkobba.web.moderation import Moderation
 from chkobba.web.protocol import (
     ERROR_CODES,
     MAX_MESSAGE_BYTES,
@@ -192,7 +194,7 @@ def create_app(
     ``queue``, how the "Play now" queue pairs; ``ratings``, each account's rating in a
     pool, which the queue pairs by (by default the one the leaderboard shows)."""
     store = Store(db_url, manual_checkpoints=True)
-    hub = Hub(store, settings)
+    hub = Hub(store, TableChat, settings)
     if worker is not None:
         from chkobba.web.cluster import Ownership
 
@@ -210,6 +212,7 @@ def create_app(
     members = AccountService(hub, accounts)
     rated = RatingService(members)
     matchmaking = Matchmaking(hub, members, queue, ratings or rated.rating_for)
+    moderation = Moderation(members)
     # Creating and joining games, Chkobba's and Touti's, share each address's budget.
     creating = Budgets(hub.settings.rate, hub.settings.burst, "games created or joined")
 
@@ -478,6 +481,7 @@ def create_app(
             log.exception("could not read the WebSocket's session")
             account = None
         conn.account = account.id if account else None
+        conn.account_name = account.name if account else None
         writer = _spawn_writer(conn, ws)
         try:
             while not conn.closed:
@@ -554,6 +558,7 @@ def create_app(
         Route("/rules", page("rules.html")),
         Route("/rules/{name}", page("rules.html")),
         Route("/account", page("account.html")),
+        Route("/moderation", page("moderation.html")),
         Route("/healthz", healthz),
         Route("/metrics", metrics_page),
         Route("/api/info", info),
@@ -570,6 +575,7 @@ def create_app(
         *members.routes(),
         *matchmaking.routes(),
         *rated.routes(page),
+        *moderation.routes(),
         WebSocketRoute("/ws", ws_endpoint),
         # The catalogues (chkobba.words): the pages' words in every language.
         Mount("/static/i18n", StaticFiles(directory=CATALOGUES), name="i18n"),

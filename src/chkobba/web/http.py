@@ -20,7 +20,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from chkobba.web.hub import RateLimiter
+from chkobba.web.bucket import RateLimiter
 from chkobba.web.protocol import ProtocolError, read_json
 
 log = logging.getLogger("chkobba.web")
@@ -60,6 +60,9 @@ HTTP_ERROR_CODES: Final = {
     "unknown_player": "no account has that user name (404)",
     "unknown_challenge": "no such challenge, or not one this player may see (404)",
     "challenge_gone": "the challenge is no longer open, or not for this player (409)",
+    "not_moderator": "only a chat moderator may do that (403)",
+    "unknown_account": "no account has that user name (404)",
+    "unknown_report": "no open report has that id (404)",
     "server_error": "the server failed (500), or the database does not answer (503)",
     "starting": "/healthz: the server is starting (503)",
     "database_unavailable": "/healthz: the database does not answer (503)",

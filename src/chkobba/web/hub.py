@@ -26,7 +26,7 @@ import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 from chkobba.agents.base import AgentError
 from chkobba.fishing.match import Match
@@ -37,17 +37,21 @@ from chkobba.store.hints import add_hint
 from chkobba.store.pools import Pool
 from chkobba.store.ratings import Outcome
 from chkobba.store.store import now
+from chkobba.web.bucket import RateLimiter
 from chkobba.web.cluster import NotOwner, Ownership
 from chkobba.web.codes import is_game_id, new_code
 from chkobba.web.engines import RoomEngines
 from chkobba.web.life import RoomSettings
 from chkobba.web.protocol import (
+    ChatMsg,
+    ChatRoomMsg,
     FillMsg,
     Hello,
     Ping,
     PlayMsg,
     ProtocolError,
     RematchMsg,
+    ReportMsg,
     ResignMsg,
     players_json,
 )
@@ -121,24 +125,30 @@ def agent_seed(game_seed: int, ply: int, seat: int) -> int:
     return (game_seed * 1_000_003 + ply * 131 + seat) % (1 << 62)
 
 
-class RateLimiter:
-    """A token bucket: ``rate`` messages a second, bursts up to ``burst``."""
+class ChatHooks(Protocol):
+    """What the hub asks of the rooms' chat (web/chat.py's ``TableChat``). The hub is
+    given the chat's maker rather than importing it, because the chat reads the hub's
+    rooms and connections: imports go one way."""
 
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.stamp = time.monotonic()
+    async def handle(
+        self, conn: Conn, room: Room, msg: ChatMsg | ChatRoomMsg | ReportMsg
+    ) -> None:
+        """A chat message, chat switch or report from ``conn``."""
 
-    def allow(self) -> bool:
-        """Take one token if there is one."""
-        t = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (t - self.stamp) * self.rate)
-        self.stamp = t
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
+    async def enabled(self, room: Room) -> bool:
+        """Whether ``room``'s chat is on (read from the store at first sight)."""
+
+    async def history(self, conn: Conn, room: Room) -> None:
+        """Send ``conn`` the chat it may read."""
+
+    def reveal(self, room: Room) -> None:
+        """The game is over: both channels to everyone."""
+
+    def start_relay(self, worker: str) -> None:
+        """Hear the other workers' chat (cluster mode)."""
+
+    def stop_relay(self) -> None:
+        """Stop hearing them."""
 
 
 class Conn:
@@ -154,6 +164,8 @@ class Conn:
         """The seat's token shown in ``hello`` (in memory only: it derives the rematch's)."""
         self.account: int | None = None
         """The account whose session cookie opened this connection, if any."""
+        self.account_name: str | None = None
+        """That account's name (a signed-in spectator chats under it)."""
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.refused = 0
         self.closed = False
@@ -241,6 +253,10 @@ class Room:
     first engine move; closed when the game ends or the room is let go)."""
     accounts: list[int | None] = field(default_factory=list)
     """The account holding each seat, if its player was signed in (else None)."""
+    chat_on: bool | None = None
+    """Whether the room's chat is on; None until read from the store (web/chat.py)."""
+    chat_limits: dict[tuple[Any, ...], RateLimiter] = field(default_factory=dict)
+    """Each chat author's rate limit in this room (by account, or by seat for a guest)."""
 
     @property
     def pool(self) -> Pool | None:
@@ -395,6 +411,7 @@ class Room:
             "totals": list(t.totals()),
             "winner": self.winner,
             "ply": self.ply,
+            "chat": self.chat_on,
             **self.life_json(),
         }
 
@@ -532,12 +549,21 @@ class Settings:
     adopt_seconds: float = 5.0
     """How long a cluster worker waits for another to let a game go before refusing
     (``server_error``, then the connection closed with 1013)."""
+    chat_rate: float = 0.5
+    """Chat messages (and reports) per second each author may send in a room, sustained."""
+    chat_burst: float = 5.0
+    """Chat messages an author may send at once before the rate applies."""
 
 
 class Hub:
     """Every live game of the server."""
 
-    def __init__(self, store: Store, settings: Settings | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        chat: Callable[[Hub], ChatHooks],
+        settings: Settings | None = None,
+    ) -> None:
         self.store = store
         self.settings = settings or Settings()
         self.journal = Journal(store)
@@ -561,6 +587,8 @@ class Hub:
         """Called at each game taken over (``/metrics`` counts them)."""
         self.scanner: asyncio.Task[None] | None = None
         """A cluster worker's looks for abandoned games (:meth:`scan_abandoned`)."""
+        self.chat: ChatHooks = chat(self)
+        """The rooms' chat (web/chat.py)."""
 
     # -- life cycle ------------------------------------------------------------
 
@@ -902,7 +930,10 @@ class Hub:
     # -- connections -----------------------------------------------------------
 
     async def handle(
-        self, conn: Conn, msg: Hello | PlayMsg | FillMsg | Ping | ResignMsg | RematchMsg
+        self,
+        conn: Conn,
+        msg: Hello | PlayMsg | FillMsg | Ping | ResignMsg | RematchMsg | ChatMsg | ChatRoomMsg
+        | ReportMsg,
     ) -> None:
         """Act on one validated client message; raise :class:`ProtocolError` to refuse it."""
         if isinstance(msg, Ping):
@@ -932,6 +963,9 @@ class Hub:
         if isinstance(msg, RematchMsg):
             await self.offer_rematch(conn, room, msg.id)
             return
+        if isinstance(msg, ChatMsg | ChatRoomMsg | ReportMsg):
+            await self.chat.handle(conn, room, msg)
+            return
         await self.play(conn, room, msg)
 
     async def hello(self, conn: Conn, msg: Hello) -> None:
@@ -949,9 +983,14 @@ class Hub:
             # A signed-in player's seat is theirs on any device: the session says who.
             owned = room.seat_of_account(conn.account)
             seat = -1 if owned is None else owned
+        # Read before the connection joins the room (it may wait for the database): no
+        # message of the room reaches the connection before its welcome.
+        await self.chat.enabled(room)
         self.detach(conn)
         # A finished game loaded twice at once must still be one room.
         room = self.rooms.setdefault(room.id, room)
+        if room.chat_on is None:
+            await self.chat.enabled(room)
         conn.room = room
         conn.seat = seat
         room.conns.add(conn)
@@ -965,6 +1004,7 @@ class Hub:
         conn.send(room.state(seat))
         if seat >= 0 and room.rematch is not None:
             self.send_rematch(conn, room)
+        await self.chat.history(conn, room)
         self.announce_room(room)
 
     def detach(self, conn: Conn) -> None:
@@ -1051,6 +1091,7 @@ class Hub:
         if self.cluster is not None:
             # A finished game takes no more writes: nobody need hold it.
             await self.journal.call(self.cluster.release, room.id)
+        self.chat.reveal(room)
 
     def broadcast(self, room: Room, mover: Conn | None = None, re: Any = None) -> None:
         """Send each follower the state its seat may see."""
@@ -1336,6 +1377,7 @@ class Hub:
             room.timer = None
         self.broadcast(room)
         self.announce_room(room)
+        self.chat.reveal(room)
 
     async def resign(self, conn: Conn, room: Room, re: Any = None) -> None:
         """A seat's holder concedes the match for their side."""
@@ -1512,11 +1554,13 @@ class Hub:
 
         self.cluster.on_lost = lost
         self.cluster.listen(asked)
+        self.chat.start_relay(self.cluster.worker)
         self.scanner = asyncio.create_task(self._scan_loop())
 
     async def _stop_cluster(self) -> None:
         if self.scanner is not None:
             self.scanner.cancel()
+        self.chat.stop_relay()
         # A rolling restart: hand every game back, its clients told to come again.
         await self.let_go_all()
         assert self.cluster is not None

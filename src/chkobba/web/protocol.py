@@ -40,6 +40,22 @@ MAX_MESSAGE_BYTES: Final = 2048
 """Longest client message accepted, in UTF-8 bytes; anything longer is refused unread."""
 MAX_JSON_DEPTH: Final = 32
 """Deepest nesting of arrays and objects accepted in any JSON the server reads."""
+CHAT_MAX_CHARS: Final = 200
+"""Longest chat message, in characters, once cleaned (:func:`clean_chat_text`)."""
+REASON_MAX_CHARS: Final = 200
+"""Longest reason given with a report."""
+QUICK_PHRASES: Final = (
+    "hello",
+    "good_luck",
+    "well_played",
+    "good_game",
+    "thanks",
+    "again",
+    "oops",
+    "bye",
+)
+"""The quick phrases' keys: a phrase is sent as its key and each reader shows it in their
+own language (the catalogues' ``chat`` section, ``phrase_KEY``)."""
 
 ERROR_CODES: Final = {
     "too_large": "the message is longer than the limit",
@@ -69,6 +85,14 @@ ERROR_CODES: Final = {
     "not_finished": "a rematch is offered once the game is over",
     "no_rematch": "the game ended before every seat was taken: it has no rematch",
     "server_error": "the server could not record the move; try again",
+    "chat_off": "the room's chat is turned off",
+    "chat_empty": "a chat message needs some text or a quick phrase",
+    "chat_too_long": "the chat message is longer than the limit",
+    "chat_rate_limited": "too many chat messages: wait a little",
+    "chat_sign_in": "a spectator must be signed in to chat",
+    "silenced": "a moderator silenced this account: it cannot chat",
+    "unknown_phrase": "no quick phrase has that key",
+    "unknown_message": "no chat message with that id can be seen here",
 }
 """Every error code the server sends, with what it means."""
 
@@ -197,7 +221,61 @@ class Ping:
     id: Any
 
 
-ClientMessage = Hello | PlayMsg | FillMsg | Ping | ResignMsg | RematchMsg
+@dataclass(frozen=True, slots=True)
+class ChatMsg:
+    """Say something at the table: free ``text`` (cleaned, at most
+    :data:`CHAT_MAX_CHARS`) or a quick ``phrase`` (one of :data:`QUICK_PHRASES`)."""
+
+    text: str | None
+    phrase: str | None
+    game: str | None
+    id: Any
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRoomMsg:
+    """The room's creator turns its chat on or off."""
+
+    on: bool
+    game: str | None
+    id: Any
+
+
+@dataclass(frozen=True, slots=True)
+class ReportMsg:
+    """Report a chat message (by its ``id`` in ``chat``) to the moderators."""
+
+    message: int
+    reason: str | None
+    game: str | None
+    id: Any
+
+
+ClientMessage = (
+    Hello | PlayMsg | FillMsg | Ping | ResignMsg | RematchMsg | ChatMsg | ChatRoomMsg | ReportMsg
+)
+
+_LONG_FIELDS: Final = {
+    ("chat", "text"): CHAT_MAX_CHARS * 4,
+    ("report", "reason"): REASON_MAX_CHARS,
+}
+"""Fields longer than the usual hundred characters: a chat message's text (its own limit,
+:data:`CHAT_MAX_CHARS`, is checked once it is cleaned) and a report's reason."""
+
+
+def clean_chat_text(text: str) -> str:
+    """A chat message as it is stored and shown: control characters (line breaks, tabs,
+    bidirectional overrides) become spaces, runs of spaces one, the ends trimmed. It is
+    text: the pages show it as text, never as HTML, and never make links of it."""
+    out = []
+    for ch in text:
+        # Format characters (bidirectional overrides among them) are not printable; the
+        # joiners are kept, for emoji sequences and the scripts that need them.
+        if ch.isprintable() or ch in "\u200c\u200d":
+            out.append(ch)
+        else:
+            out.append(" ")
+    return " ".join("".join(out).split())
 
 _FIELDS: Final[dict[str, dict[str, tuple[type | tuple[type, ...], bool]]]] = {
     # type -> field -> (accepted types, required)
@@ -207,6 +285,9 @@ _FIELDS: Final[dict[str, dict[str, tuple[type | tuple[type, ...], bool]]]] = {
     "ping": {},
     "resign": {"game": (str, False)},
     "rematch": {"game": (str, False)},
+    "chat": {"text": (str, False), "phrase": (str, False), "game": (str, False)},
+    "chat_room": {"on": (bool, True), "game": (str, False)},
+    "report": {"message": (int, True), "reason": (str, False), "game": (str, False)},
 }
 
 
@@ -242,12 +323,19 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
             if required:
                 raise ProtocolError("bad_message", f"{kind!r} needs a {name!r} field", msg_id)
             continue
-        if not isinstance(value, types) or isinstance(value, bool):
+        if not isinstance(value, types) or (isinstance(value, bool) and types is not bool):
             want = types.__name__ if isinstance(types, type) else "value"
             raise ProtocolError(
                 "bad_message", f"{name!r} must be a {want}, not {value!r}", msg_id
             )
-        if isinstance(value, str) and len(value) > 100:
+        longest = _LONG_FIELDS.get((kind, name), 100)
+        if isinstance(value, str) and len(value) > longest:
+            if (kind, name) == ("chat", "text"):
+                raise ProtocolError(
+                    "chat_too_long",
+                    f"a chat message is at most {CHAT_MAX_CHARS} characters",
+                    msg_id,
+                )
             raise ProtocolError("bad_message", f"{name!r} is too long", msg_id)
     if kind == "hello":
         return Hello(data["game"], data.get("token"), msg_id)
@@ -259,7 +347,39 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         return ResignMsg(data.get("game"), msg_id)
     if kind == "rematch":
         return RematchMsg(data.get("game"), msg_id)
+    if kind == "chat":
+        return _chat(data, msg_id)
+    if kind == "chat_room":
+        return ChatRoomMsg(data["on"], data.get("game"), msg_id)
+    if kind == "report":
+        reason = data.get("reason")
+        reason = clean_chat_text(reason) or None if reason is not None else None
+        return ReportMsg(data["message"], reason, data.get("game"), msg_id)
     return Ping(msg_id)
+
+
+def _chat(data: dict[str, Any], msg_id: Any) -> ChatMsg:
+    text, phrase = data.get("text"), data.get("phrase")
+    if (text is None) == (phrase is None):
+        raise ProtocolError(
+            "bad_message", "a chat message has either a 'text' or a 'phrase'", msg_id
+        )
+    if phrase is not None:
+        if phrase not in QUICK_PHRASES:
+            known = ", ".join(QUICK_PHRASES)
+            raise ProtocolError(
+                "unknown_phrase", f"no quick phrase {phrase!r} (known: {known})", msg_id
+            )
+        return ChatMsg(None, phrase, data.get("game"), msg_id)
+    assert text is not None
+    cleaned = clean_chat_text(text)
+    if not cleaned:
+        raise ProtocolError("chat_empty", "the chat message is empty", msg_id)
+    if len(cleaned) > CHAT_MAX_CHARS:
+        raise ProtocolError(
+            "chat_too_long", f"a chat message is at most {CHAT_MAX_CHARS} characters", msg_id
+        )
+    return ChatMsg(cleaned, None, data.get("game"), msg_id)
 
 
 def message_id(text: str | bytes) -> Any:

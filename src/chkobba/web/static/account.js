@@ -30,6 +30,9 @@ function render() {
   // The public profile: ratings, their chart, the public games (docs/ratings.md).
   $("profile-link").href = `/u/${encodeURIComponent(me.account.name)}`;
   $("profile-link").textContent = word("ratings", "profile");
+  // A moderator's way to the reported chat messages (docs/play.md, "Chat and moderation").
+  $("moderation-link").classList.toggle("hidden", !me.moderator);
+  $("moderation-link").textContent = word("chat", "reports");
   const games = me.games.map(gameItem);
   $("games").replaceChildren(...(games.length ? games : [el("li", { text: aw("no_games") })]));
 }

@@ -7,6 +7,7 @@ import {
 import { onDeckChange, setGameDeck } from "./cards.js";
 import { heartbeat } from "./heartbeat.js";
 import { aw } from "./account-i18n.js";
+import { chatReceive, chatRoom, focusChat, initChat, isChat } from "./chat.js";
 import { chkobbaMove, hasLast, pacer, replayLast, snapshot } from "./motion.js";
 import { declaredBoxes, drawTableCards, drawWild, placeSeats, scoresBySeat, seatScore as scoreAtSeat } from "./table.js";
 import { scoreSheet } from "./scoresheet.js";
@@ -57,6 +58,11 @@ function connect() {
   socket.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (beat && beat.seen(msg)) return;
+    // The chat is not paced with the moves' animations: it shows at once.
+    if (isChat(msg)) {
+      chatReceive(msg);
+      return;
+    }
     queue(() => handle(msg));
   };
   socket.onclose = () => lost(socket);
@@ -148,6 +154,7 @@ function handle(msg) {
       break;
   }
   render();
+  if (room && (msg.type === "welcome" || msg.type === "room")) chatRoom(room, seat);
   // The breakdown waits for the table to be collected.
   const shown = moved ? showMove(moved) : Promise.resolve();
   if (!roundOver) return shown;
@@ -663,6 +670,7 @@ function onKey(e) {
   else if (key === "t") press($("cut-table"));
   else if (key === "l" && !$("last-move").classList.contains("hidden")) press($("last-move"));
   else if (key === "p") { e.preventDefault(); $("log-panel").focus(); }
+  else if (key === "c") { e.preventDefault(); focusChat(); }
   else if (key === "escape" && pendingCard) { e.preventDefault(); atTable = true; cancelChoice(); }
   else if ((key === "arrowleft" || key === "arrowright") && $("hand").contains(target)) {
     // Along the hand, in the direction of the cards (left to right in any language).
@@ -718,6 +726,7 @@ async function main() {
     atTable = inPlay(e.target);
     if (atTable && $("hand").contains(e.target)) handIndex = Number(e.target.dataset.index ?? 0);
   });
+  initChat({ send, game });
   try { info = await api("/api/info"); } catch { info = null; }
   connect();
 }

@@ -12,6 +12,7 @@ import { applyToutiWords, tt } from "./touti-i18n.js";
 import { ct } from "./coach-i18n.js";
 import { aw } from "./account-i18n.js";
 import { hintView } from "./coach-view.js";
+import { chatReceive, chatRoom, initChat, isChat } from "./chat.js";
 import { drawToutiCenter, drawToutiSeats, fillToutiTable, story, suit, thisDeal } from "./touti-table.js";
 
 const DEFAULT_NAMES = new Set(["You", "Vous", "Tu", "Tú", "أنت"]);
@@ -281,6 +282,12 @@ function load() {
   socket.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (beat && beat.seen(msg)) return;
+    if (isChat(msg)) {
+      chatReceive(msg);
+      return;
+    }
+    if (msg.type === "welcome") chatSeat = msg.seat;
+    if (msg.type === "welcome" || msg.type === "room") chatRoom(msg, chatSeat);
     if (msg.type === "rematch") {
       // The rematch: same seats, a new shuffle; this seat's token for it, then off to it.
       if (msg.token) localStorage.setItem(tokenKey(msg.game), msg.token);
@@ -297,6 +304,8 @@ function load() {
   };
   socket.onclose = () => lost(socket);
 }
+
+let chatSeat = -1;
 
 function lost(socket) {
   if (socket !== ws) return;
@@ -333,6 +342,12 @@ setGameDeck("spanish");
 mountDeckPicker(document.querySelector("header.top"));
 mountSoundToggle(document.querySelector("header.top"));
 $("t-last").addEventListener("click", () => queue(replayLast));
+if (gameId) {
+  initChat({
+    send: (m) => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(m)); },
+    game: gameId.toUpperCase(),
+  });
+}
 $("t-deal-close").addEventListener("click", () => {
   dismissed = $("t-deal-end").dataset.key;
   $("t-deal-end").hidden = true;
