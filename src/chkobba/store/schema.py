@@ -79,6 +79,7 @@ moves: Final = Table(
     Column("move", String(64), nullable=False),
     Column("played_at", DateTime(timezone=True), nullable=False),
     Column("stand_in", String(8), nullable=True),
+    Column("epoch", BigInteger, nullable=True),
 )
 
 hints: Final = Table(
@@ -148,3 +149,16 @@ login_failures: Final = Table(
 )
 """Failed log-ins, per account (``scope`` ``account``) and per client address
 (``address``), each ``key`` a SHA-256: what limits guessing across every worker."""
+
+leases: Final = Table(
+    "leases",
+    metadata,
+    Column("game_id", String(16), ForeignKey("games.id"), primary_key=True),
+    Column("owner", String(128), nullable=True),
+    Column("epoch", BigInteger, nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("pid", Integer, nullable=True),
+    Column("backend_start", DateTime(timezone=True), nullable=True),
+)
+"""Which cluster worker holds each game, until when, under which epoch (store/leases.py):
+the epoch grows at each take-over, and a write carrying an older one is refused."""
