@@ -24,8 +24,9 @@ from chkobba.web.cluster import FENCED_WRITES, UNFENCED_WRITES, NotOwner, Owners
 
 GAME_TABLES = ("games", "seats", "moves", "hints", "coach_uses")
 """The tables that hold a game's rows."""
-BUILDERS = re.compile(r"\b(?:insert|update|delete)\(\s*(?:%s)\b" % "|".join(GAME_TABLES))
-RAW_SQL = re.compile(r"(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:%s)\b" % "|".join(GAME_TABLES))
+TABLE = "(?:" + "|".join(GAME_TABLES) + r")\b"
+BUILDERS = re.compile(r"\b(?:insert|update|delete)\(\s*" + TABLE)
+RAW_SQL = re.compile(r"(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+" + TABLE)
 CODE = "AAAAAA"
 
 
@@ -104,12 +105,11 @@ def test_every_fenced_write_is_refused_at_a_stale_epoch(pg_server: PgServer) -> 
     assert set(SAMPLES) == set(FENCED_WRITES.values())
     store = Store(pg_server.new_database())
     store.migrate()
-    store.create_game(
-        StoredGame(
-            id=CODE, kind="room", status="playing", rules="chkobba", options={}, seats=2,
-            teams=False, seed=1, created_at=now(), seat_rows=[SeatRow(0), SeatRow(1)],
-        )  # fmt: skip
-    )
+    game = StoredGame(
+        id=CODE, kind="room", status="playing", rules="chkobba", options={}, seats=2,
+        teams=False, seed=1, created_at=now(), seat_rows=[SeatRow(0), SeatRow(1)],
+    )  # fmt: skip
+    store.create_game(game)
     a = Ownership(store, "a")
     try:
         assert a.try_own(CODE) and a.epoch_of(CODE) == 1

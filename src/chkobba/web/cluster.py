@@ -14,8 +14,8 @@ Each unfinished game is held by at most one worker at a time, by two things:
   that wants one of its games ends that session, freeing them. The lease is what decides:
   every write of a game runs in a transaction that first checks, with the lease row
   locked, that the writer still holds the game at the epoch it carries
-  (:meth:`Ownership.fenced`), and a worker serves a game's state only while its lease is valid (:meth:`Ownership.serving`,
-  else :meth:`Ownership.holds` asks the database).
+  (:meth:`Ownership.fenced`), and a worker serves a game's state only while its lease
+  is valid (:meth:`Ownership.serving`, else :meth:`Ownership.holds` asks the database).
 
 A worker asked for a game another worker holds (the balancer moved the game's
 clients, say after a restart) asks the holder to let it go with a PostgreSQL
