@@ -151,6 +151,9 @@ class Ownership:
         renewal's start plus the lease's length, less a margin. Past it, the game's state
         is not served before the database says it is still held (:meth:`serving`)."""
         self._guard = threading.Lock()
+        self.locked: set[str] = set()
+        """The games whose advisory lock the session holds (a game found lost keeps its
+        lock until let go: :meth:`release` frees it)."""
         self.on_lost: Callable[[set[str]], None] = lambda codes: None
         """Called (on the journal's or the renewer's thread) with games this worker finds
         it no longer holds: every game, when the session (and with it every lock) is lost."""
@@ -206,6 +209,7 @@ class Ownership:
     def _drop(self) -> None:
         lost = self.owned
         self._forget(lost)
+        self.locked.clear()
         if self._conn is not None:
             try:
                 self._conn.close()
@@ -275,6 +279,7 @@ class Ownership:
         epoch = self._run(own)
         if epoch is None:
             return False
+        self.locked.add(code)
         self._hold(code, epoch, since)
         return True
 
@@ -285,14 +290,18 @@ class Ownership:
     def release(self, code: str) -> None:
         """Let the game go: its lease ends, its lock is released."""
         epoch = self.epochs.get(code)
-        if epoch is None:
+        locked = code in self.locked
+        if epoch is None and not locked:
             return
         self._forget({code})
+        self.locked.discard(code)
         a, b = lock_key(code)
 
         def let_go(c: Connection) -> None:
-            leases.release(c, code, self.worker, epoch)
-            c.execute(text("SELECT pg_advisory_unlock(:a, :b)"), {"a": a, "b": b})
+            if epoch is not None:
+                leases.release(c, code, self.worker, epoch)
+            if locked:
+                c.execute(text("SELECT pg_advisory_unlock(:a, :b)"), {"a": a, "b": b})
 
         try:
             self._run(let_go)
