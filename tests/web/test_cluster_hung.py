@@ -140,7 +140,8 @@ def test_a_hung_worker_loses_its_game_and_wakes_up_harmless(
         assert epochs[paused_at] is not None and epochs[paused_at] > epochs[0], moves
         with urllib.request.urlopen(other.base + "/healthz", timeout=10) as r:
             leases = json.loads(r.read())["leases"]
-        assert leases["taken_from_hung"] >= 1 and leases["count"] > 0
+        assert leases["taken_from_hung"] >= 1 and leases["count"] > 0 and leases["last"]
+        assert leases["failures"] == 0 and leases["lease_seconds"] == 4.0
         print(f"taken over {waited:.1f} s after the pause")
     finally:
         if hung.proc is not None and hung.proc.poll() is None:
