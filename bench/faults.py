@@ -223,8 +223,7 @@ class Cluster:
         for i in range(WORKERS):
             self.signal(i, signal.SIGCONT)
             self.signal(i, signal.SIGKILL)
-        for f in self.forwarders:
-            f.loop.call_soon_threadsafe(f.loop.stop)
+        # The forwarders' threads are daemons: they end with this process.
         self.pg.stop()
 
 
