@@ -33,6 +33,7 @@ ENVIRONMENT: Final = {
     "log_level": "CHKOBBA_LOG_LEVEL",
     "cluster": "CHKOBBA_CLUSTER",
     "worker": "CHKOBBA_WORKER",
+    "lease_seconds": "CHKOBBA_LEASE_SECONDS",
 }
 """Each option of ``chkobba serve`` and the environment variable that gives it when
 the flag is absent."""
@@ -165,6 +166,16 @@ def _env(name: str) -> dict[str, Any]:
     help="This worker's name in a cluster [default: host:port:pid].",
     **_env("worker"),
 )
+@click.option(
+    "--lease-seconds",
+    default=4.0,
+    show_default=True,
+    type=click.FloatRange(min=0.5),
+    help="How long a cluster worker's lease on a game lasts unless renewed (renewed five "
+    "times as often): a hung or cut-off worker's games are taken over this long after its "
+    "last renewal.",
+    **_env("lease_seconds"),
+)
 @click.pass_context
 def serve(
     ctx: click.Context,
@@ -184,6 +195,7 @@ def serve(
     players: tuple[str, ...] = (),
     cluster: bool = False,
     worker: str | None = None,
+    lease_seconds: float = 4.0,
 ) -> None:
     """Serve the game in the browser: lobby, games against the computer, online rooms."""
     # Imported here so that the other commands start without the web stack.
@@ -230,7 +242,10 @@ def serve(
         raise click.ClickException(f"cannot use the database {shown}: {reason}") from None
     finally:
         store.close()
-    settings = Settings(bot_delay=bot_delay, rate=rate, burst=max(10.0, 2 * rate), tune_gc=True)
+    settings = Settings(
+        bot_delay=bot_delay, rate=rate, burst=max(10.0, 2 * rate), tune_gc=True,
+        lease_seconds=lease_seconds,
+    )  # fmt: skip
     limits = Limits(
         analysis_workers=analysis_workers,
         light_workers=coach_workers,
