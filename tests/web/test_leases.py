@@ -7,7 +7,9 @@ epoch, on PostgreSQL) or in ``UNFENCED_WRITES`` with the reason.
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import pkgutil
 import re
 from collections.abc import Callable
 from typing import Any
@@ -16,8 +18,8 @@ import pytest
 from sqlalchemy import text
 from wsutil import PgServer
 
-from chkobba.store import Finish, MoveRow, SeatRow, Store, StoredGame, hints
-from chkobba.store.accounts import Accounts
+import chkobba.store
+from chkobba.store import Finish, MoveRow, SeatRow, Store, StoredGame
 from chkobba.store.leases import StaleEpoch
 from chkobba.store.store import now
 from chkobba.web.cluster import FENCED_WRITES, UNFENCED_WRITES, NotOwner, Ownership
@@ -31,14 +33,21 @@ CODE = "AAAAAA"
 
 
 def _functions() -> dict[str, Callable[..., Any]]:
-    # Every function of the store's modules, by the name FENCED_WRITES uses.
+    # Every function and method of every module of the store package (a module added later
+    # included), by the name FENCED_WRITES uses: Class.method, or module.function.
     found: dict[str, Callable[..., Any]] = {}
-    for cls in (Store, Accounts):
-        for name, fn in inspect.getmembers(cls, inspect.isfunction):
-            found[f"{cls.__name__}.{name}"] = fn
-    for name, fn in inspect.getmembers(hints, inspect.isfunction):
-        if fn.__module__ == hints.__name__:
-            found[f"hints.{name}"] = fn
+    for info in pkgutil.iter_modules(chkobba.store.__path__):
+        if info.ispkg:
+            continue  # the migrations: they write at upgrade time, not a game's play
+        module = importlib.import_module(f"chkobba.store.{info.name}")
+        for name, obj in vars(module).items():
+            if inspect.isclass(obj) and obj.__module__ == module.__name__:
+                for meth, fn in inspect.getmembers(obj, inspect.isfunction):
+                    # Its own methods, written in the module (not a dataclass's __init__).
+                    if fn.__module__ == module.__name__ and not meth.startswith("__"):
+                        found[f"{name}.{meth}"] = fn
+            elif inspect.isfunction(obj) and obj.__module__ == module.__name__:
+                found[f"{info.name}.{name}"] = obj
     return found
 
 
@@ -46,7 +55,7 @@ def _call(name: str) -> re.Pattern[str]:
     # A call of the store's function ``name``: a method through self, a module's function
     # by its bare name (not sqlalchemy's delete() for a method named delete).
     owner, fn = name.split(".")
-    if owner == "hints":
+    if owner[0].islower():
         return re.compile(rf"(?<![.\w]){re.escape(fn)}\(")
     return re.compile(rf"\bself\.{re.escape(fn)}\(")
 
