@@ -458,7 +458,8 @@ async def main_async(args: argparse.Namespace, cluster: Cluster) -> list[dict[st
     first: list[tuple[str, Fault]] = []
     if args.old_tree is not None:
         first = [("upgrade with migration 0012 (rolling)", upgrade)]
-    faults: list[tuple[str, Fault]] = [*first,
+    faults: list[tuple[str, Fault]] = [
+        *first,
         ("kill -9 of an owner", kill_owner),
         (f"SIGSTOP {args.pause:g} s, then SIGCONT", pause_owner(args.pause)),
         (f"cut off {args.cut:g} s (closed)", cut_owner("closed", args.cut)),
@@ -535,16 +536,22 @@ def main() -> None:
         cluster.stop()
         shutil.rmtree(tmp, ignore_errors=True)
     print()
-    print(f"{WORKERS} workers behind HAProxy, {args.games} games in play, clients thinking"
-          f" {args.think:g} s a move; waits: each affected game's longest stall from the"
-          f" fault's start to {args.settle:g} s after its end")
+    print(
+        f"{WORKERS} workers behind HAProxy, {args.games} games in play, clients thinking"
+        f" {args.think:g} s a move; waits: each affected game's longest stall from the"
+        f" fault's start to {args.settle:g} s after its end"
+    )
     print()
-    print("| fault | games affected | acked moves lost | stale states | old-epoch writes"
-          " | wait p50 | wait p99 | load (1 min) |")
+    print(
+        "| fault | games affected | acked moves lost | stale states | old-epoch writes"
+        " | wait p50 | wait p99 | load (1 min) |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for r in results:
-        print(f"| {r['fault']} | {r['games']} | {r['lost']} | {r['stale']} | {r['old_epoch']}"
-              f" | {r['p50']:.1f} s | {r['p99']:.1f} s | {r['load']:.1f} |")
+        print(
+            f"| {r['fault']} | {r['games']} | {r['lost']} | {r['stale']} | {r['old_epoch']}"
+            f" | {r['p50']:.1f} s | {r['p99']:.1f} s | {r['load']:.1f} |"
+        )
     medians = statistics.median(r["load"] for r in results) if results else 0.0
     print(f"\nmachine: {os.cpu_count()} cores, median load average {medians:.1f}")
 

@@ -60,9 +60,7 @@ def fence(conn: Connection, owner: str, epochs: Mapping[str, int]) -> None:
         raise StaleEpoch(owner, stale)
 
 
-def take(
-    conn: Connection, code: str, owner: str, seconds: float = LEASE_SECONDS
-) -> int | None:
+def take(conn: Connection, code: str, owner: str, seconds: float = LEASE_SECONDS) -> int | None:
     """Make ``owner`` the game's holder, at the next epoch, for ``seconds``, if nobody
     holds its lease (none yet, let go, or expired); the epoch, or None if the lease is
     still another's (a worker killed with its session gone: its lease runs out first, so

@@ -134,9 +134,7 @@ class Ownership:
     on that thread) and renews the leases.
     """
 
-    def __init__(
-        self, store: Store, worker: str, lease_seconds: float = LEASE_SECONDS
-    ) -> None:
+    def __init__(self, store: Store, worker: str, lease_seconds: float = LEASE_SECONDS) -> None:
         if store.is_sqlite:
             raise ValueError("a cluster of workers shares one PostgreSQL database, not SQLite")
         self.store = store
@@ -271,8 +269,7 @@ class Ownership:
             hung = leases.expired_holder(c, code, (a, b))
             if hung is not None and leases.end_session(c, hung):
                 self.taken_from_hung += 1
-                log.warning("game %s: its holder's lease expired; its session %d ended",
-                            code, hung)
+                log.warning("game %s: its holder's lease expired; its session %d ended", code, hung)
             return None
 
         since = time.monotonic()
