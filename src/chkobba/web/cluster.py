@@ -149,6 +149,7 @@ class Ownership:
         renewal's start plus the lease's length, less a margin. Past it, the game's state
         is not served before the database says it is still held (:meth:`serving`)."""
         self._guard = threading.Lock()
+        self._lapsed: dict[str, int] = {}
         self.locked: set[str] = set()
         """The games whose advisory lock the session holds (a game found lost keeps its
         lock until let go: :meth:`release` frees it)."""
@@ -185,13 +186,18 @@ class Ownership:
 
     def _hold(self, code: str, epoch: int, since: float) -> None:
         with self._guard:
+            self._lapsed.pop(code, None)
             self.epochs[code] = epoch
             self.valid_until[code] = since + self.lease_seconds - MARGIN
 
     def _forget(self, codes: set[str]) -> None:
         with self._guard:
             for code in codes:
-                self.epochs.pop(code, None)
+                epoch = self.epochs.pop(code, None)
+                if epoch is not None:
+                    # Released when let go, if still its own: the next holder need not
+                    # wait for it to run out (after the session was lost, say).
+                    self._lapsed[code] = epoch
                 self.valid_until.pop(code, None)
 
     # -- the session -----------------------------------------------------------
@@ -286,11 +292,15 @@ class Ownership:
 
     def release(self, code: str) -> None:
         """Let the game go: its lease ends, its lock is released."""
-        epoch = self.epochs.get(code)
+        with self._guard:
+            epoch = self.epochs.pop(code, None)
+            lapsed = self._lapsed.pop(code, None)
+            self.valid_until.pop(code, None)
+        if epoch is None:
+            epoch = lapsed  # lost without knowing who has it: released if still its own
         locked = code in self.locked
         if epoch is None and not locked:
             return
-        self._forget({code})
         self.locked.discard(code)
         a, b = lock_key(code)
 
