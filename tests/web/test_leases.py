@@ -99,6 +99,13 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
 """Arguments of each fenced write, all of them changing the game's rows."""
 
 
+def game_row(code: str) -> StoredGame:
+    return StoredGame(
+        id=code, kind="room", status="playing", rules="chkobba", options={}, seats=2,
+        teams=False, seed=1, created_at=now(), seat_rows=[SeatRow(0), SeatRow(1)],
+    )  # fmt: skip
+
+
 def snapshot(store: Store) -> dict[str, list[Any]]:
     with store.engine.connect() as conn:
         return {
@@ -114,11 +121,7 @@ def test_every_fenced_write_is_refused_at_a_stale_epoch(pg_server: PgServer) -> 
     assert set(SAMPLES) == set(FENCED_WRITES.values())
     store = Store(pg_server.new_database())
     store.migrate()
-    game = StoredGame(
-        id=CODE, kind="room", status="playing", rules="chkobba", options={}, seats=2,
-        teams=False, seed=1, created_at=now(), seat_rows=[SeatRow(0), SeatRow(1)],
-    )  # fmt: skip
-    store.create_game(game)
+    store.create_game(game_row(CODE))
     a = Ownership(store, "a")
     try:
         assert a.try_own(CODE) and a.epoch_of(CODE) == 1
@@ -155,4 +158,50 @@ def test_every_fenced_write_is_refused_at_a_stale_epoch(pg_server: PgServer) -> 
             assert conn.execute(text("SELECT epoch FROM moves")).scalar_one() == current
     finally:
         a.close()
+        store.close()
+
+
+def test_renewals_keep_a_lease_and_find_one_taken(pg_server: PgServer) -> None:
+    """One statement renews every lease held; a game taken over meanwhile is found lost and
+    handed to on_lost, and its lease is no longer renewed; /healthz's numbers count it."""
+    store = Store(pg_server.new_database())
+    store.migrate()
+    for code in (CODE, "BBBBBB"):
+        store.create_game(game_row(code))
+    a = Ownership(store, "a", lease_seconds=30)
+    lost: list[set[str]] = []
+    a.on_lost = lost.append
+
+    def expiry() -> dict[str, Any]:
+        with store.engine.connect() as conn:
+            return dict(conn.execute(text("SELECT game_id, expires_at FROM leases")).all())
+
+    try:
+        assert a.try_own(CODE) and a.try_own("BBBBBB")
+        before = expiry()
+        assert a.renew_once() == set() and lost == []
+        after = expiry()
+        assert all(after[c] > before[c] for c in (CODE, "BBBBBB"))
+        with store.engine.begin() as conn:
+            conn.execute(text("UPDATE leases SET owner = 'b', epoch = 2 WHERE game_id = :g"),
+                         {"g": "BBBBBB"})  # fmt: skip
+        assert a.renew_once() == {"BBBBBB"} and lost == [{"BBBBBB"}]
+        assert a.owned == {CODE} and a.serving(CODE) and not a.serving("BBBBBB")
+        state = a.renewal_state()
+        assert state["count"] == 2 and state["failures"] == 0 and state["last"]
+    finally:
+        a.close()
+        store.close()
+
+
+def test_a_single_server_runs_a_fenced_write_as_is(tmp_path: Any) -> None:
+    from chkobba.web.hub import Journal
+
+    store = Store(f"sqlite:///{tmp_path / 'one.db'}")
+    try:
+        store.migrate()
+        journal = Journal(store)
+        assert journal.fenced([CODE], lambda c: c.execute(text("SELECT 41 + 1")).scalar()) == 42
+        journal.close()
+    finally:
         store.close()
