@@ -142,6 +142,11 @@ def test_a_hung_worker_loses_its_game_and_wakes_up_harmless(
             leases = json.loads(r.read())["leases"]
         assert leases["taken_from_hung"] >= 1 and leases["count"] > 0 and leases["last"]
         assert leases["failures"] == 0 and leases["lease_seconds"] == 4.0
+        with urllib.request.urlopen(other.base + "/metrics", timeout=10) as r:
+            metrics = r.read().decode()
+        counts = dict(ln.split() for ln in metrics.splitlines() if ln.startswith("chkobba_lease"))
+        assert float(counts["chkobba_lease_renewals_total"]) > 0
+        assert float(counts["chkobba_lease_renewal_failures_total"]) == 0
         print(f"taken over {waited:.1f} s after the pause")
     finally:
         if hung.proc is not None and hung.proc.poll() is None:
