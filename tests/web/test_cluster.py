@@ -224,6 +224,10 @@ class Balanced:
     def start(self) -> None:
         for w in self.workers:
             w.start()
+            # A worker's first game costs it most (what it loads on first use): paid here,
+            # not behind the balancer, whose checks (300 ms) would find it slow on a
+            # loaded machine, mark it down and cut the request (502).
+            post(w.base, "/api/games", {"mode": "room", "seating": "2", "target": 11})
         self.proxy = subprocess.Popen(
             ["haproxy", "-db", "-f", str(self.cfg)], stdout=subprocess.DEVNULL
         )

@@ -1,7 +1,7 @@
 """A cluster's games live their whole life (docs/deploy.md): a game nobody holds is still
 abandoned when nobody comes back to it, a held one is let go once abandoned, and every
 write of a game (who was seen, the rematch's link, the coach's counts) is fenced by its
-lock like the moves. On a throwaway PostgreSQL; skipped where it is not installed."""
+lease like the moves. On a throwaway PostgreSQL; skipped where it is not installed."""
 
 from __future__ import annotations
 

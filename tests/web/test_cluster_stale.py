@@ -59,9 +59,10 @@ def test_one_lost_game_in_a_batch_costs_only_that_game(pg_server: PgServer) -> N
     a.on_lost = lost.append
     try:
         assert a.try_own("AAAAAA") and a.try_own("BBBBBB")
-        # B's lock goes behind the worker's back (its bookkeeping still says it holds B).
-        a._run(lambda c: c.execute(text("SELECT pg_advisory_unlock(:a, :b)"),
-                                   dict(zip("ab", lock_key("BBBBBB"), strict=True))))
+        # B is taken over behind the worker's back (its bookkeeping still says it holds B,
+        # at an epoch that is no longer B's).
+        with store.engine.begin() as conn:
+            conn.execute(text("UPDATE leases SET epoch = epoch + 1 WHERE game_id = 'BBBBBB'"))
         batch = [MoveRow("AAAAAA", 0, 0, "keep"), MoveRow("BBBBBB", 0, 0, "keep")]
         with pytest.raises(NotOwner, match="BBBBBB") as refused:
             a.append_moves(batch)

@@ -56,6 +56,7 @@ def test_environment_variables_are_honoured(tmp_path: Path, started: dict[str, A
         "CHKOBBA_COACH_WORKERS": "3",
         "CHKOBBA_TRUSTED_PROXIES": "10.0.0.1,10.0.0.2",
         "CHKOBBA_LOG_LEVEL": "warning",
+        "CHKOBBA_LEASE_SECONDS": "6.5",
     }
     res = serve([], env)
     assert res.exit_code == 0, res.output
@@ -64,7 +65,7 @@ def test_environment_variables_are_honoured(tmp_path: Path, started: dict[str, A
     assert kw["forwarded_allow_ips"] == "10.0.0.1,10.0.0.2" and kw["proxy_headers"]
     assert started["db_url"] == db and (tmp_path / "env.db").exists()
     s, lim = started["settings"], started["limits"]
-    assert (s.bot_delay, s.rate) == (0.25, 5.0)
+    assert (s.bot_delay, s.rate, s.lease_seconds) == (0.25, 5.0, 6.5)
     assert (lim.coach_rate, lim.analysis_rate) == (3.0, 0.5)
     assert (lim.analysis_workers, lim.light_workers) == (2, 3)
     assert "warning" not in res.output

@@ -95,26 +95,41 @@ class ChatStore:
         text: str | None,
         phrase: str | None,
     ) -> ChatRow:
-        """Store a message; :class:`Silenced` if its account is silenced (checked in the
-        same transaction, so that a moderator's silence holds on every worker at once)."""
-        stamp = now()
+        """Store a message in a transaction of its own (see :meth:`write_post`)."""
         with self.engine.begin() as conn:
-            if account_id is not None and self._roles(conn, account_id).silenced:
-                raise Silenced(name)
-            new_id = conn.execute(
-                insert(chat_messages)
-                .values(
-                    game_id=game_id,
-                    channel=channel,
-                    seat=seat,
-                    account_id=account_id,
-                    name=name,
-                    text=text,
-                    phrase=phrase,
-                    at=stamp,
-                )
-                .returning(chat_messages.c.id)
-            ).scalar_one()
+            return self.write_post(conn, game_id, channel, seat, account_id, name, text, phrase)
+
+    def write_post(
+        self,
+        conn: Connection,
+        game_id: str,
+        channel: str,
+        seat: int,
+        account_id: int | None,
+        name: str,
+        text: str | None,
+        phrase: str | None,
+    ) -> ChatRow:
+        """Store a message in ``conn``'s transaction (a cluster worker's is fenced by the
+        game's lease); :class:`Silenced` if its account is silenced (checked in the same
+        transaction, so that a moderator's silence holds on every worker at once)."""
+        stamp = now()
+        if account_id is not None and self._roles(conn, account_id).silenced:
+            raise Silenced(name)
+        new_id = conn.execute(
+            insert(chat_messages)
+            .values(
+                game_id=game_id,
+                channel=channel,
+                seat=seat,
+                account_id=account_id,
+                name=name,
+                text=text,
+                phrase=phrase,
+                at=stamp,
+            )
+            .returning(chat_messages.c.id)
+        ).scalar_one()
         return ChatRow(int(new_id), game_id, channel, seat, account_id, name, text, phrase, stamp)
 
     def history(self, game_id: str, channels: Collection[str], limit: int = 100) -> list[ChatRow]:
@@ -157,20 +172,23 @@ class ChatStore:
         return None if found is None else bool(found)
 
     def set_room(self, game_id: str, enabled: bool) -> None:
-        """Turn a room's chat on or off."""
+        """Turn a room's chat on or off, in a transaction of its own."""
         for _ in range(2):
             try:
                 with self.engine.begin() as conn:
-                    done = conn.execute(
-                        update(chat_rooms)
-                        .where(chat_rooms.c.game_id == game_id)
-                        .values(enabled=enabled)
-                    )
-                    if not done.rowcount:
-                        conn.execute(insert(chat_rooms).values(game_id=game_id, enabled=enabled))
+                    self.write_room(conn, game_id, enabled)
                 return
             except IntegrityError:
                 continue  # another worker inserted it meanwhile: update it
+
+    @staticmethod
+    def write_room(conn: Connection, game_id: str, enabled: bool) -> None:
+        """Turn a room's chat on or off in ``conn``'s transaction (fenced, in a cluster)."""
+        done = conn.execute(
+            update(chat_rooms).where(chat_rooms.c.game_id == game_id).values(enabled=enabled)
+        )
+        if not done.rowcount:
+            conn.execute(insert(chat_rooms).values(game_id=game_id, enabled=enabled))
 
     # -- reports -------------------------------------------------------------------------
 

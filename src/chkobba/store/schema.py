@@ -81,6 +81,7 @@ moves: Final = Table(
     Column("move", String(64), nullable=False),
     Column("played_at", DateTime(timezone=True), nullable=False),
     Column("stand_in", String(8), nullable=True),
+    Column("epoch", BigInteger, nullable=True),
 )
 
 hints: Final = Table(
@@ -319,3 +320,15 @@ chat_rooms: Final = Table(
 )
 """A room's chat turned on or off by its creator; without a row, the kind's default (on
 between people, off against the computer)."""
+leases: Final = Table(
+    "leases",
+    metadata,
+    Column("game_id", String(16), ForeignKey("games.id"), primary_key=True),
+    Column("owner", String(128), nullable=True),
+    Column("epoch", BigInteger, nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("pid", Integer, nullable=True),
+    Column("backend_start", DateTime(timezone=True), nullable=True),
+)
+"""Which cluster worker holds each game, until when, under which epoch (store/leases.py):
+the epoch grows at each take-over, and a write carrying an older one is refused."""

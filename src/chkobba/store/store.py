@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -302,9 +302,14 @@ class Store:
             self.write_moves(conn, rows, finishes)
 
     def write_moves(
-        self, conn: Connection, rows: Sequence[MoveRow], finishes: Sequence[Finish] = ()
+        self,
+        conn: Connection,
+        rows: Sequence[MoveRow],
+        finishes: Sequence[Finish] = (),
+        epochs: Mapping[str, int] | None = None,
     ) -> None:
-        """:meth:`append_moves` in the caller's transaction (a cluster worker's, fenced)."""
+        """:meth:`append_moves` in the caller's transaction (a cluster worker's, fenced);
+        ``epochs``, the epoch of each game's lease the moves are written under."""
         stamp = now()
         stand_ins = any(r.stand_in is not None for r in rows)
         if rows:
@@ -319,6 +324,8 @@ class Store:
                         "played_at": stamp,
                         # As above: the column exists from v0007 on; written only when used.
                         **({"stand_in": r.stand_in} if stand_ins else {}),
+                        # From v0012 on, in a cluster only.
+                        **({"epoch": epochs.get(r.game_id)} if epochs else {}),
                     }
                     for r in rows
                 ],

@@ -198,7 +198,8 @@ def create_app(
     if worker is not None:
         from chkobba.web.cluster import Ownership
 
-        hub.cluster = Ownership(store, worker)
+        hub.cluster = Ownership(store, worker, hub.settings.lease_seconds)
+        hub.journal.fenced = hub.cluster.fenced
         hub.journal.write_moves = hub.cluster.append_moves
         hub.journal.write_seats = hub.cluster.update_seats
         hub.journal.write_seen = hub.cluster.mark_seen
@@ -266,6 +267,7 @@ def create_app(
             answer["worker"] = hub.cluster.worker
             answer["owned"] = len(hub.cluster.owned)
             answer["handoff"] = hub.cluster.listener_state()
+            answer["leases"] = hub.cluster.renewal_state()
             answer["adopted"] = hub.adopted
         return JSONResponse(answer)
 

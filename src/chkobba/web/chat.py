@@ -211,6 +211,13 @@ class TableChat:
                 continue
             c.send({**out, "re": re} if c is sender and re is not None else out)
 
+    def _switch(self, game_id: str, enabled: bool) -> None:
+        """Store a room's chat switch (fenced by the game's lease on a cluster worker)."""
+        if self.hub.cluster is None:
+            self.store.set_room(game_id, enabled)
+        else:
+            self.hub.cluster.switch_chat(game_id, enabled)
+
     async def _db(self, fn: Any, *args: Any) -> Any:
         return await self.hub.journal.call(fn, *args)
 
@@ -223,7 +230,7 @@ class TableChat:
                 stored = await self._db(self.store.room_enabled, room.id)
                 if stored is None:
                     stored = default_on(room.kind, room.agents)
-                    await self._db(self.store.set_room, room.id, stored)
+                    await self._db(self._switch, room.id, stored)
             except Exception:
                 # The game goes on without its chat's state; asked again at the next hello.
                 log.exception("could not read the chat's switch of game %s", room.id)
@@ -309,8 +316,10 @@ class TableChat:
         self._limit(conn, room, who, msg.id)
         channel = channel_of(seat)
         try:
+            # A cluster worker writes through its lease's fence (web/cluster.py).
+            post = self.store.post if self.hub.cluster is None else self.hub.cluster.post_chat
             row: ChatRow = await self._db(
-                self.store.post, room.id, channel, seat, account, name, msg.text, msg.phrase
+                post, room.id, channel, seat, account, name, msg.text, msg.phrase
             )
         except Silenced:
             raise ProtocolError(
@@ -327,7 +336,7 @@ class TableChat:
             raise ProtocolError(
                 "not_creator", "only the room's creator may turn the chat on or off", msg.id
             )
-        await self._db(self.store.set_room, room.id, msg.on)
+        await self._db(self._switch, room.id, msg.on)
         room.chat_on = msg.on
         note: dict[str, Any] = {"type": "chat_room", "game": room.id, "on": msg.on}
         for c in list(room.conns):

@@ -23,10 +23,12 @@ import logging
 import secrets
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol, TypeVar
+
+from sqlalchemy.engine import Connection
 
 from chkobba.agents.base import AgentError
 from chkobba.fishing.match import Match
@@ -34,6 +36,7 @@ from chkobba.fishing.rules import RULES_VERSION, RulesError
 from chkobba.games import Game, MoveRefused, Table, game, replay
 from chkobba.store import Finish, MoveRow, SeatRow, Store, StoredGame
 from chkobba.store.hints import add_hint
+from chkobba.store.leases import LEASE_SECONDS
 from chkobba.store.pools import Pool
 from chkobba.store.ratings import Outcome
 from chkobba.store.store import now
@@ -484,6 +487,18 @@ class Journal:
         self.write_hint: Callable[[str, int, int], bool] = lambda game_id, ply, seat: add_hint(
             store, game_id, ply, seat
         )
+        self.fenced: Callable[..., Any] = self._unfenced
+        """``fenced(game_ids, write)``: run ``write(connection)`` in a transaction, fenced in
+        a cluster by the leases of the games ``game_ids`` (refused with
+        :class:`~chkobba.web.cluster.NotOwner` for a game this worker no longer holds; see
+        :meth:`~chkobba.web.cluster.Ownership.fenced`). Every write of a game's rows that
+        is not one of the above calls it, on the journal's thread:
+        ``await hub.journal.call(hub.journal.fenced, [game_id], write)``."""
+
+    def _unfenced(self, game_ids: Collection[str], write: Callable[[Connection], T]) -> T:
+        # A single server holds every game: one transaction, nothing to check.
+        with self.store.engine.begin() as conn:
+            return write(conn)
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store method on the store's thread."""
@@ -546,6 +561,8 @@ class Settings:
     """Seconds between a cluster worker's looks for abandoned games nobody holds."""
     retry_after: float = 2.0
     """Seconds before the computer tries again a move the database did not take."""
+    lease_seconds: float = LEASE_SECONDS
+    """How long a cluster worker's lease on a game lasts unless renewed (store/leases.py)."""
     adopt_seconds: float = 5.0
     """How long a cluster worker waits for another to let a game go before refusing
     (``server_error``, then the connection closed with 1013)."""
@@ -847,7 +864,9 @@ class Hub:
         cluster = self.cluster
         if cluster is None or room.status == "finished":
             return False
-        if await self.journal.call(cluster.holds, room.id):
+        # The lease's clock first: asking the database is for a lease that may have run out
+        # (a worker paused, or cut off, past it).
+        if cluster.serving(room.id) or await self.journal.call(cluster.holds, room.id):
             return False
         if room.status == "finished":
             return False  # ended meanwhile (its lock released with its end)
@@ -1555,6 +1574,7 @@ class Hub:
         self.cluster.on_lost = lost
         self.cluster.listen(asked)
         self.chat.start_relay(self.cluster.worker)
+        self.cluster.start_renewing()
         self.scanner = asyncio.create_task(self._scan_loop())
 
     async def _stop_cluster(self) -> None:

@@ -8,11 +8,13 @@ message's arrival to its acknowledgement).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.registry import Collector
 
 from chkobba.store import Finish, MoveRow
 from chkobba.web.hub import Hub
@@ -35,6 +37,28 @@ LATENCY_BUCKETS: Final = (
 """Seconds: a move is acknowledged in a few milliseconds, unless something is wrong."""
 
 
+class LeaseRenewals(Collector):
+    """A cluster worker's lease renewals, counted by its ownership (web/cluster.py): read
+    when scraped."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    def collect(self) -> Iterable[Metric]:
+        """The renewals done and failed so far (counters: they only grow)."""
+        cluster = self.hub.cluster
+        if cluster is None:
+            return
+        yield CounterMetricFamily(
+            "chkobba_lease_renewals", "Lease renewals done (one statement for every game held)",
+            value=cluster.renewals,
+        )  # fmt: skip
+        yield CounterMetricFamily(
+            "chkobba_lease_renewal_failures", "Lease renewals that failed",
+            value=cluster.renewal_failures,
+        )  # fmt: skip
+
+
 class Metrics:
     """The server's metrics, for one hub."""
 
@@ -50,7 +74,7 @@ class Metrics:
             lambda: len(hub.rooms)
         )
         Gauge(
-            "chkobba_games_owned", "Unfinished games this worker holds the lock of", registry=r
+            "chkobba_games_owned", "Unfinished games this worker holds the lease of", registry=r
         ).set_function(lambda: len(hub.cluster.owned) if hub.cluster is not None else 0)
         Gauge("chkobba_connections", "Open WebSocket connections", registry=r).set_function(
             lambda: sum(len(room.conns) for room in hub.rooms.values())
@@ -62,6 +86,7 @@ class Metrics:
             registry=r,
         )
         hub.on_adopted.append(self.adopted.inc)
+        r.register(LeaseRenewals(hub))
         self.moves = Counter(
             "chkobba_moves", "Moves stored (people's and the computer's)", registry=r
         )

@@ -33,6 +33,7 @@ ENVIRONMENT: Final = {
     "log_level": "CHKOBBA_LOG_LEVEL",
     "cluster": "CHKOBBA_CLUSTER",
     "worker": "CHKOBBA_WORKER",
+    "lease_seconds": "CHKOBBA_LEASE_SECONDS",
 }
 """Each option of ``chkobba serve`` and the environment variable that gives it when
 the flag is absent."""
@@ -166,6 +167,16 @@ def _env(name: str) -> dict[str, Any]:
     **_env("worker"),
 )
 @click.option("--bench-seats", is_flag=True, hidden=True)
+@click.option(
+    "--lease-seconds",
+    default=4.0,
+    show_default=True,
+    type=click.FloatRange(min=0.5),
+    help="How long a cluster worker's lease on a game lasts unless renewed (renewed five "
+    "times as often): a hung or cut-off worker's games are taken over this long after its "
+    "last renewal.",
+    **_env("lease_seconds"),
+)
 @click.pass_context
 def serve(
     ctx: click.Context,
@@ -186,6 +197,7 @@ def serve(
     cluster: bool = False,
     worker: str | None = None,
     bench_seats: bool = False,
+    lease_seconds: float = 4.0,
 ) -> None:
     """Serve the game in the browser: lobby, games against the computer, online rooms."""
     # Imported here so that the other commands start without the web stack.
@@ -236,7 +248,8 @@ def serve(
         bot_delay=bot_delay, rate=rate, burst=max(10.0, 2 * rate), tune_gc=True,
         # Only for bench/ratings_order.py: computer players in accounts' rated seats.
         bench_seats=bench_seats,
-    )
+        lease_seconds=lease_seconds,
+    )  # fmt: skip
     limits = Limits(
         analysis_workers=analysis_workers,
         light_workers=coach_workers,
