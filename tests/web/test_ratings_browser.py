@@ -99,3 +99,50 @@ def test_a_profile_and_the_leaderboard(server: ServerProcess, browser: Any) -> N
     wait(d, lambda d: "pool=chkobba-2v2" in d.current_url)
     wait(d, lambda d: d.find_element(By.ID, "empty").text.startswith("Nobody has played"))
     assert d.find_elements(By.CSS_SELECTOR, "#rows tr") == []
+
+
+def test_a_rated_game_between_two_browsers_to_its_end_changes_both_ratings(
+    server: ServerProcess,
+) -> None:
+    """Two people signed in, each in their own browser, at a rated room: one resigns
+    through the page, the game ends on both, and both ratings move on the leaderboard."""
+    from selenium.webdriver.common.by import By
+    from test_web_browser import make_browser, visible
+
+    base = server.base
+    _, amel = call(base, "/api/account/signup", {"name": "amel", "password": "a long password"})
+    _, hedi = call(base, "/api/account/signup", {"name": "hedi", "password": "a long password"})
+    assert amel and hedi
+    made, _ = call(base, "/api/games", {"mode": "room", "rated": True, "seating": "2"}, amel)
+    call(base, f"/api/games/{made['game']}/join", {}, hedi)
+    browsers = []
+    try:
+        for cookie in (amel, hedi):
+            d = make_browser("1280,800")
+            browsers.append(d)
+            d.get(base + "/")
+            name, value = cookie.split("=", 1)
+            d.add_cookie({"name": name, "value": value, "path": "/"})
+            # No token in the link: the account's session seats each at their own place.
+            d.get(f"{base}/g/{made['game']}")
+            wait(d, lambda d: body(d, "data-ply") is not None)
+            wait(d, lambda d: "rated game" in d.find_element(By.ID, "life-settings").text)
+        a, b = browsers
+        assert body(a, "data-seat") != body(b, "data-seat")
+        visible(a, "#resign-btn")[0].click()
+        wait(a, lambda d: visible(d, "#resign-yes"))
+        visible(a, "#resign-yes")[0].click()
+        for d in browsers:
+            wait(d, lambda d: body(d, "data-over") == "1")
+        b.get(f"{base}/leaderboard?pool=chkobba")
+        wait(b, lambda d: body(d, "data-ready") == "1")
+        wait(b, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#rows tr")) == 2)
+        rows = b.find_elements(By.CSS_SELECTOR, "#rows tr")
+        assert [r.get_attribute("data-player") for r in rows] == ["hedi", "amel"]
+        ratings = {n: call(base, f"/api/users/{n}")[0]["ratings"][0] for n in ("amel", "hedi")}
+        assert ratings["hedi"]["rating"] > 1500 > ratings["amel"]["rating"]
+        assert (ratings["hedi"]["games"], ratings["hedi"]["wins"]) == (1, 1)
+        assert (ratings["amel"]["games"], ratings["amel"]["wins"]) == (1, 0)
+    finally:
+        for d in browsers:
+            d.quit()
