@@ -314,17 +314,25 @@ def test_a_deal_of_touti_from_the_lobby(server: ServerProcess, browser: Any) -> 
         assert hand == state["hand"]
         if state["phase"] == "play":
             # The middle of the table: the contract, the trumps, each team's tricks and card
-            # points so far, as the engine counts them.
-            teams = d.find_elements(By.CSS_SELECTOR, "#t-center .team")
-            for t, box in enumerate(teams):
+            # points so far, as the engine counts them. Read in one go: the computers play
+            # on and the middle is drawn again meanwhile (an element found, then read, can
+            # be gone).
+            center = d.execute_script(
+                """const t = (css) => [...document.querySelectorAll(css)].map((e) => e.innerText);
+                   return [t('#t-center .team'), t('#t-center .contract'),
+                           t('#t-center .trump')];""")
+            teams, contract, trump = center
+            if body(d, "data-ply") != str(state["ply"]):
+                continue  # drawn again for a later move: look again
+            for t, text in enumerate(teams):
                 n = state["tricks"][t]
-                assert f" {n} {'trick' if n == 1 else 'tricks'} ·" in box.text
-                assert f"{state['card_points'][t]} card points" in box.text
+                assert f" {n} {'trick' if n == 1 else 'tricks'} ·" in text
+                assert f"{state['card_points'][t]} card points" in text
             assert len(teams) == 2
-            assert str(state["bid"]) in d.find_element(By.CSS_SELECTOR, "#t-center .contract").text
+            assert str(state["bid"]) in contract[0]
             # The trumps in the deck's words: Touti's Spanish cards name the suit (oros).
             deck = body(d, "data-deck")
-            assert d.find_element(By.CSS_SELECTOR, "#t-center .trump").text == (
+            assert trump[0] == (
                 SUIT_SYMBOLS[SUITS.index(state["trump"])] if deck == "french"
                 else suit_name(state["trump"], deck, "en"))
             checked_play = checked_play or sum(state["tricks"]) > 0
