@@ -3,7 +3,9 @@
 Plays ``--deals`` seeded deals of ``neural`` against ``heuristic`` and times every call of
 ``neural``'s ``choose`` twice: by the thread's CPU clock (what the move costs, whatever
 else the machine runs) and by the wall clock (what a player waits, the load included).
-Prints the median, 95th percentile and mean of each and the load average.
+Prints the median, 95th percentile and mean of each, the same for the decisions the
+exact last-deal solve makes (``NeuralAgent.solves_last``, with a choice of moves), and
+the load average.
 
     python bench/neural_speed.py --rules scopa --deals 200
 """
@@ -29,6 +31,7 @@ def main() -> None:
     args = parser.parse_args()
     cpu: list[float] = []
     wall: list[float] = []
+    solved: list[float] = []
     neural = make_agent("neural", 0)
     other = make_agent("heuristic", 0)
     for deal in range(args.deals):
@@ -41,10 +44,14 @@ def main() -> None:
                 move = neural.choose(obs)
                 cpu.append((time.thread_time_ns() - c0) / 1e6)
                 wall.append((time.perf_counter_ns() - w0) / 1e6)
+                if len(obs.legal_moves) > 1 and neural.solves_last(obs):  # type: ignore[attr-defined]
+                    solved.append(cpu[-1])
             else:
                 move = other.choose(obs)
             m.apply(move)
-    for name, xs in (("CPU", cpu), ("wall-clock", wall)):
+    for name, xs in (("CPU", cpu), ("wall-clock", wall), ("last-deal solve, CPU", solved)):
+        if not xs:
+            continue
         xs.sort()
         print(f"{args.rules}: {len(xs)} moves of neural, {name} ms a move: median "
               f"{statistics.median(xs):.3f}, p95 {xs[int(0.95 * len(xs))]:.3f}, "
