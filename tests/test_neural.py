@@ -253,8 +253,8 @@ def test_endgame_games_record_only_the_last_deal_with_exact_values(tmp_path: Pat
 def test_the_last_deal_of_two_players_is_solved_exactly(rules: str) -> None:
     """With ``solve_last``, even a random network plays a move of the best exact margin in
     the last deal of two players (checked against the pure-Python solver, for each goal);
-    the network alone misses some (here, except in Scopa a perdere), and nothing is solved with cards left to deal or at a
-    table of four."""
+    the network alone misses some (here, except in Scopa a perdere), and nothing is solved
+    with cards left to deal or at a table of four."""
     from chkobba.search.endgame import solve
 
     net = random_network(4)

@@ -344,10 +344,10 @@ def _neural(seed: int) -> NeuralAgent:
 __all__ = [
     "FORMAT",
     "MOVE_FEATURES",
+    "SOLVE_LAST",
     "Network",
     "NeuralAgent",
     "NeuralError",
-    "SOLVE_LAST",
     "ensemble",
     "load_network",
     "move_features",
