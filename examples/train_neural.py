@@ -351,7 +351,7 @@ def duel(args: argparse.Namespace) -> None:
     from chkobba.rl.neural import NeuralAgent, load_network
 
     net = load_network(args.weights)
-    AGENTS["candidate"] = lambda s: NeuralAgent(net, "candidate")
+    AGENTS["candidate"] = lambda s: NeuralAgent(net, "candidate", args.solve_last)
     for b in args.opponents:
         r = run_duel("candidate", b, args.pairs, seed=args.seed, rules=preset(args.rules),
                      jobs=1)
@@ -511,6 +511,9 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--rules", default="chkobba")
     d.add_argument("--pairs", type=int, default=1000)
     d.add_argument("--seed", type=int, default=10_005)
+    d.add_argument("--solve-last", action="store_true",
+                   help="solve the last deal of two players exactly, as the level neural does "
+                        "(without it: the network alone)")
     d.set_defaults(run=duel)
     c = sub.add_parser("ensemble", help="one weight file averaging several networks' outputs")
     c.add_argument("weights", nargs="+", help="chkobba-neural/1 files of the same depth")
