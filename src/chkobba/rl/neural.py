@@ -1,4 +1,5 @@
-"""The learned player ``neural``: a small network that scores each legal move, no search.
+"""The learned player ``neural``: a small network that scores each legal move (and an exact
+solve of the last deal of two players).
 
 The network was distilled from the expert's sampled search (``docs/rl.md``, "The learned
 player"): for every decision it sees the seat's ``chkobba_v1`` observation vector
