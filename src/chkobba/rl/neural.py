@@ -294,16 +294,26 @@ class NeuralAgent:
     ``solve_last``, in the last deal of two players, a move of the best exact margin."""
 
     def __init__(
-        self, network: Network | None = None, name: str = "neural", solve_last: bool = False
+        self,
+        network: Network | None = None,
+        name: str = "neural",
+        solve_last: bool = False,
+        solve_partners: bool = False,
+        seed: int = 0,
     ) -> None:
         """Play ``network``; None: the shipped weights of each game's preset. ``solve_last``:
-        solve the last deal of a two-player round exactly (:meth:`solves_last`)."""
+        solve the last deal of a two-player round exactly (:meth:`solves_last`).
+        ``solve_partners`` (with ``solve_last``): in the last deal of 2 against 2 too, where
+        the other hands are hidden, the expert's endgame search (a few sampled splits of the
+        unseen cards, each solved exactly; its rng seeded by ``seed``): a search, not shipped
+        in the level, measured in ``docs/rl.md``."""
         self.network = network
         self.name = name
         self.solve_last = solve_last
+        self.solve_partners = solve_last and solve_partners
         self._vec = np.zeros(OBS_SIZE, dtype=np.float32)
-        # Only its exact endgame solve is used: one solve, no sampling, so no seed matters.
-        self._solver = ExpertAgent(0) if solve_last else None
+        # Two players: one exact solve, no sampling, so the seed does not matter there.
+        self._solver = ExpertAgent(seed) if solve_last else None
 
     def network_for(self, obs: Observation) -> Network:
         """The network that plays ``obs``: the one given, or the preset's shipped weights."""
@@ -313,10 +323,13 @@ class NeuralAgent:
 
     def solves_last(self, obs: Observation) -> bool:
         """Whether ``obs`` is decided by the exact solve: ``solve_last`` is set, two
-        players (every card is then known to the seat: perfect information) and the
-        expert solves the position exactly (the stock is empty)."""
+        players (every card is then known to the seat: perfect information; or any two
+        sides with ``solve_partners``) and the expert solves the position exactly (the
+        stock is empty)."""
         return (
-            self._solver is not None and obs.seats == 2 and self._solver.solves_exactly(obs)
+            self._solver is not None
+            and (obs.seats == 2 or self.solve_partners)
+            and self._solver.solves_exactly(obs)
         )
 
     def choose(self, obs: Observation) -> Move:
