@@ -284,3 +284,22 @@ def test_the_last_deal_of_two_players_is_solved_exactly(rules: str) -> None:
     while four.round.stock_pos < len(four.round.deck) or not four.round.hands[four.turn]:
         four.apply(alone.choose(observe(four, four.turn)))
     assert not solver.solves_last(observe(four, four.turn))
+
+
+def test_partners_last_deal_is_searched_only_when_asked() -> None:
+    """At a table of four the level leaves the last deal to the network; ``solve_partners``
+    searches it (the expert's sampled endgame solve) and still plays legally."""
+    net = random_network(5)
+    level = NeuralAgent(net, solve_last=True)
+    partners = NeuralAgent(net, solve_last=True, solve_partners=True, seed=3)
+    m = Match(preset("chkobba"), 4, True, seed=2)
+    searched = 0
+    while not m.is_over and m.round_number == 1:
+        obs = observe(m, m.turn)
+        assert not level.solves_last(obs)
+        searched += partners.solves_last(obs) and len(obs.legal_moves) > 1
+        move = partners.choose(obs)
+        assert move in obs.legal_moves
+        m.apply(move)
+    assert searched >= 4
+    assert not NeuralAgent(net, solve_partners=True).solve_partners  # needs solve_last
