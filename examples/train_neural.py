@@ -351,11 +351,13 @@ def duel(args: argparse.Namespace) -> None:
     from chkobba.rl.neural import NeuralAgent, load_network
 
     net = load_network(args.weights)
-    AGENTS["candidate"] = lambda s: NeuralAgent(net, "candidate")
+    AGENTS["candidate"] = lambda s: NeuralAgent(net, "candidate", args.solve_last,
+                                                args.solve_partners, s)
     for b in args.opponents:
-        r = run_duel("candidate", b, args.pairs, seed=args.seed, rules=preset(args.rules),
-                     jobs=1)
-        print(f"{args.weights} against {b}, {args.rules}, {args.pairs} pairs, seed {args.seed}: "
+        r = run_duel("candidate", b, args.pairs, seed=args.seed, players=args.players,
+                     rules=preset(args.rules), jobs=1)
+        print(f"{args.weights} against {b}, {args.rules}, {args.players or 2} players, "
+              f"{args.pairs} pairs, seed {args.seed}: "
               f"{r.margin.mean:+.3f} [{r.margin.low:+.3f}, {r.margin.high:+.3f}] points a deal, "
               f"{r.a_timing.median_ms:.2f} ms a move (median)", flush=True)
 
@@ -511,6 +513,13 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--rules", default="chkobba")
     d.add_argument("--pairs", type=int, default=1000)
     d.add_argument("--seed", type=int, default=10_005)
+    d.add_argument("--solve-last", action="store_true",
+                   help="solve the last deal of two players exactly, as the level neural does "
+                        "(without it: the network alone)")
+    d.add_argument("--solve-partners", action="store_true",
+                   help="with --solve-last, search the last deal of 2 against 2 too (the "
+                        "expert's sampled endgame solve; not the shipped level)")
+    d.add_argument("--players", type=int, default=None, help="seats at the table (4: 2 against 2)")
     d.set_defaults(run=duel)
     c = sub.add_parser("ensemble", help="one weight file averaging several networks' outputs")
     c.add_argument("weights", nargs="+", help="chkobba-neural/1 files of the same depth")

@@ -76,14 +76,15 @@ PLAYERS: Final[tuple[PlayerInfo, ...]] = (
     ),
     PlayerInfo(
         "chkobba", "neural", "",
-        "a learned player, no search: a small network distilled from the expert's "
-        "decisions (NumPy, under a millisecond a move; Chkobba's and Scopa's own weights)",
-        Strength("heuristic", "+0.02", "-0.07 to +0.11", 1000,
-                 "docs/rl.md, The learned player (neural)",
-                 "chkobba duel neural heuristic --rules chkobba --pairs 1000 --seed 10002 "
+        "a learned player: a small network distilled from the expert's decisions (NumPy; "
+        "Chkobba's and Scopa's own weights), the last deal of two players solved exactly; "
+        "under a millisecond a move",
+        Strength("heuristic", "+0.22", "+0.14 to +0.31", 1000,
+                 "docs/rl.md, The learned player (neural), Third round",
+                 "chkobba duel neural heuristic --rules chkobba --pairs 1000 --seed 10005 "
                  "--jobs 1"),
-        note="level with heuristic in 2 players (Scopa +0.02, -0.05 to +0.09); above it "
-        "2 against 2: Chkobba +0.19, +0.09 to +0.29 (--players 4 --seed 10006; same source)",
+        note="Scopa +0.18 (+0.11 to +0.24, --rules scopa); 2 against 2: Chkobba +0.19, "
+        "+0.09 to +0.29 (--players 4 --seed 10006; same source)",
     ),
     PlayerInfo(
         "chkobba", "openspiel-ismcts", "",

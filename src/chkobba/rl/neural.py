@@ -1,4 +1,5 @@
-"""The learned player ``neural``: a small network that scores each legal move, no search.
+"""The learned player ``neural``: a small network that scores each legal move (and an exact
+solve of the last deal of two players).
 
 The network was distilled from the expert's sampled search (``docs/rl.md``, "The learned
 player"): for every decision it sees the seat's ``chkobba_v1`` observation vector
@@ -6,6 +7,14 @@ player"): for every decision it sees the seat's ``chkobba_v1`` observation vecto
 (:func:`move_features`: the card, the cards it takes, whether it sweeps, and what the
 greedy and heuristic players' one-ply judgements make of it). It writes one score per
 move and plays the best: deterministic, a fraction of a millisecond a move, NumPy only.
+
+In the last deal of a two-player round (the stock empty: every card is known, the other
+hand holds exactly the unseen ones) the player does not guess: it solves the rest of the
+round exactly (:data:`SOLVE_LAST`, the expert's endgame solver,
+:meth:`~chkobba.agents.expert.ExpertAgent.solves_exactly`) and plays a move of the best
+exact margin, the network breaking ties. So ``neural`` is a network plus an exact
+last-deal solver: no sampling and no search of hidden cards anywhere, but a small exact
+search where nothing is hidden (``docs/rl.md`` measures its time a move).
 
 The weights are shipped per rule set in ``chkobba/rl/weights/neural_<preset>.npz``
 (format :data:`FORMAT`); a game whose preset has none plays with the Chkobba weights
@@ -24,6 +33,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from chkobba.agents.expert import ExpertAgent
 from chkobba.agents.greedy import KEEP_ON_CUT, goal_sign, play_worth
 from chkobba.agents.heuristic import HeuristicAgent, Judge
 from chkobba.agents.player import register
@@ -56,6 +66,11 @@ network's first layer reads them beside the move's own features."""
 _SCALE: Final = 3.0
 """The one-ply judgements are divided by this (they are round points: a few at most)."""
 _JUDGE_AGENT: Final = HeuristicAgent(0)
+SOLVE_LAST: Final = True
+"""Whether the shipped player solves the last deal of two players exactly
+(:class:`NeuralAgent`); the network alone decides everywhere else."""
+_EXACT_TIE: Final = 1e-6
+"""Exact margins this close are equal: the network chooses among them."""
 
 
 class NeuralError(ValueError):
@@ -275,13 +290,30 @@ def weights_for(preset_name: str) -> Path:
 
 
 class NeuralAgent:
-    """Plays the legal move the network scores highest (ties: the first listed)."""
+    """Plays the legal move the network scores highest (ties: the first listed); with
+    ``solve_last``, in the last deal of two players, a move of the best exact margin."""
 
-    def __init__(self, network: Network | None = None, name: str = "neural") -> None:
-        """Play ``network``; None: the shipped weights of each game's preset."""
+    def __init__(
+        self,
+        network: Network | None = None,
+        name: str = "neural",
+        solve_last: bool = False,
+        solve_partners: bool = False,
+        seed: int = 0,
+    ) -> None:
+        """Play ``network``; None: the shipped weights of each game's preset. ``solve_last``:
+        solve the last deal of a two-player round exactly (:meth:`solves_last`).
+        ``solve_partners`` (with ``solve_last``): in the last deal of 2 against 2 too, where
+        the other hands are hidden, the expert's endgame search (a few sampled splits of the
+        unseen cards, each solved exactly; its rng seeded by ``seed``): a search, not shipped
+        in the level, measured in ``docs/rl.md``."""
         self.network = network
         self.name = name
+        self.solve_last = solve_last
+        self.solve_partners = solve_last and solve_partners
         self._vec = np.zeros(OBS_SIZE, dtype=np.float32)
+        # Two players: one exact solve, no sampling, so the seed does not matter there.
+        self._solver = ExpertAgent(seed) if solve_last else None
 
     def network_for(self, obs: Observation) -> Network:
         """The network that plays ``obs``: the one given, or the preset's shipped weights."""
@@ -289,27 +321,44 @@ class NeuralAgent:
             return self.network
         return load_network(weights_for(obs.rules.name))
 
+    def solves_last(self, obs: Observation) -> bool:
+        """Whether ``obs`` is decided by the exact solve: ``solve_last`` is set, two
+        players (every card is then known to the seat: perfect information; or any two
+        sides with ``solve_partners``) and the expert solves the position exactly (the
+        stock is empty)."""
+        return (
+            self._solver is not None
+            and (obs.seats == 2 or self.solve_partners)
+            and self._solver.solves_exactly(obs)
+        )
+
     def choose(self, obs: Observation) -> Move:
-        """The legal move with the highest logit."""
+        """The legal move with the highest logit, among those of the best exact margin
+        where :meth:`solves_last`."""
         moves = obs.legal_moves
         if not moves:
             raise ValueError(f"seat {obs.seat} has no legal move to choose from")
         if len(moves) == 1:
             return moves[0]
         net = self.network_for(obs)
-        out = net.outputs(encode(obs, None, self._vec), move_features(obs))
-        return moves[int(np.argmax(out[:, 0]))]
+        logits = net.outputs(encode(obs, None, self._vec), move_features(obs))[:, 0]
+        if self._solver is not None and self.solves_last(obs):
+            # Its values are the goal's margins (turned round where the fewest points win).
+            exact = np.asarray(self._solver.evaluate(obs), dtype=np.float64)
+            logits = np.where(exact >= exact.max() - _EXACT_TIE, logits, -np.inf)
+        return moves[int(np.argmax(logits))]
 
 
 @register("neural")
 def _neural(seed: int) -> NeuralAgent:
     # Deterministic: the seed is not needed (ties go to the first move listed).
-    return NeuralAgent()
+    return NeuralAgent(solve_last=SOLVE_LAST)
 
 
 __all__ = [
     "FORMAT",
     "MOVE_FEATURES",
+    "SOLVE_LAST",
     "Network",
     "NeuralAgent",
     "NeuralError",
