@@ -1,0 +1,13 @@
+// Installs the service worker (/sw.js): the pages, scripts and card images kept on the
+// phone, so that a reload or a network blip keeps the page on screen. Registered once
+// the page has loaded, so that it never delays the first drawing.
+if ("serviceWorker" in navigator) {
+  const register = () => {
+    navigator.serviceWorker.register("/sw.js").then(
+      () => document.documentElement.setAttribute("data-sw", "registered"),
+      (err) => console.warn("no service worker:", err),
+    );
+  };
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register, { once: true });
+}
