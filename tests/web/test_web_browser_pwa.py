@@ -1,0 +1,95 @@
+"""In headless Chromium: the web app like an app on a phone (issue 27, §5). The service
+worker installs and takes the page over; a page fetches only its own language's
+catalogue; and with the server gone, a reload keeps the game's table on screen (cut off,
+not playable) until the server is back, when the page reconnects by itself."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from test_web_browser import body, browser_at, needs_chromium, visible, wait
+from test_web_browser_a11y import axe_problems
+from test_web_browser_pages import open_as, post
+from wsutil import ServerProcess
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    # Its own server: the test stops it and starts it again.
+    srv = ServerProcess(tmp_path_factory.mktemp("pwa"), "--bot-delay", "0")
+    try:
+        srv.start()
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    yield from browser_at("412,915")
+
+
+def catalogues_fetched(d: Any) -> set[str]:
+    """The catalogues the page itself fetched (not the service worker)."""
+    names = d.execute_script(
+        "return performance.getEntriesByType('resource').map((e) => e.name)"
+        ".filter((n) => n.includes('/static/i18n/'))"
+    )
+    return {n.rsplit("/", 1)[1] for n in names}
+
+
+def controlled(d: Any) -> bool:
+    return bool(d.execute_script("return navigator.serviceWorker.controller !== null"))
+
+
+def test_installed_like_an_app_and_a_reload_offline_keeps_the_table(
+    server: ServerProcess, browser: Any
+) -> None:
+    d = browser
+    d.get(server.base + "/")
+    wait(d, lambda d: body(d, "data-ready") == "1")
+    # Only the page's language, English here.
+    assert catalogues_fetched(d) == {"en.json"}
+    # The worker installs (keeping every file) and takes the page over.
+    wait(d, controlled, timeout=60)
+    assert d.execute_script("return document.documentElement.dataset.sw") == "registered"
+    assert axe_problems(d) == []
+    # In French: French, and English for a word a catalogue would lack.
+    d.execute_script("localStorage.setItem('chkobba.lang', 'fr')")
+    d.refresh()
+    wait(d, lambda d: body(d, "data-ready") == "1")
+    assert catalogues_fetched(d) == {"fr.json", "en.json"}
+    d.execute_script("localStorage.removeItem('chkobba.lang')")
+
+    # Scopa: the hand is dealt at once (a game of Chkobba may begin with the cut).
+    g = post(server.base, "/api/games", {"rules": "scopa", "level": "random", "target": 11})
+    open_as(d, server.base, g["game"], g["token"])
+    wait(d, lambda d: visible(d, "#hand .card"))
+    hand = sorted(e.get_attribute("data-card") for e in visible(d, "#hand .card"))
+    ply = body(d, "data-ply")
+
+    # The server goes away; a reload still shows the page, from the worker's cache, and
+    # the table this tab last saw, cut off: nothing playable.
+    server.stop()
+    d.refresh()
+    wait(d, lambda d: body(d, "data-kept") == "1")
+    assert body(d, "data-ply") == ply
+    assert sorted(e.get_attribute("data-card") for e in visible(d, "#hand .card")) == hand
+    assert visible(d, "#conn")
+    assert not visible(d, "#hand .card.playable")
+    # Card images came from the cache too: every card on screen is drawn.
+    assert d.execute_script(
+        "return [...document.querySelectorAll('#hand img, #table img')]"
+        ".every((i) => i.complete && i.naturalWidth > 0)"
+    )
+    assert axe_problems(d) == []
+
+    # The server is back: the page reconnects by itself and the game goes on.
+    server.start()
+    wait(d, lambda d: not visible(d, "#conn"), timeout=60)
+    wait(d, lambda d: body(d, "data-my-turn") == "1", timeout=60)
+    assert visible(d, "#hand .card.playable")
