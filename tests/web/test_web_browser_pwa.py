@@ -1,7 +1,8 @@
 """In headless Chromium: the web app like an app on a phone (issue 27, §5). The service
 worker installs and takes the page over; a page fetches only its own language's
 catalogue; and with the server gone, a reload keeps the game's table on screen (cut off,
-not playable) until the server is back, when the page reconnects by itself."""
+not playable) until the server is back, when the page reconnects by itself. And Touti
+played by the number keys, which its "?" help lists."""
 
 from __future__ import annotations
 
@@ -93,3 +94,50 @@ def test_installed_like_an_app_and_a_reload_offline_keeps_the_table(
     wait(d, lambda d: not visible(d, "#conn"), timeout=60)
     wait(d, lambda d: body(d, "data-my-turn") == "1", timeout=60)
     assert visible(d, "#hand .card.playable")
+
+
+def test_touti_by_number_keys_with_their_help(server: ServerProcess, browser: Any) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    made = post(server.base, "/api/games", {"game": "touti", "mode": "room", "name": "Selma",
+                                            "computers": [None, "random", "random", "random"]})
+    d.get(server.base + "/")
+    d.execute_script(f"localStorage.setItem('touti.token.{made['game']}', '{made['token']}')")
+    d.get(f"{server.base}/touti/{made['game']}")
+    wait(d, lambda d: body(d, "data-my-turn") == "1")
+    keys = ActionChains(d)
+    # The help, under "?": the number keys are in it; Esc closes it.
+    keys.send_keys("?").perform()
+    wait(d, lambda d: visible(d, "#keys-help"))
+    assert "0" in d.find_element(By.ID, "keys-help").text
+    assert d.find_element(By.CSS_SELECTOR, "#keys-help dd").text.startswith("play the card")
+    assert axe_problems(d) == []
+    keys.send_keys(Keys.ESCAPE).perform()
+    wait(d, lambda d: not visible(d, "#keys-help"))
+
+    played = 0
+    for _ in range(60):
+        if played >= 3 or body(d, "data-over") == "1":
+            break
+        wait(d, lambda d: body(d, "data-my-turn") == "1" and (
+            visible(d, "#t-hand .card.playable") or visible(d, "#t-actions button")))
+        ply = body(d, "data-ply")
+        cards = [e.get_attribute("data-card") for e in visible(d, "#t-hand .card")]
+        playable = [e.get_attribute("data-card") for e in visible(d, "#t-hand .card.playable")]
+        if playable:
+            place = cards.index(playable[-1])
+            keys.send_keys("0" if place == 9 else str(place + 1)).perform()
+            wait(d, lambda d, ply=ply: body(d, "data-ply") != ply)
+            hand = [e.get_attribute("data-card") for e in visible(d, "#t-hand .card")]
+            assert playable[-1] not in hand
+            played += 1
+        else:
+            # Bidding, trumps, an announcement: the choice at that place; pass when offered.
+            labels = [b.text for b in visible(d, "#t-actions button")]
+            place = labels.index("pass") if "pass" in labels else 0
+            keys.send_keys(str(place + 1)).perform()
+            wait(d, lambda d, ply=ply: body(d, "data-ply") != ply)
+    assert played >= 3 or body(d, "data-over") == "1"

@@ -296,6 +296,39 @@ function show(msg) {
   return undefined;
 }
 
+function toggleHelp() {
+  const help = $("keys-help");
+  if (help.open) help.close();
+  else help.showModal();
+}
+
+/** The shortcuts (the help under ``?``): 1…9 and 0 play the card at that place in the
+ * hand (0: the tenth), or, while no card is to be played (the bidding, trumps, an
+ * announcement), press the choice at that place. */
+function onKey(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+  const target = e.target;
+  if (target instanceof HTMLElement && target.closest("input, select, textarea")) return;
+  if (e.key === "?") {
+    e.preventDefault();
+    toggleHelp();
+    return;
+  }
+  if ($("keys-help").open || $("game").hidden || !/^[0-9]$/.test(e.key)) return;
+  const n = e.key === "0" ? 9 : Number(e.key) - 1;
+  const cards = [...$("t-hand").querySelectorAll(".card")];
+  const node = cards.some((c) => c.classList.contains("playable"))
+    ? cards[n]
+    : $("t-actions").querySelectorAll("button")[n];
+  if (!node) return;
+  e.preventDefault();
+  // A card that may not be played now (the suit must be followed) does nothing.
+  if (node.tagName === "BUTTON") {
+    node.focus();
+    node.click();
+  }
+}
+
 fillToutiTable(document.querySelector(".touti-table"));
 mountLangPicker($("lang"));
 // Touti is played with the Spanish deck (docs/rules.md §4); the player may choose another.
@@ -319,6 +352,8 @@ $("t-resign-yes").addEventListener("click", () => {
   ws.send(JSON.stringify({ type: "resign" }));
 });
 $("t-hint").addEventListener("click", showHint);
+$("keys-btn").addEventListener("click", toggleHelp);
+document.addEventListener("keydown", onKey);
 $("t-rematch").addEventListener("click", () => ws.send(JSON.stringify({ type: "rematch" })));
 applyToutiWords();
 onDeckChange(() => { if (last) render(last); });
