@@ -718,7 +718,8 @@ async function main() {
     atTable = inPlay(e.target);
     if (atTable && $("hand").contains(e.target)) handIndex = Number(e.target.dataset.index ?? 0);
   });
-  try { info = await api("/api/info"); } catch { info = null; }
+  // The server's levels and point names, while the game's socket opens: not one after the other.
+  api("/api/info").then((i) => { info = i; render(); }, () => { info = null; });
   connect();
 }
 
