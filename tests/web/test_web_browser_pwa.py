@@ -141,3 +141,15 @@ def test_touti_by_number_keys_with_their_help(server: ServerProcess, browser: An
             keys.send_keys(str(place + 1)).perform()
             wait(d, lambda d, ply=ply: body(d, "data-ply") != ply)
     assert played >= 3 or body(d, "data-over") == "1"
+
+    # The server goes away: a reload keeps Touti's table too, not playable, until it is back.
+    wait(d, controlled, timeout=60)
+    wait(d, lambda d: body(d, "data-my-turn") == "1" or body(d, "data-over") == "1")
+    ply = body(d, "data-ply")
+    server.stop()
+    d.refresh()
+    wait(d, lambda d: body(d, "data-kept") == "1")
+    assert body(d, "data-ply") == ply and body(d, "data-my-turn") == "0"
+    assert not visible(d, "#t-hand .card.playable") and not visible(d, "#t-actions button")
+    server.start()
+    wait(d, lambda d: body(d, "data-my-turn") == "1" or body(d, "data-over") == "1", timeout=60)
