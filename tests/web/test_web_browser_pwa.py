@@ -43,6 +43,13 @@ def catalogues_fetched(d: Any) -> set[str]:
     return {n.rsplit("/", 1)[1] for n in names}
 
 
+def codes(d: Any, css: str) -> list[str]:
+    """The cards ``css`` selects, read at once (the page redraws them as the game goes)."""
+    return list(d.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map((c) => c.dataset.card)", css
+    ))
+
+
 def controlled(d: Any) -> bool:
     return bool(d.execute_script("return navigator.serviceWorker.controller !== null"))
 
@@ -70,7 +77,7 @@ def test_installed_like_an_app_and_a_reload_offline_keeps_the_table(
     g = post(server.base, "/api/games", {"rules": "scopa", "level": "random", "target": 11})
     open_as(d, server.base, g["game"], g["token"])
     wait(d, lambda d: visible(d, "#hand .card"))
-    hand = sorted(e.get_attribute("data-card") for e in visible(d, "#hand .card"))
+    hand = sorted(codes(d, "#hand .card"))
     ply = body(d, "data-ply")
 
     # The server goes away; a reload still shows the page, from the worker's cache, and
@@ -79,7 +86,7 @@ def test_installed_like_an_app_and_a_reload_offline_keeps_the_table(
     d.refresh()
     wait(d, lambda d: body(d, "data-kept") == "1")
     assert body(d, "data-ply") == ply
-    assert sorted(e.get_attribute("data-card") for e in visible(d, "#hand .card")) == hand
+    assert sorted(codes(d, "#hand .card")) == hand
     assert visible(d, "#conn")
     assert not visible(d, "#hand .card.playable")
     # Card images came from the cache too: every card on screen is drawn.
@@ -125,18 +132,19 @@ def test_touti_by_number_keys_with_their_help(server: ServerProcess, browser: An
         wait(d, lambda d: body(d, "data-my-turn") == "1" and (
             visible(d, "#t-hand .card.playable") or visible(d, "#t-actions button")))
         ply = body(d, "data-ply")
-        cards = [e.get_attribute("data-card") for e in visible(d, "#t-hand .card")]
-        playable = [e.get_attribute("data-card") for e in visible(d, "#t-hand .card.playable")]
+        cards, playable = codes(d, "#t-hand .card"), codes(d, "#t-hand .card.playable")
         if playable:
             place = cards.index(playable[-1])
             keys.send_keys("0" if place == 9 else str(place + 1)).perform()
             wait(d, lambda d, ply=ply: body(d, "data-ply") != ply)
-            hand = [e.get_attribute("data-card") for e in visible(d, "#t-hand .card")]
-            assert playable[-1] not in hand
+            assert playable[-1] not in codes(d, "#t-hand .card")
             played += 1
         else:
             # Bidding, trumps, an announcement: the choice at that place; pass when offered.
-            labels = [b.text for b in visible(d, "#t-actions button")]
+            labels = d.execute_script(
+                "return [...document.querySelectorAll('#t-actions button')]"
+                ".map((b) => b.textContent)"
+            )
             place = labels.index("pass") if "pass" in labels else 0
             keys.send_keys(str(place + 1)).perform()
             wait(d, lambda d, ply=ply: body(d, "data-ply") != ply)
