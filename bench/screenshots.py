@@ -6,14 +6,13 @@
 Starts ``chkobba serve`` on 127.0.0.1 with a temporary database, plays (by clicks in
 headless Chromium, the computer at the ``random`` level) to the states the pictures need,
 and saves ``NAME-LANG-WxH.png`` for each: the lobby, the game screens (Chkobba 2 players,
-Scopa, Escoba del 15, Scopone 2 against 2, Cirulla with a declared hand face up, 6 players), a round's
-breakdown, a replay, the analysis page, a rules page, Touti and a Touti game's replay, the
-browser asking for
-reduced motion so that the pages are pictured at rest. The files go into a new
-directory (by default a fresh one under the system's temporary directory); an existing
-file is never overwritten. PNGs are reduced to a 256-colour palette when Pillow is
-installed. Needs Debian's ``chromium`` and ``chromium-driver``; uses no network but
-127.0.0.1.
+Scopa, Escoba del 15, Scopone 2 against 2, Cirulla with a declared hand face up, 6
+players), a round's breakdown, a replay, the analysis page, a rules page, Touti and a
+Touti game's replay, the browser asking for reduced motion so that the pages are
+pictured at rest. The files go into a new directory (by default a fresh one under the
+system's temporary directory); an existing file is never overwritten. PNGs are reduced
+to a 256-colour palette when Pillow is installed. Needs Debian's ``chromium`` and
+``chromium-driver``; uses no network but 127.0.0.1.
 """
 
 from __future__ import annotations
