@@ -102,6 +102,13 @@ def test_installed_like_an_app_and_a_reload_offline_keeps_the_table(
     wait(d, lambda d: body(d, "data-my-turn") == "1", timeout=60)
     assert visible(d, "#hand .card.playable")
 
+    # A new release's worker (here the same worker under another address) takes over the
+    # open page, which reloads once: its shell and its scripts are then of one release.
+    d.execute_script("window.beforeRelease = true;"
+                     "navigator.serviceWorker.register('/sw.js?release=next')")
+    wait(d, lambda d: d.execute_script("return window.beforeRelease === undefined"), timeout=60)
+    wait(d, lambda d: body(d, "data-my-turn") == "1", timeout=60)
+
 
 def test_touti_by_number_keys_with_their_help(server: ServerProcess, browser: Any) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
