@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_browser import body, browser_at, needs_chromium, visible, wait
+from test_web_browser import browser_at, needs_chromium, visible
 from test_web_browser_a11y import axe_problems
 from test_web_browser_pages import open_as, post
 from wsutil import ServerProcess
@@ -32,6 +32,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 @pytest.fixture
 def browser() -> Iterator[Any]:
     yield from browser_at("412,915")
+
+
+def body(d: Any, name: str) -> str | None:
+    """An attribute of the page's body, read without holding the element (the page reloads
+    under the test)."""
+    value = d.execute_script("return document.body && document.body.getAttribute(arguments[0])",
+                             name)
+    return None if value is None else str(value)
+
+
+def wait(d: Any, cond: Any, timeout: float = 40) -> Any:
+    """Wait for ``cond``, an element made stale by a reload meanwhile only looked at again."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(d, timeout, poll_frequency=0.05,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(cond)
 
 
 def catalogues_fetched(d: Any) -> set[str]:
