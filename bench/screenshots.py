@@ -8,10 +8,11 @@ headless Chromium, the computer at the ``random`` level) to the states the pictu
 and saves ``NAME-LANG-WxH.png`` for each: the lobby, the game screens (Chkobba 2 players,
 Scopa, Escoba del 15, Scopone 2 against 2, Cirulla with a declared hand face up, 6
 players), a round's breakdown, a replay, the analysis page, a rules page, Touti and a
-Touti game's replay, the browser asking for reduced motion so that the pages are
-pictured at rest. The files go into a new directory (by default a fresh one under the
-system's temporary directory); an existing file is never overwritten. PNGs are reduced
-to a 256-colour palette when Pillow is installed. Needs Debian's ``chromium`` and
+Touti game's replay, the account page, a pool's leaderboard and a player's profile after
+rated games, the browser asking for reduced motion so that the pages are pictured at
+rest. The files go into a new directory (by default a fresh one under the system's
+temporary directory); an existing file is never overwritten. PNGs are reduced to a
+256-colour palette when Pillow is installed. Needs Debian's ``chromium`` and
 ``chromium-driver``; uses no network but 127.0.0.1.
 """
 
@@ -33,7 +34,7 @@ from typing import Any
 
 SHOTS = (
     "rules", "chkobba", "scopa", "escoba", "scopone", "six", "cirulla", "breakdown", "replay",
-    "analysis", "touti", "touti-replay", "lobby", "account",
+    "analysis", "touti", "touti-replay", "lobby", "account", "leaderboard", "profile",
 )
 """Every picture, in the order they are taken."""
 
@@ -52,6 +53,9 @@ def server(data_dir: Path) -> Iterator[str]:
         sys.executable, "-c", "from chkobba.cli import main; main()", "serve",
         "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(data_dir),
         "--bot-delay", "0", "--log-level", "warning",
+        # The leaderboard's and profile's pictures need rated games: computer players in
+        # accounts' seats, as bench/ratings_order.py plays them.
+        "--bench-seats",
     ]
     log = open(data_dir / "server.log", "ab")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
@@ -427,6 +431,27 @@ def take(d: Any, base: str, out: Path, langs: list[str], sizes: list[tuple[int, 
         """)
         saved += shoot(d, out, "account", base + "/account",
                        lambda d: attr(d, "data-signed-in") == "1", langs, sizes)
+    if only & {"leaderboard", "profile"}:
+        # Rated Scopa games between four accounts, played by computer players of four
+        # levels (docs/ratings.md), so that the ratings differ and the charts have lines.
+        people = {"Salma": "medium", "Marco": "easy", "Lucia": "random", "Youssef": "medium"}
+        for name in people:
+            post(base, "/api/account/signup", {"name": name, "password": "a long password"})
+        for a, b in [("Salma", "Marco"), ("Lucia", "Youssef"), ("Salma", "Lucia"),
+                     ("Marco", "Youssef"), ("Salma", "Youssef"), ("Marco", "Lucia")] * 2:
+            code = post(base, "/api/bench/rated", {
+                "pool": "scopa", "names": [a, b], "levels": [people[a], people[b]],
+            })["game"]
+            for _ in range(600):
+                with urllib.request.urlopen(f"{base}/api/games/{code}", timeout=60) as r:
+                    if json.loads(r.read())["status"] == "finished":
+                        break
+                time.sleep(0.1)
+        if "leaderboard" in only:
+            saved += shoot(d, out, "leaderboard", base + "/leaderboard?pool=scopa", ready,
+                           langs, sizes)
+        if "profile" in only:
+            saved += shoot(d, out, "profile", base + "/u/Salma", ready, langs, sizes)
     return saved
 
 

@@ -6,8 +6,10 @@ player"):
 ``all``
     generates ``--games`` deals of the expert's decisions (seed 1), trains on them,
     generates ``--games / 2`` more in which the recording seat plays that network's moves
-    while the expert labels them (DAgger, seed 2), trains again on everything, and draws
-    the curve: the weights, curves and figure go to ``--out``.
+    while the expert labels them (DAgger, seed 2) and ``--games * 5`` cheap deals of that
+    network against heuristic and greedy whose last deals are labelled by the exact solve
+    (``--endgame``, seed 5), trains again on everything, and draws the curve: the weights,
+    curves and figure go to ``--out``.
 
 ``generate``
     plays seeded deals of the expert's search against the expert, heuristic and greedy
@@ -16,7 +18,9 @@ player"):
     ``data/neural``, never inside the package). Deterministic for ``--seed``, whatever
     ``--jobs``; shards already written are skipped, so a stopped run resumes. With
     ``--actor`` (a player's name or a weight file) the recording seat plays the actor's
-    moves and the expert still labels every decision (DAgger).
+    moves and the expert still labels every decision (DAgger). With ``--endgame`` the
+    games are the actor's against heuristic and greedy, and only their last deals are
+    recorded, with the exact solve's values (shards ``<rules>-e<seed>-g*.npz``).
 ``train``
     fits the action-scoring network with torch (the ``train`` extra) on every shard of
     a preset, measures it against greedy and heuristic every ``--measure-every`` epochs
@@ -58,7 +62,8 @@ def generate(args: argparse.Namespace) -> None:
     t0 = time.perf_counter()
     total = 0
     for path in run(args.rules, args.seed, args.games, args.samples, Path(args.out),
-                    jobs=args.jobs, first=args.first, actor=args.actor):
+                    jobs=args.jobs, first=args.first, actor=args.actor,
+                    endgame=args.endgame):
         with np.load(path) as d:
             total += len(d["chosen"])
         dt = time.perf_counter() - t0
@@ -190,14 +195,22 @@ def train(args: argparse.Namespace) -> None:
     paths = sorted(Path(args.data).glob(f"{args.rules}-s*-g*.npz"))
     if args.max_shards:
         paths = paths[: args.max_shards]
-    data = load_shards(paths)
+    main = 0
+    for p in paths:
+        with np.load(p) as d:
+            main += len(d["chosen"])
+    extra = sorted(Path(args.data).glob(f"{args.rules}-e*-g*.npz"))[: args.endgame_shards]
+    data = load_shards(paths + extra)
     counts = np.diff(data.offsets)
     n = len(data)
-    # The last games (by game number) are held out to watch the fit.
-    held = data.games >= np.quantile(data.games, 1 - args.holdout)
+    # The last games (by game number) of the searched games are held out to watch the fit;
+    # the endgame shards (exact values of last deals) all train.
+    held = data.games >= np.quantile(data.games[:main], 1 - args.holdout)
+    held[main:] = False
     train_ids = np.flatnonzero(~held)
     val_ids = np.flatnonzero(held)
-    print(f"{len(paths)} shards, {n} decisions ({len(train_ids)} to train, "
+    print(f"{len(paths)} shards and {len(extra)} endgame shards, {n} decisions "
+          f"({len(train_ids)} to train, "
           f"{len(val_ids)} held out), {int(data.offsets[-1])} moves", flush=True)
     obs_all = torch.from_numpy(data.obs.astype(np.float32))
     feats_all = torch.from_numpy(data.features.astype(np.float32))
@@ -259,8 +272,10 @@ def train(args: argparse.Namespace) -> None:
         return agree / len(ids), regret / len(ids)
 
     base_agree, base_regret = heuristic_baseline(val_ids[: args.val_limit])
+    _, base_train_regret = heuristic_baseline(train_ids[: args.val_limit])
     print(json.dumps({"heuristic_held_out_agreement": base_agree,
-                      "heuristic_held_out_regret": base_regret}), flush=True)
+                      "heuristic_held_out_regret": base_regret,
+                      "heuristic_train_regret": base_train_regret}), flush=True)
     perms = [(torch.from_numpy(a), torch.from_numpy(m)) for a, m in suit_permutations()]
     for epoch in range(1, args.epochs + 1):
         total = 0.0
@@ -306,6 +321,7 @@ def train(args: argparse.Namespace) -> None:
             best_state = [t.detach().clone() for t in model.modules.parameters()]
         if args.curve:
             meta = {"rules": args.rules, "decisions": n, "shards": len(paths),
+                    "endgame_shards": len(extra),
                     "heuristic_held_out_agreement": base_agree,
                     "heuristic_held_out_regret": base_regret,
                     "hidden": args.hidden, "pairs": args.pairs, "duel_seed": args.duel_seed,
@@ -325,6 +341,33 @@ def train(args: argparse.Namespace) -> None:
     best = min(curve, key=lambda p: p["held_out_regret"])
     print(f"wrote {args.weights} ({Path(args.weights).stat().st_size} bytes), "
           f"epoch {best['epoch']}")
+
+
+def duel(args: argparse.Namespace) -> None:
+    """A weight file (not installed) against players, as ``chkobba duel`` measures."""
+    from chkobba.agents.base import AGENTS
+    from chkobba.duel.harness import run_duel
+    from chkobba.fishing.rules import preset
+    from chkobba.rl.neural import NeuralAgent, load_network
+
+    net = load_network(args.weights)
+    AGENTS["candidate"] = lambda s: NeuralAgent(net, "candidate")
+    for b in args.opponents:
+        r = run_duel("candidate", b, args.pairs, seed=args.seed, rules=preset(args.rules),
+                     jobs=1)
+        print(f"{args.weights} against {b}, {args.rules}, {args.pairs} pairs, seed {args.seed}: "
+              f"{r.margin.mean:+.3f} [{r.margin.low:+.3f}, {r.margin.high:+.3f}] points a deal, "
+              f"{r.a_timing.median_ms:.2f} ms a move (median)", flush=True)
+
+
+def combine(args: argparse.Namespace) -> None:
+    """Write the ensemble of ``--weights`` files (:func:`chkobba.rl.neural.ensemble`)."""
+    from chkobba.rl.neural import ensemble, load_network
+
+    net = ensemble([load_network(w) for w in args.weights])
+    net.save(args.out)
+    print(f"wrote {args.out} ({Path(args.out).stat().st_size} bytes): the mean of "
+          f"{len(args.weights)} networks")
 
 
 def plot(args: argparse.Namespace) -> None:
@@ -391,7 +434,10 @@ def run_all(args: argparse.Namespace) -> None:
     step("train", *training, "--measure-every", "0")
     step("generate", "--seed", "2", "--games", str(args.games // 2), "--actor", str(weights),
          *common)
-    step("train", *training, "--curve", str(curve), "--pairs", str(args.pairs))
+    step("generate", "--endgame", "--seed", "5", "--games", str(args.games * 5), "--actor",
+         str(weights), *common)
+    step("train", *training, "--endgame-shards", "1000000", "--curve", str(curve),
+         "--pairs", str(args.pairs))
     step("plot", str(curve), "--out", str(out / f"curve_{args.rules}.png"))
 
 
@@ -417,6 +463,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--jobs", type=int, default=1)
     g.add_argument("--actor", help="a player whose moves the recording seat plays (DAgger), "
                    "e.g. neural; the expert's values are still recorded")
+    g.add_argument("--endgame", action="store_true",
+                   help="cheap games (the actor against heuristic and greedy) recording only "
+                   "the last deal's decisions, with the exact solve's values (shards -e<seed>)")
     g.add_argument("--out", default="data/neural")
     g.set_defaults(run=generate)
     t = sub.add_parser("train", help="distil the decisions into the network (needs torch)")
@@ -441,6 +490,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--holdout", type=float, default=0.05)
     t.add_argument("--val-limit", type=int, default=5000)
     t.add_argument("--max-shards", type=int, default=0)
+    t.add_argument("--endgame-shards", type=int, default=0,
+                   help="how many endgame shards (generate --endgame) to train on as well")
     t.add_argument("--measure-every", type=int, default=2, help="epochs between duels (0: none)")
     t.add_argument("--pairs", type=int, default=200)
     t.add_argument("--duel-seed", type=int, default=10_001)
@@ -454,6 +505,17 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--pairs", type=int, default=300)
     e.add_argument("--seed", type=int, default=10_001)
     e.set_defaults(run=teacher)
+    d = sub.add_parser("duel", help="a weight file against players (neural: the shipped one)")
+    d.add_argument("weights")
+    d.add_argument("opponents", nargs="+")
+    d.add_argument("--rules", default="chkobba")
+    d.add_argument("--pairs", type=int, default=1000)
+    d.add_argument("--seed", type=int, default=10_005)
+    d.set_defaults(run=duel)
+    c = sub.add_parser("ensemble", help="one weight file averaging several networks' outputs")
+    c.add_argument("weights", nargs="+", help="chkobba-neural/1 files of the same depth")
+    c.add_argument("--out", required=True)
+    c.set_defaults(run=combine)
     p = sub.add_parser("plot", help="draw training curves as a PNG")
     p.add_argument("curve", nargs="+", help="curve files written by train --curve")
     p.add_argument("--out", default="docs/img/neural_curve.png")

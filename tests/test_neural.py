@@ -22,6 +22,7 @@ from chkobba.rl.neural import (
     Network,
     NeuralAgent,
     NeuralError,
+    ensemble,
     load_network,
     move_features,
     weights_for,
@@ -72,6 +73,22 @@ def test_a_saved_network_reads_back_and_plays_legal_moves(tmp_path: Path) -> Non
     for rules, seats, teams in [("chkobba", 2, False), ("scopa", 2, False),
                                 ("chkobba", 4, True), ("escoba", 3, False)]:
         assert len(play_deals(agent, rules, seats, teams, seed=3)) > 20
+
+
+def test_an_ensemble_is_one_network_scoring_the_mean_of_its_members() -> None:
+    """Block-diagonal side by side: the outputs are the members' mean, whatever their widths."""
+    members = [random_network(1), random_network(2, hidden=16), random_network(3)]
+    net = ensemble(members)
+    rng = np.random.default_rng(0)
+    x = rng.random(OBS_SIZE, dtype=np.float32)
+    f = rng.random((4, MOVE_FEATURES), dtype=np.float32)
+    want = np.mean([m.outputs(x, f) for m in members], axis=0)
+    assert np.allclose(net.outputs(x, f), want, rtol=1e-4, atol=1e-3)
+    with pytest.raises(NeuralError):
+        ensemble([])
+    shallow = Network(members[0].wo, members[0].wm, members[0].b0, members[0].layers[1:])
+    with pytest.raises(NeuralError, match="same number of layers"):
+        ensemble([members[0], shallow])
 
 
 def test_bad_weight_files_are_clear_errors(tmp_path: Path) -> None:
@@ -145,6 +162,21 @@ def test_the_duel_knows_the_level() -> None:
         check_playable("neural-nonexistent")
 
 
+def test_the_web_lobby_offers_the_level_in_every_language() -> None:
+    """``neural`` is among the game's computer levels (what the lobby lists), next to
+    ``medium``, with its name in every catalogue."""
+    import json
+
+    from chkobba.games.base import game
+
+    named = game("chkobba").levels()
+    assert "neural" in named and named.index("neural") == named.index("medium") + 1
+    catalogues = Path(__file__).parents[1] / "src/chkobba/words/catalogues"
+    for lang in ("en", "fr", "it", "es", "ar"):
+        words = json.loads((catalogues / f"{lang}.json").read_text(encoding="utf-8"))
+        assert words["page"]["level_neural"], lang
+
+
 def test_the_distillation_data_is_deterministic_whatever_the_jobs(tmp_path: Path) -> None:
     """Two games at a tiny search budget: the same shards on one process or two, rerun."""
     runs = []
@@ -190,3 +222,28 @@ def test_an_actor_may_be_a_weight_file(tmp_path: Path) -> None:
     positions = Positions()
     play_game("scopa", 4, 2, 8, positions, actor=str(path))
     assert len(positions) > 5
+
+
+def test_endgame_games_record_only_the_last_deal_with_exact_values(tmp_path: Path) -> None:
+    """``--endgame``: decisions with the stock empty, both seats, each labelled by the exact
+    solve: the move the solve prefers is worth no less than the actor's alternatives, and a
+    second run writes the same shard."""
+    from chkobba.rl.spaces import OBS_LAYOUT
+
+    shards = []
+    for name in ("a", "b"):
+        out = tmp_path / name
+        paths = list(generate("chkobba", 7, 6, 0, out, shard_games=6, actor="greedy",
+                              endgame=True))
+        assert [Path(p).name for p in paths] == ["chkobba-e7-g0000000.npz"]
+        shards.append(load_shards([Path(paths[0])]))
+    a, b = shards
+    assert len(a) >= 6
+    for field in ("obs", "values", "offsets", "chosen"):
+        assert np.array_equal(getattr(a, field), getattr(b, field)), field
+    stock = OBS_LAYOUT["stock"].start
+    assert (a.obs[:, stock] == 0).all()  # the last deal only
+    assert (np.diff(a.offsets) >= 2).all()
+    for k in range(len(a)):
+        v = a.values[a.offsets[k]:a.offsets[k + 1]]
+        assert v[a.chosen[k]] == v.max()

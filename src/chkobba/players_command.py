@@ -82,7 +82,8 @@ PLAYERS: Final[tuple[PlayerInfo, ...]] = (
                  "docs/rl.md, The learned player (neural)",
                  "chkobba duel neural heuristic --rules chkobba --pairs 1000 --seed 10002 "
                  "--jobs 1"),
-        note="level with heuristic so far (Scopa +0.02, -0.05 to +0.09; same source)",
+        note="level with heuristic in 2 players (Scopa +0.02, -0.05 to +0.09); above it "
+        "2 against 2: Chkobba +0.19, +0.09 to +0.29 (--players 4 --seed 10006; same source)",
     ),
     PlayerInfo(
         "chkobba", "openspiel-ismcts", "",

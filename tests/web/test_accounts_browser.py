@@ -35,6 +35,7 @@ def post(base: str, path: str, data: dict[str, Any]) -> dict[str, Any]:
 
 def test_sign_up_log_out_log_in_and_see_the_account(server: ServerProcess, browser: Any) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
 
     d = browser
     d.get(server.base + "/")
@@ -81,6 +82,17 @@ def test_sign_up_log_out_log_in_and_see_the_account(server: ServerProcess, brows
     assert "being played" in item.text
     item.find_element(By.LINK_TEXT, "Open").click()
     wait(d, lambda d: d.current_url.endswith(f"/g/{game}") and body(d, "data-ply") is not None)
+
+    # Touti's page marks the account's seat the same way; the computers' seats are unmarked.
+    d.get(server.base + "/")
+    wait(d, lambda d: body(d, "data-ready") == "1")
+    Select(d.find_element(By.ID, "c-rules")).select_by_value("touti")
+    d.find_element(By.ID, "c-start").click()
+    wait(d, lambda d: "/touti/" in d.current_url and body(d, "data-ply") is not None)
+    wait(d, lambda d: visible(d, ".touti-seat .member"))
+    marked = d.find_elements(By.CSS_SELECTOR, ".touti-seat .member")
+    assert len(marked) == 1
+    assert marked[0].get_attribute("title")
 
 
 def test_names_are_shown_as_text(server: ServerProcess, browser: Any) -> None:

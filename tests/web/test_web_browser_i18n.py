@@ -80,6 +80,13 @@ def play_until_a_choice(
             by_card[move.split(":")[0]] = by_card.get(move.split(":")[0], 0) + 1
         twice = [c for c, n in by_card.items() if n > 1]
         card = twice[0] if twice else next(iter(by_card))
+        # The log is checked at the choice, so a choice met before any play has been
+        # logged (the seat leads a random deal, or a round's log has just been cleared)
+        # waits: another card is played first.
+        unlogged = twice and not texts(d, "#log li")
+        if unlogged:
+            others = [c for c in by_card if c not in twice]
+            card = others[0] if others else card
         ply = body(d, "data-ply")
         try:
             d.find_element(By.CSS_SELECTOR, f"#hand .card[data-card='{card}']").click()
@@ -87,7 +94,13 @@ def play_until_a_choice(
             # The hand was redrawn, or the round's breakdown opened over it, between
             # finding the card and clicking it: look again (the loop closes the dialog).
             continue
-        if twice:
+        if twice and unlogged and card in twice:
+            # Every card has two ways: take the first, and look for a choice later.
+            wait(d, lambda d: visible(d, "#choices button.choice"))
+            d.find_element(By.CSS_SELECTOR, "#choices button.choice").click()
+            wait(d, lambda d, ply=ply: body(d, "data-ply") != ply)
+            continue
+        if twice and not unlogged:
             wait(d, lambda d: visible(d, "#choices"))
             return str(WebDriverWait(
                 d, 40, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)

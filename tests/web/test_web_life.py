@@ -89,7 +89,7 @@ def test_settings_are_stored_and_shown_with_their_defaults(client: TestClient) -
     shown = client.get(f"/api/games/{solo['game']}").json()
     assert shown["settings"] == {
         "unlisted": True, "grace": GRACE, "clock": None, "abandon_after": ABANDON_AFTER,
-        "coaching": True,
+        "coaching": True, "rated": False,
     }
     assert shown["coaching"] is True and shown["ending"] is None
     gid, tokens = new_room(client, grace=5, clock=30.5, abandon_after=600, unlisted=True)
@@ -98,7 +98,7 @@ def test_settings_are_stored_and_shown_with_their_defaults(client: TestClient) -
         welcome, _ = recv_until(ws, "welcome")
     assert welcome["settings"] == {
         "unlisted": True, "grace": 5.0, "clock": 30.5, "abandon_after": 600.0,
-        "coaching": False,
+        "coaching": False, "rated": False,
     }
     assert welcome["coaching"] is False
 

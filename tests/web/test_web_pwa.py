@@ -52,7 +52,7 @@ def test_the_manifest_and_its_icons(sqlite_client: TestClient) -> None:
     # What an install prompt needs: 192 and 512 pixels.
     assert {192, 512} <= sizes
     # Every page names the manifest and registers the worker.
-    for page in ("/", "/touti", "/rules", "/account", "/analyse"):
+    for page in ("/", "/touti", "/rules", "/account", "/analyse", "/leaderboard"):
         html = sqlite_client.get(page).text
         assert '<link rel="manifest" href="/manifest.webmanifest">' in html, page
         assert '<script type="module" src="/static/pwa.js"></script>' in html, page

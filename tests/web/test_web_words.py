@@ -15,17 +15,20 @@ import pytest
 from chkobba.fishing.cards import RANKS, SUITS
 from chkobba.fishing.rules import PRESETS
 from chkobba.games import GAME_NAMES, game
+from chkobba.web.howto import howto_json
 from chkobba.web.rules_page import names as rules_names
 from chkobba.words import LANGUAGES, catalogue
 from chkobba.words.cards import DECKS
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "chkobba" / "web" / "static"
 
-CALLS = {"t": "page", "tt": "touti", "ct": "coach", "rw": "rules_page", "aw": "account"}
+CALLS = {"t": "page", "tt": "touti", "ct": "coach", "rw": "rules_page", "aw": "account",
+         "rt": "ratings"}
 """Each page's word function and the catalogue section it reads."""
 
 MARKERS = {"data-i18n": "page", "data-i18n-placeholder": "page", "data-i18n-label": "page",
-           "data-tt": "touti", "data-rw": "rules_page", "data-aw": "account"}
+           "data-tt": "touti", "data-rw": "rules_page", "data-aw": "account",
+           "data-rt": "ratings"}
 """The html markers whose value is a key, and its section."""
 
 
@@ -44,6 +47,12 @@ def levels() -> set[str]:
     return {level for name in GAME_NAMES for level in game(name).levels()}
 
 
+def example_players(hands: bool = False) -> set[str]:
+    """Who plays a card in a rules page's worked example (``hands``: whose hand it shows)."""
+    steps = [s for n in rules_names() for s in howto_json(n)["example"]["steps"]]
+    return {s["who"] for s in steps if s.get("hand") or not hands}
+
+
 FAMILIES: dict[tuple[str, str], set[str]] = {
     # (section, prefix): every name the prefix is completed with.
     ("page", "deck_"): set(DECKS),
@@ -54,6 +63,9 @@ FAMILIES: dict[tuple[str, str], set[str]] = {
     ("games", "name_"): set(rules_names()),
     ("games", "line_"): set(rules_names()),
     ("account", "status_"): {"open", "playing", "finished"},
+    # The worked examples' players (chkobba.web.howto): who plays, and whose hand is shown.
+    ("rules_page", "plays_"): example_players(),
+    ("rules_page", "holds_"): example_players(hands=True),
 }
 """The families of keys the pages build from a name, and every name they may be given."""
 
@@ -98,6 +110,7 @@ def test_the_pages_ask_for_words() -> None:
     assert {("page", "level_search"), ("games", "name_scopa-di-quindici")} <= every
     assert ("page", "deck") in used(STATIC / "cards.js")
     assert {("account", "log_in"), ("account", "status_playing")} <= every
+    assert {("ratings", "leaderboard"), ("ratings", "chart_label")} <= every
 
 
 def test_the_card_names_cover_every_deck() -> None:

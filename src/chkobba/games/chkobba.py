@@ -139,6 +139,10 @@ def point_names(rules: RuleSet) -> list[dict[str, str]]:
 # -- the computer players people meet ----------------------------------------------
 
 
+LEARNED: Final = ("neural",)
+"""Learned players offered among the levels when installed (``chkobba.rl.neural``)."""
+
+
 def levels() -> list[str]:
     """The computer players a game may be given, weakest first (none that sees hidden cards)."""
     make_agent("random", 0)  # loads the built-in players into the registry
@@ -147,6 +151,11 @@ def levels() -> list[str]:
         named = ["random", *importlib.import_module("chkobba.agents.levels").LEVELS]
     except (ImportError, AttributeError):
         named = sorted(AGENTS)
+    # The learned player, where numpy is installed (it registers itself): about as strong
+    # as ``medium``, so it is listed next to it.
+    for name in LEARNED:
+        if name in AGENTS and name not in named:
+            named.insert(named.index("medium") + 1 if "medium" in named else len(named), name)
     # Players the server was started with (``chkobba serve --player policy:PATH``).
     named += [n for n in getattr(agents_base, "OFFERED", []) if n not in named]
     return [n for n in named if is_fair(n)]

@@ -124,6 +124,62 @@ class RecordingExpert:
         return moves[best] if self.actor is None else self.actor.choose(obs)
 
 
+class ExactRecorder:
+    """Plays ``actor``'s moves and, where the expert solves the position exactly (the last
+    deal of two players: every card is then known to the seat, and one solve gives each
+    move's exact margin), records the solve's value of every legal move.
+
+    Those labels carry none of the sampled search's noise, and the last deal is where the
+    search gains most over ``heuristic`` (its regret there is several times the rest's),
+    so they are worth many more decisions than the games that reach them cost: the
+    actors are one-ply players or a network, a fraction of a millisecond a move.
+    """
+
+    def __init__(
+        self, expert: ExpertAgent, positions: Positions, game_id: int, actor: Agent
+    ) -> None:
+        self.expert = expert
+        self.positions = positions
+        self.game_id = game_id
+        self.actor = actor
+        self.name = "exact-recorder"
+
+    def choose(self, obs: Observation) -> Move:
+        """The actor's move; the exact values recorded first where there is a choice."""
+        moves = obs.legal_moves
+        if len(moves) > 1 and self.expert.solves_exactly(obs):
+            values = self.expert.evaluate(obs)
+            n = search_samples(self.expert, obs)
+            best = max(range(len(moves)), key=values.__getitem__)
+            self.positions.add(obs, [v / n for v in values], best, self.game_id)
+        return self.actor.choose(obs)
+
+
+ENDGAME_ACTORS: Final = ("heuristic", "greedy", "heuristic")
+"""The opponents of the recording actor in endgame games, in turn by game number."""
+
+
+def play_endgame(
+    rules_name: str, seed: int, index: int, positions: Positions, actor: str
+) -> None:
+    """Play game ``index`` of ``seed`` (one deal, two players): ``actor`` against
+    :data:`ENDGAME_ACTORS` ``[index % 3]``, seats alternating every three games, both seats
+    recording the exact values of their last deal's decisions (:class:`ExactRecorder`)."""
+    g = game("chkobba")
+    rules = preset(rules_name)
+    rng = random.Random(sub_seed(seed, index))
+    dealer = rng.randrange(2)
+    deck = g.draw_deck(rng, rules, 2, False, dealer)
+    me = (index // len(ENDGAME_ACTORS)) % 2
+    agents: list[Agent] = []
+    for seat in range(2):
+        s = sub_seed(seed, index, seat)
+        who = actor if seat == me else ENDGAME_ACTORS[index % len(ENDGAME_ACTORS)]
+        agents.append(ExactRecorder(distill_expert(s, 1), positions, index, actor_agent(who, s)))
+    table = g.start(rules, 2, False, seed=0, dealer=dealer, decks=lambda k: deck)
+    play_out(table, agents, [[], []], "round")
+
+
 def play_game(
     rules_name: str,
     seed: int,
@@ -188,9 +244,9 @@ def write_shard(path: Path, positions: Positions) -> None:
     tmp.rename(path)
 
 
-def shard_path(out: Path, rules_name: str, seed: int, start: int) -> Path:
-    """The shard of games ``start`` to ``start + SHARD_GAMES - 1``."""
-    return out / f"{rules_name}-s{seed}-g{start:07d}.npz"
+def shard_path(out: Path, rules_name: str, seed: int, start: int, endgame: bool = False) -> Path:
+    """The shard of games ``start`` to ``start + SHARD_GAMES - 1`` (``-e``: endgame games)."""
+    return out / f"{rules_name}-{'e' if endgame else 's'}{seed}-g{start:07d}.npz"
 
 
 def make_shard(
@@ -201,14 +257,19 @@ def make_shard(
     samples: int,
     out: str,
     actor: str | None = None,
+    endgame: bool = False,
 ) -> str:
-    """Play ``games`` games from ``start`` and write their shard (skipped if it exists)."""
-    path = shard_path(Path(out), rules_name, seed, start)
+    """Play ``games`` games from ``start`` and write their shard (skipped if it exists);
+    ``endgame``: only the last deal's exact values (:func:`play_endgame`)."""
+    path = shard_path(Path(out), rules_name, seed, start, endgame)
     if path.exists():
         return str(path)
     positions = Positions()
     for index in range(start, start + games):
-        play_game(rules_name, seed, index, samples, positions, actor)
+        if endgame:
+            play_endgame(rules_name, seed, index, positions, actor or "heuristic")
+        else:
+            play_game(rules_name, seed, index, samples, positions, actor)
     write_shard(path, positions)
     return str(path)
 
@@ -223,19 +284,21 @@ def generate(
     first: int = 0,
     shard_games: int = SHARD_GAMES,
     actor: str | None = None,
+    endgame: bool = False,
 ) -> Iterable[str]:
     """Play games ``first`` to ``first + games - 1`` in shards, yielding each shard's path
-    as it is written (in order with several ``jobs``); ``actor``: see :func:`play_game`."""
+    as it is written (in order with several ``jobs``); ``actor``: see :func:`play_game`;
+    ``endgame``: see :func:`play_endgame`."""
     out.mkdir(parents=True, exist_ok=True)
     starts = range(first, first + games, shard_games)
     sizes = [min(shard_games, first + games - s) for s in starts]
     if jobs == 1:
         for s, n in zip(starts, sizes, strict=True):
-            yield make_shard(rules_name, seed, s, n, samples, str(out), actor)
+            yield make_shard(rules_name, seed, s, n, samples, str(out), actor, endgame)
         return
     with ProcessPoolExecutor(jobs) as pool:
         futures = [
-            pool.submit(make_shard, rules_name, seed, s, n, samples, str(out), actor)
+            pool.submit(make_shard, rules_name, seed, s, n, samples, str(out), actor, endgame)
             for s, n in zip(starts, sizes, strict=True)
         ]
         for f in futures:

@@ -15,6 +15,7 @@ Chkobba's deals: still legal, but not measured elsewhere.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -219,6 +220,48 @@ def _load(path: str, mtime: int) -> Network:
     return Network(wo, wm, b0, tuple(layers), skip, str(arrays.get("preset", "")))
 
 
+def ensemble(networks: Sequence[Network]) -> Network:
+    """One network whose outputs are the mean of ``networks``' outputs (same depth each).
+
+    The members sit side by side: their first layers' columns are concatenated, their
+    hidden layers placed on a block diagonal, and their last layers stacked and divided
+    by their number, so the result is an ordinary :class:`Network` (one file, one pass).
+    Averaging the logits of networks trained from different seeds averages away part of
+    what each learned of the search's noise (an ensemble, Dietterich 2000); the move a
+    mean of logits prefers is the one the mean of the log-probabilities prefers.
+    """
+    if not networks:
+        raise NeuralError("an ensemble needs at least one network")
+    depth = len(networks[0].layers)
+    if any(len(n.layers) != depth for n in networks):
+        raise NeuralError("the networks of an ensemble must have the same number of layers")
+    k = float(len(networks))
+    layers = []
+    for i in range(depth):
+        ws = [n.layers[i][0] for n in networks]
+        bs = [n.layers[i][1] for n in networks]
+        if i == depth - 1:
+            layers.append((np.concatenate(ws, axis=0) / k, np.mean(bs, axis=0)))
+            continue
+        block = np.zeros((sum(w.shape[0] for w in ws), sum(w.shape[1] for w in ws)), np.float32)
+        r = c = 0
+        for w in ws:
+            block[r:r + w.shape[0], c:c + w.shape[1]] = w
+            r += w.shape[0]
+            c += w.shape[1]
+        layers.append((block, np.concatenate(bs)))
+    skips = [n.ws if n.ws is not None else np.zeros((MOVE_FEATURES, 2), np.float32)
+             for n in networks]
+    return Network(
+        np.concatenate([n.wo for n in networks], axis=1),
+        np.concatenate([n.wm for n in networks], axis=1),
+        np.concatenate([n.b0 for n in networks]),
+        tuple(layers),
+        np.mean(skips, axis=0).astype(np.float32),
+        networks[0].preset,
+    )
+
+
 def weights_for(preset_name: str) -> Path:
     """The shipped weight file for ``preset_name``, or Chkobba's (:data:`FALLBACK`) where
     that preset has none; raise :class:`NeuralError` if neither is installed."""
@@ -270,6 +313,7 @@ __all__ = [
     "Network",
     "NeuralAgent",
     "NeuralError",
+    "ensemble",
     "load_network",
     "move_features",
     "weights_for",

@@ -16,7 +16,18 @@ from typing import Any, Final
 from sqlalchemy import Engine, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from chkobba.store.schema import accounts, games, login_failures, moves, seats, sessions
+from chkobba.store.schema import (
+    accounts,
+    challenges,
+    games,
+    login_failures,
+    moves,
+    queue_entries,
+    rating_history,
+    ratings,
+    seats,
+    sessions,
+)
 from chkobba.store.store import _aware, now
 
 NEUTRAL_NAME: Final = "anonymous"
@@ -157,6 +168,14 @@ class Accounts:
                 .values(name=NEUTRAL_NAME, account_id=None)
             )
             conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
+            # Its places in the "Play now" queue and its challenges, sent or received.
+            conn.execute(delete(queue_entries).where(queue_entries.c.account_id == account_id))
+            conn.execute(
+                delete(challenges).where(
+                    (challenges.c.from_account == account_id)
+                    | (challenges.c.to_account == account_id)
+                )
+            )
             conn.execute(delete(accounts).where(accounts.c.id == account_id))
         return unfinished
 
@@ -306,6 +325,22 @@ class Accounts:
                     )
                 ):
                     results[game_id] = (winner, totals, ending)
+            rated = [
+                {"pool": r.pool, "mu": r.mu, "sigma": r.sigma, "games": r.games, "wins": r.wins}
+                for r in conn.execute(select(ratings).where(ratings.c.account_id == account_id))
+            ]
+            history = [
+                {
+                    "game": r.game_id, "pool": r.pool, "rank": r.rank, "won": bool(r.won),
+                    "mu_before": r.mu_before, "sigma_before": r.sigma_before,
+                    "mu": r.mu, "sigma": r.sigma, "at": _aware(r.at).isoformat(),
+                }
+                for r in conn.execute(
+                    select(rating_history)
+                    .where(rating_history.c.account_id == account_id)
+                    .order_by(rating_history.c.at)
+                )
+            ]
         out_games = []
         for g in played:
             winner, totals, ending = results.get(g.id, (None, None, None))
@@ -336,4 +371,6 @@ class Accounts:
                 "password_changed": account.password_at.isoformat(),
             },
             "games": out_games,
+            "ratings": rated,
+            "rating_history": history,
         }

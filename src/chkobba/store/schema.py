@@ -20,6 +20,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -56,6 +57,7 @@ games: Final = Table(
     Column("rematch", String(16), nullable=True),
     Column("rematch_of", String(16), nullable=True),
     Column("unlisted", Boolean, nullable=False, server_default=text("false")),
+    Column("pool", String(32), nullable=True),
 )
 
 seats: Final = Table(
@@ -148,3 +150,97 @@ login_failures: Final = Table(
 )
 """Failed log-ins, per account (``scope`` ``account``) and per client address
 (``address``), each ``key`` a SHA-256: what limits guessing across every worker."""
+
+queue_entries: Final = Table(
+    "queue_entries",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("ticket_hash", String(64), nullable=False, unique=True),
+    Column("pool", String(32), nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("seating", String(8), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("clock", Float, nullable=True),
+    Column("account_id", Integer, nullable=True, index=True),
+    Column("name", String(64), nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("joined_at", DateTime(timezone=True), nullable=False),
+    Column("seen_at", DateTime(timezone=True), nullable=False),
+    Column("paired_at", DateTime(timezone=True), nullable=True),
+    Column("game_id", String(16), nullable=True),
+    Column("seat", Integer, nullable=True),
+    sqlite_autoincrement=True,
+)
+"""The "Play now" queue (chkobba.store.queue): each player waiting in a pool (``pool``,
+the preset; ``seating``; ``rated``; ``clock``), the rating they are paired by, when they
+came (``joined_at``) and when their page last said it is there (``seen_at``); once
+``status`` is ``paired``, the game and seat. ``ticket_hash`` is the SHA-256 of the
+player's ticket, which becomes their seat's token."""
+
+challenges: Final = Table(
+    "challenges",
+    metadata,
+    Column("id", String(24), primary_key=True),
+    Column("from_account", Integer, nullable=True, index=True),
+    Column("from_name", String(64), nullable=False),
+    Column("ticket_hash", String(64), nullable=False, unique=True),
+    Column("to_account", Integer, nullable=True, index=True),
+    Column("to_name", String(64), nullable=True),
+    Column("pool", String(32), nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("seating", String(8), nullable=False),
+    Column("clock", Float, nullable=True),
+    Column("status", String(16), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("game_id", String(16), nullable=True),
+    Column("challenger_seat", Integer, nullable=True),
+)
+"""Invitations to a game (chkobba.store.queue): from an account or a guest
+(``from_name``), to a named account (``to_account``) or to whoever has the link
+(``to_account`` null; the ``id`` is the link's secret); the game's settings, the state
+(``open``, ``accepted``, ``declined``, ``cancelled``) and, once accepted, the game."""
+ratings: Final = Table(
+    "ratings",
+    metadata,
+    Column(
+        "account_id",
+        Integer,
+        ForeignKey("accounts.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("pool", String(32), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Index("ix_ratings_pool_mu", "pool", "mu"),
+)
+"""Each account's rating in each pool it played a rated game in (docs/ratings.md): the
+Weng-Lin model's mu and sigma, the rated games played and won."""
+
+rating_history: Final = Table(
+    "rating_history",
+    metadata,
+    Column("game_id", String(16), ForeignKey("games.id"), primary_key=True),
+    Column(
+        "account_id",
+        Integer,
+        ForeignKey("accounts.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("pool", String(32), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("rank", Integer, nullable=False),
+    Column("won", Boolean, nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Index("ix_rating_history_account_at", "account_id", "at"),
+)
+"""One row per player of each rated game: the rating before and after it. A game with
+rows here has been rated (it is never rated twice)."""

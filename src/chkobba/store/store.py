@@ -22,6 +22,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import ArgumentError
 
 from chkobba.fishing.rules import RULES_VERSION, RuleSet, preset
+from chkobba.store.ratings import Outcome, settle
 from chkobba.store.schema import coach_uses, games, moves, seats
 
 GAME_STATUSES: Final = ("open", "playing", "finished")
@@ -72,7 +73,9 @@ class Finish:
     ending: str | None = None
     """How it ended when not played out: ``resigned`` or ``abandoned``."""
     resigned: int | None = None
-    """The side that resigned."""
+    """The side that resigned (or lost on the clock: ``ending`` ``timeout``)."""
+    rated: Outcome | None = None
+    """A rated game's outcome: its players' ratings are updated in the same transaction."""
 
 
 @dataclass
@@ -119,6 +122,8 @@ class StoredGame:
     """When its last move was stored (loaded with the moves)."""
     unlisted: bool = False
     """A private game: never listed, not even once finished (its link opens it)."""
+    pool: str | None = None
+    """The rating pool of a rated game (:mod:`chkobba.store.pools`); None: casual."""
 
     def ruleset(self) -> RuleSet:
         """The game's rule set, as its preset was defined in its rules version."""
@@ -221,45 +226,51 @@ class Store:
     def create_game(self, game: StoredGame) -> None:
         """Insert a new game and its seats."""
         with self.engine.begin() as conn:
-            # Columns of later migrations are written only when set, so that a database still
-            # at an earlier version (as the migration tests build one) takes the same rows.
-            settings = json.dumps(game.settings) if game.settings is not None else None
-            conn.execute(
-                insert(games).values(
-                    id=game.id,
-                    game=game.game,
-                    kind=game.kind,
-                    status=game.status,
-                    rules=game.rules,
-                    rules_version=game.rules_version,
-                    options=json.dumps(game.options),
-                    seats=game.seats,
-                    teams=game.teams,
-                    seed=game.seed,
-                    created_at=game.created_at,
-                    **_set_only(
-                        settings=settings,
-                        rematch_of=game.rematch_of,
-                        unlisted=game.unlisted or None,
-                    ),
-                )
+            self.insert_game(conn, game)
+
+    def insert_game(self, conn: Connection, game: StoredGame) -> None:
+        """Insert a new game and its seats within ``conn``'s transaction (the queue makes
+        a game in the transaction that takes its players off the queue)."""
+        # Columns of later migrations are written only when set, so that a database still
+        # at an earlier version (as the migration tests build one) takes the same rows.
+        settings = json.dumps(game.settings) if game.settings is not None else None
+        conn.execute(
+            insert(games).values(
+                id=game.id,
+                game=game.game,
+                kind=game.kind,
+                status=game.status,
+                rules=game.rules,
+                rules_version=game.rules_version,
+                options=json.dumps(game.options),
+                seats=game.seats,
+                teams=game.teams,
+                seed=game.seed,
+                created_at=game.created_at,
+                **_set_only(
+                    settings=settings,
+                    rematch_of=game.rematch_of,
+                    unlisted=game.unlisted or None,
+                    pool=game.pool,
+                ),
             )
-            owned = any(s.account_id is not None for s in game.seat_rows)
-            conn.execute(
-                insert(seats),
-                [
-                    {
-                        "game_id": game.id,
-                        "seat": s.seat,
-                        "name": s.name,
-                        "token_hash": s.token_hash,
-                        "agent": s.agent,
-                        # As above: the column exists from v0008 on; written only when used.
-                        **({"account_id": s.account_id} if owned else {}),
-                    }
-                    for s in game.seat_rows
-                ],
-            )
+        )
+        owned = any(s.account_id is not None for s in game.seat_rows)
+        conn.execute(
+            insert(seats),
+            [
+                {
+                    "game_id": game.id,
+                    "seat": s.seat,
+                    "name": s.name,
+                    "token_hash": s.token_hash,
+                    "agent": s.agent,
+                    # As above: the column exists from v0008 on; written only when used.
+                    **({"account_id": s.account_id} if owned else {}),
+                }
+                for s in game.seat_rows
+            ],
+        )
 
     def update_seats(self, game_id: str, rows: Sequence[SeatRow], status: str) -> None:
         """Write the given seats of a game, and its status, in one transaction."""
@@ -324,6 +335,8 @@ class Store:
                     **_set_only(ending=f.ending, resigned=f.resigned),
                 )
             )
+            if f.rated is not None:
+                settle(conn, f.game_id, f.rated)
 
     def mark_seen(self, game_id: str, seats_seen: Sequence[int], at: dt.datetime) -> None:
         """Note that the holders of ``seats_seen`` (and so someone) were connected at ``at``."""
@@ -562,6 +575,7 @@ def _game_of(m: Any) -> StoredGame:
         rematch=m["rematch"],
         rematch_of=m["rematch_of"],
         unlisted=bool(m["unlisted"]),
+        pool=m["pool"],
     )
 
 

@@ -43,6 +43,7 @@ from chkobba.web.http import (
 )
 from chkobba.web.hub import Busy, Conn, Hub, Settings, clean_name, room_from_stored
 from chkobba.web.life import SETTING_FIELDS, room_settings
+from chkobba.web.matchmaking import Matchmaking, QueuePolicy, RatingFor
 from chkobba.web.metrics import Metrics
 from chkobba.web.protocol import (
     ERROR_CODES,
@@ -56,6 +57,8 @@ from chkobba.web.protocol import (
     point_names,
 )
 from chkobba.web.pwa import CachedStatic, manifest, service_worker
+from chkobba.web.rated import NotRateable, check_rated
+from chkobba.web.ratings import RatingService
 from chkobba.web.replay import game_record, replay_frames, table_steps
 from chkobba.web.rules_page import UnknownRules, index_json, rules_json
 from chkobba.web.work import Limits, Work
@@ -160,6 +163,19 @@ def creation(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def rated_rules(spec: dict[str, Any], signed_in: bool) -> None:
+    """Check that the game of ``spec`` (:func:`creation`'s) may be rated: else
+    :class:`NotRateable`, saying why."""
+    played = game(spec["game_name"])
+    rules = played.make_rules(spec["rules_name"], spec["options"])
+    if spec["target"] is not None:
+        rules = played.with_target(rules, spec["target"])
+    check_rated(
+        played, rules, spec["seats"], spec["teams"], spec["kind"], signed_in,
+        spec["computers"], spec["settings"].coaching,
+    )
+
+
 def alone(computers: list[str | None] | None, seats: int) -> bool:
     """Whether ``computers`` gives every seat but the creator's to the computer."""
     wanted = list(computers or [])
@@ -172,10 +188,14 @@ def create_app(
     limits: Limits | None = None,
     worker: str | None = None,
     accounts: AccountPolicy | None = None,
+    queue: QueuePolicy | None = None,
+    ratings: RatingFor | None = None,
 ) -> Starlette:
     """The web application, storing games in the database at ``db_url``; with ``worker``
     (its name), one worker of a cluster sharing that PostgreSQL database (docs/deploy.md);
-    ``accounts``, how accounts behave (sessions, log-in limits, the password hash)."""
+    ``accounts``, how accounts behave (sessions, log-in limits, the password hash);
+    ``queue``, how the "Play now" queue pairs; ``ratings``, each account's rating in a
+    pool, which the queue pairs by (by default the one the leaderboard shows)."""
     store = Store(db_url, manual_checkpoints=True)
     hub = Hub(store, settings)
     if worker is not None:
@@ -193,15 +213,19 @@ def create_app(
     work = Work(limits or Limits())
     coach = Coach(hub, store, work)
     members = AccountService(hub, accounts)
+    rated = RatingService(members)
+    matchmaking = Matchmaking(hub, members, queue, ratings or rated.rating_for)
     # Creating and joining games, Chkobba's and Touti's, share each address's budget.
     creating = Budgets(hub.settings.rate, hub.settings.burst, "games created or joined")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
+        matchmaking.start()
         try:
             yield
         finally:
+            await matchmaking.stop()
             await work.close()
             await hub.stop()
             store.close()
@@ -275,6 +299,11 @@ def create_app(
             name = account.name if account else clean_name(data.get("name"), "Player 1")
         except ValueError as e:
             return error(400, "bad_request", str(e))
+        if spec["settings"].rated:
+            try:
+                rated_rules(spec, account is not None)
+            except NotRateable as e:
+                return error(400, "not_rateable", str(e))
         if spec["kind"] == "computer":
             played = game(spec["game_name"])
             level = data.get("level", played.default_level())
@@ -300,6 +329,10 @@ def create_app(
         if room is None:
             return error(404, "unknown_game", "no such game")
         account = await members.current(request)
+        if room.life.rated and account is None:
+            return error(
+                403, "rated_needs_account", "a rated game is between signed-in players: log in"
+            )
         try:
             default = f"Player {room.seats - len(room.free_seats()) + 1}"
             name = account.name if account else clean_name(data.get("name"), default)
@@ -542,6 +575,8 @@ def create_app(
         Route("/api/rules/{name}", rules_of),
         *coach.routes(),
         *members.routes(),
+        *matchmaking.routes(),
+        *rated.routes(page),
         WebSocketRoute("/ws", ws_endpoint),
         # The catalogues (chkobba.words): the pages' words in every language.
         Mount("/static/i18n", CachedStatic(directory=CATALOGUES), name="i18n"),
@@ -562,4 +597,5 @@ def create_app(
     app.state.hub = hub
     app.state.work = work
     app.state.accounts = members
+    app.state.matchmaking = matchmaking
     return app

@@ -34,6 +34,8 @@ from chkobba.fishing.rules import RULES_VERSION, RulesError
 from chkobba.games import Game, MoveRefused, Table, game, replay
 from chkobba.store import Finish, MoveRow, SeatRow, Store, StoredGame
 from chkobba.store.hints import add_hint
+from chkobba.store.pools import Pool
+from chkobba.store.ratings import Outcome
 from chkobba.store.store import now
 from chkobba.web.cluster import NotOwner, Ownership
 from chkobba.web.codes import is_game_id, new_code
@@ -49,6 +51,7 @@ from chkobba.web.protocol import (
     ResignMsg,
     players_json,
 )
+from chkobba.web.rated import outcome, pool_for
 
 log = logging.getLogger("chkobba.web")
 
@@ -238,6 +241,20 @@ class Room:
     first engine move; closed when the game ends or the room is let go)."""
     accounts: list[int | None] = field(default_factory=list)
     """The account holding each seat, if its player was signed in (else None)."""
+
+    @property
+    def pool(self) -> Pool | None:
+        """The rating pool of a rated game, or None for a casual one."""
+        if not self.life.rated:
+            return None
+        return pool_for(self.game, self.rules, self.table.seats, self.table.teams)
+
+    def rated_end(
+        self, winner: int | None, loser: int | None = None
+    ) -> Outcome | None:
+        """What this game's end tells the ratings (None: a casual game)."""
+        t = self.table
+        return outcome(self.pool, t.side_of, winner, list(t.totals()), loser)
 
     def account_of(self, seat: int) -> int | None:
         """The account holding ``seat``, or None."""
@@ -498,6 +515,9 @@ class Settings:
 
     bot_delay: float = 0.7
     """Seconds the computer waits before each move, so people can follow."""
+    bench_seats: bool = False
+    """For bench/ratings_order.py only: ``POST /api/bench/rated`` seats computer players
+    in accounts' seats of a rated game (``chkobba serve --bench-seats``, hidden)."""
     rate: float = 20.0
     """Messages per second each connection may send."""
     burst: float = 40.0
@@ -674,6 +694,32 @@ class Hub:
         )
         return room, token
 
+    async def create_bench_game(
+        self, pool: Pool, accounts: list[int], names: list[str], levels: list[str]
+    ) -> Room:
+        """A rated game of ``pool`` whose every seat is an account's, played by the
+        computer at ``levels`` (bench/ratings_order.py: only with ``bench_seats``); it
+        plays itself and is rated when it ends, as any rated game."""
+        if not self.settings.bench_seats:
+            raise ValueError("the server was not started with --bench-seats")
+        played = game(pool.game)
+        rules = played.make_rules(pool.rules, {})
+        seats, teams = (4, True) if pool.seating == "2v2" else (int(pool.seating), False)
+        if not len(accounts) == len(names) == len(levels) == seats:
+            raise ValueError(f"the pool {pool.name} seats {seats} players")
+        for level in levels:
+            if not played.fair(level):
+                raise ValueError(f"unknown level {level!r}")
+        match_seed = self.new_seed()
+        table = played.serve(rules, seats, teams, match_seed)
+        # The clock is long: a slow thinker on a busy machine must not lose on time.
+        life = RoomSettings(rated=True, clock=3600.0)
+        return await self._store_room(
+            "room", "playing", played, rules, table, match_seed, list[str | None](names),
+            [None] * seats, list[str | None](levels), life,
+            accounts=list[int | None](accounts),
+        )
+
     async def _store_room(
         self,
         kind: str,
@@ -694,6 +740,9 @@ class Hub:
         owners: list[int | None] = list(accounts) if accounts is not None else [None] * seats
         teams = table.teams
         stored_name, stored_options = played.rules_json(rules)
+        pool = pool_for(played, rules, seats, teams) if life.rated else None
+        if life.rated and pool is None:
+            raise ValueError("no rating pool plays these rules at this table")
         for _ in range(10):
             code = new_code()
             if code in self.rooms:
@@ -717,6 +766,7 @@ class Hub:
                 settings=life.to_json(),
                 rematch_of=rematch_of,
                 unlisted=life.unlisted,
+                pool=pool.name if pool is not None else None,
             )
             try:
                 await self.journal.call(self.store.create_game, stored)
@@ -784,6 +834,10 @@ class Hub:
             free = room.free_seats()
             if not free or room.status != "open":
                 raise ProtocolError("no_free_seat", "every seat of this game is taken")
+            if room.life.rated and account is None:
+                raise ProtocolError(
+                    "rated_needs_account", "a rated game is between signed-in players: log in"
+                )
             if account is not None and room.seat_of_account(account) is not None:
                 raise ProtocolError(
                     "already_seated", "your account already holds a seat in this game"
@@ -809,6 +863,8 @@ class Hub:
         if not room.game.fair(level):
             known = ", ".join(room.game.levels())
             raise ProtocolError("unknown_level", f"unknown level {level!r} (known: {known})")
+        if room.life.rated:
+            raise ProtocolError("rated_no_computer", "a rated game has no computer seat")
         async with room.lock:
             free = room.free_seats()
             if not free:
@@ -989,7 +1045,7 @@ class Hub:
     async def _finish(self, room: Room) -> None:
         t = room.table
         room.status = "finished"
-        finish = Finish(room.id, t.winner, list(t.totals()))
+        finish = Finish(room.id, t.winner, list(t.totals()), rated=room.rated_end(t.winner))
         await self.journal.call(self.journal.write_moves, [], [finish])
         self._end_engines(room, played_out=True)
         if self.cluster is not None:
@@ -1158,9 +1214,16 @@ class Hub:
         if room.status == "finished" or room.ending is not None:
             return None
         life = room.life
+        t = room.table
+        if life.rated and life.clock is not None:
+            # A rated game: nobody stands in for an absent player, whose clock runs on
+            # (connected or not) until they move or lose on time.
+            times = [] if room.idle_since is None else [room.idle_since + life.abandon_after]
+            if room.status == "playing" and not t.is_over and t.automatic() is None:
+                times.append(room.turn_since + life.clock)
+            return min(times) if times else None
         if room.idle_since is not None:
             return room.idle_since + life.abandon_after
-        t = room.table
         if room.status != "playing" or t.is_over or t.automatic() is not None:
             return None
         seat = t.turn
@@ -1198,10 +1261,16 @@ class Hub:
         if due > time.time() + 0.001:
             self.arm(room)  # moved on since the timer was set
             return
+        t = room.table
+        if room.life.rated and room.life.clock is not None:
+            if room.turn_since + room.life.clock <= due + 0.001 and room.status == "playing":
+                await self.out_of_time(room, t.turn, due)
+            else:
+                await self.abandon(room)
+            return
         if room.idle_since is not None:
             await self.abandon(room)
             return
-        t = room.table
         seat = t.turn
         away = room.away_since.get(seat)
         if away is not None and max(away, room.turn_since) + room.life.grace <= due + 0.001:
@@ -1282,12 +1351,36 @@ class Hub:
             # With two sides the other wins; with more, resigning names no winner.
             winner = next(s for s in sides if s != side) if len(sides) == 2 else None
             await self.end_early(
-                room, Finish(room.id, winner, list(t.totals()), "resigned", side)
+                room,
+                Finish(
+                    room.id, winner, list(t.totals()), "resigned", side,
+                    rated=room.rated_end(winner, side),
+                ),
             )
         reply: dict[str, Any] = {"type": "resigned", "game": room.id, "side": side}
         if re is not None:
             reply["re"] = re
         conn.send(reply)
+
+    async def out_of_time(self, room: Room, seat: int, due: float) -> None:
+        """A rated game's seat to move ran out of time: its side loses the game."""
+        async with room.lock:
+            t = room.table
+            if self.deadline(room) != due or t.turn != seat or room.status != "playing":
+                self.arm(room)
+                return
+            side = t.side_of[seat]
+            sides = sorted(set(t.side_of))
+            # With two sides the other wins; with more, the others are ranked by points.
+            winner = next(s for s in sides if s != side) if len(sides) == 2 else None
+            await self.end_early(
+                room,
+                Finish(
+                    room.id, winner, list(t.totals()), "timeout", side,
+                    rated=room.rated_end(winner, side),
+                ),
+            )
+        log.info("game %s: seat %d lost on time", room.id, seat)
 
     async def abandon(self, room: Room) -> None:
         """End a game nobody came back to as abandoned; it is kept as finished."""

@@ -18,7 +18,9 @@ ABANDON_AFTER: Final = 86_400.0
 """Seconds a game may wait with no seat's holder connected before it is abandoned."""
 MIN_SECONDS: Final = 0.1
 MAX_SECONDS: Final = 30 * 86_400.0
-SETTING_FIELDS: Final = ("unlisted", "grace", "clock", "abandon_after", "coaching")
+RATED_CLOCK: Final = 60.0
+"""A rated game's turn clock when its creator gave none (seconds a move, docs/ratings.md)."""
+SETTING_FIELDS: Final = ("unlisted", "grace", "clock", "abandon_after", "coaching", "rated")
 """The room settings a ``POST /api/games`` body may give."""
 
 
@@ -37,6 +39,9 @@ class RoomSettings:
     coaching: bool = False
     """The coach (hints, unseen cards, trainer questions) in a game between people; the
     coach is always there for a game against the computer."""
+    rated: bool = False
+    """A rated game (docs/ratings.md): between signed-in people, in a pool's rules, on the
+    turn clock; a player out of time loses."""
 
     def to_json(self) -> dict[str, Any]:
         """The settings as stored and shown."""
@@ -77,8 +82,9 @@ def _flag(name: str, value: object) -> bool:
 
 
 def room_settings(data: dict[str, Any], kind: str) -> RoomSettings:
-    """The settings a ``POST /api/games`` body asks for (its other fields are not read);
-    a bad one is a ``ValueError`` in one line."""
+    """The settings a ``POST /api/games`` body asks for (its other fields are not read;
+    a rated game without a clock gets :data:`RATED_CLOCK`); a bad one is a ``ValueError`` in
+    one line."""
     base = defaults(kind)
     unlisted = base.unlisted
     if data.get("unlisted") is not None:
@@ -97,4 +103,10 @@ def room_settings(data: dict[str, Any], kind: str) -> RoomSettings:
         coaching = _flag("coaching", data["coaching"])
         if kind == "computer" and not coaching:
             raise ValueError("coaching is always available against the computer")
-    return RoomSettings(unlisted, grace, clock, abandon_after, coaching)
+    rated = False
+    if data.get("rated") is not None:
+        rated = _flag("rated", data["rated"])
+    if rated and clock is None:
+        # A rated game always runs on the clock: an absent player loses on it.
+        clock = RATED_CLOCK
+    return RoomSettings(unlisted, grace, clock, abandon_after, coaching, rated)

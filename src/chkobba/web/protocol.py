@@ -62,6 +62,8 @@ ERROR_CODES: Final = {
     "no_free_seat": "every seat is taken",
     "already_seated": "the signed-in account already holds a seat in this game",
     "unknown_level": "no computer player has that name",
+    "rated_needs_account": "a rated game's seats are for signed-in players",
+    "rated_no_computer": "a rated game has no computer seat",
     "rate_limited": "too many messages: slow down",
     "not_playing": "only a game in play can be resigned",
     "not_finished": "a rematch is offered once the game is over",

@@ -38,6 +38,8 @@ SHELLS: Final = {
     "/rules": "rules.html",
     "/account": "account.html",
     "/analyse": "analyse.html",
+    "/leaderboard": "leaderboard.html",
+    "/u/": "profile.html",
 }
 """Each page's address (or the start of it) and the file the server answers it with
 (``app.py``'s page routes): what the worker shows for that page when the network fails."""

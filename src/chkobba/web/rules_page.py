@@ -18,6 +18,7 @@ from chkobba.rules_command import _value, preset_detail
 from chkobba.touti import rules as touti_rules
 from chkobba.touti.cli import rules_json as touti_rules_json
 from chkobba.touti.cli import rules_lines as touti_rules_lines
+from chkobba.web.howto import howto_json
 from chkobba.words import LANGUAGES as WORD_LANGUAGES
 from chkobba.words import catalogue
 
@@ -99,8 +100,9 @@ def index_json() -> dict[str, Any]:
 
 
 def rules_json(name: str) -> dict[str, Any]:
-    """``GET /api/rules/NAME``: the game's options and points in every language, and the
-    text ``chkobba rules NAME`` prints; :class:`UnknownRules` if there is no such game."""
+    """``GET /api/rules/NAME``: how to play the game and a worked example
+    (:mod:`chkobba.web.howto`), its options and points in every language, and the text
+    ``chkobba rules NAME`` prints; :class:`UnknownRules` if there is no such game."""
     if name == TOUTI:
         return _touti_json()
     if name not in PRESETS:
@@ -138,6 +140,8 @@ def rules_json(name: str) -> dict[str, Any]:
         "points": points,
         "text": preset_detail(name),
         "play": f"chkobba play --rules {name}",
+        "deck": rules.deck,
+        "howto": howto_json(name),
     }
 
 
@@ -166,4 +170,6 @@ def _touti_json() -> dict[str, Any]:
         "points": [],
         "text": touti_rules_lines(),
         "play": "chkobba play --game touti",
+        "deck": "spanish",
+        "howto": howto_json(TOUTI),
     }

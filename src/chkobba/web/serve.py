@@ -165,6 +165,7 @@ def _env(name: str) -> dict[str, Any]:
     help="This worker's name in a cluster [default: host:port:pid].",
     **_env("worker"),
 )
+@click.option("--bench-seats", is_flag=True, hidden=True)
 @click.pass_context
 def serve(
     ctx: click.Context,
@@ -184,6 +185,7 @@ def serve(
     players: tuple[str, ...] = (),
     cluster: bool = False,
     worker: str | None = None,
+    bench_seats: bool = False,
 ) -> None:
     """Serve the game in the browser: lobby, games against the computer, online rooms."""
     # Imported here so that the other commands start without the web stack.
@@ -230,7 +232,11 @@ def serve(
         raise click.ClickException(f"cannot use the database {shown}: {reason}") from None
     finally:
         store.close()
-    settings = Settings(bot_delay=bot_delay, rate=rate, burst=max(10.0, 2 * rate), tune_gc=True)
+    settings = Settings(
+        bot_delay=bot_delay, rate=rate, burst=max(10.0, 2 * rate), tune_gc=True,
+        # Only for bench/ratings_order.py: computer players in accounts' rated seats.
+        bench_seats=bench_seats,
+    )
     limits = Limits(
         analysis_workers=analysis_workers,
         light_workers=coach_workers,

@@ -1,7 +1,7 @@
 // The account page: sign up or log in; signed in, the account's games, its sessions,
 // its password, its data and its deletion (docs/web.md, "Accounts").
 // Every name is put in with textContent, never as HTML.
-import { onLangChange } from "./i18n.js";
+import { onLangChange, word } from "./i18n.js";
 import { api, el, setupHeader } from "./common.js";
 import { aw, applyAccountWords } from "./account-i18n.js";
 
@@ -27,6 +27,9 @@ function render() {
   $("signed-in").classList.toggle("hidden", !me);
   if (!me) return;
   $("who").textContent = aw("signed_in_as", { name: me.account.name });
+  // The public profile: ratings, their chart, the public games (docs/ratings.md).
+  $("profile-link").href = `/u/${encodeURIComponent(me.account.name)}`;
+  $("profile-link").textContent = word("ratings", "profile");
   const games = me.games.map(gameItem);
   $("games").replaceChildren(...(games.length ? games : [el("li", { text: aw("no_games") })]));
 }

@@ -1,5 +1,5 @@
 // Shared by the pages: cards, moves in words, names, seat tokens, the header.
-import { t, bidiSafe, mountLangPicker, levelName } from "./i18n.js";
+import { t, bidiSafe, mountLangPicker, levelName, word } from "./i18n.js";
 import { cardImage, mountDeckPicker } from "./cards.js";
 import { backName, cardName, cardShort, cardsShort, coinsSign } from "./cardnames.js";
 import { mountSoundToggle } from "./sound.js";
@@ -41,7 +41,10 @@ export function cardsRow(codes, opts = {}) {
 /** A room's settings in words (private or public, grace, clock, coach), for its game screen. */
 export function settingsWords(room) {
   const s = room.settings;
-  const words = [t(s.unlisted ? "private_room" : "public_room"), t("grace_is", { n: s.grace })];
+  const words = [t(s.unlisted ? "private_room" : "public_room")];
+  // A rated game's away player is never replaced: the clock runs on (docs/ratings.md).
+  if (s.rated) words.push(word("ratings", "rated_game"));
+  else words.push(t("grace_is", { n: s.grace }));
   if (s.clock) words.push(t("clock_is", { n: s.clock }));
   if (room.kind === "room") words.push(t(room.coaching ? "coach_on" : "coach_off"));
   return words.join(" · ");

@@ -1,5 +1,5 @@
 // The game screen: one WebSocket to the server, which sends only what this seat may see.
-import { t, bidiSafe, gameName, onLangChange, levelName } from "./i18n.js";
+import { t, bidiSafe, gameName, onLangChange, levelName, word } from "./i18n.js";
 import {
   api, breakdownTable, cardEl, describeMove, el, endNotes, pretty,
   saveToken, savedToken, seatName, seatState, settingsWords, setupHeader, sideName,
@@ -9,6 +9,7 @@ import { heartbeat } from "./heartbeat.js";
 import { aw } from "./account-i18n.js";
 import { chkobbaMove, hasLast, pacer, replayLast, snapshot } from "./motion.js";
 import { declaredBoxes, drawTableCards, drawWild, placeSeats, scoresBySeat, seatScore as scoreAtSeat } from "./table.js";
+import { scoreSheet } from "./scoresheet.js";
 
 const game = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 let token = savedToken(game);
@@ -224,6 +225,7 @@ function render() {
   renderLog();
   renderOver();
   renderLife();
+  if ($("sheet").open) renderSheet();
   document.body.dataset.ply = state.ply;
   document.body.dataset.turn = state.turn;
   document.body.dataset.myTurn = canPlay() ? "1" : "0";
@@ -561,6 +563,9 @@ function renderOver() {
   const won = state.winner === null ? t("game_over") : t("winner", { name: sideName(players(), sideOf(), state.winner) });
   if (state.ending === "resigned") {
     $("over-title").textContent = `${t("resigned_by", { name: sideName(players(), sideOf(), state.resigned) })} · ${won}`;
+  } else if (state.ending === "timeout") {
+    // A rated game's player out of time loses it (docs/ratings.md).
+    $("over-title").textContent = `${word("ratings", "out_of_time", { name: sideName(players(), sideOf(), state.resigned) })} · ${won}`;
   } else if (state.ending === "abandoned") {
     $("over-title").textContent = t("abandoned");
   } else {
@@ -617,6 +622,23 @@ function play(move) {
 
 // -- the keyboard ---------------------------------------------------------------
 
+/** The score sheet (scoresheet.js) of the rounds finished so far, drawn again while open. */
+function renderSheet() {
+  if (!state || !room) return;
+  $("sheet-body").replaceChildren(scoreSheet(state.rounds, room.points ?? [], players(), sideOf()));
+  document.body.dataset.sheetRounds = state.rounds.length;
+}
+
+function toggleSheet() {
+  const sheet = $("sheet");
+  if (sheet.open) sheet.close();
+  else {
+    renderSheet();
+    resumeAt = atTable;
+    sheet.showModal();
+  }
+}
+
 function toggleHelp() {
   const help = $("keys-help");
   if (help.open) help.close();
@@ -640,6 +662,12 @@ function onKey(e) {
   }
   if ($("keys-help").open || !state) return;
   const key = e.key.toLowerCase();
+  if (key === "s") {
+    e.preventDefault();
+    toggleSheet();
+    return;
+  }
+  if ($("sheet").open) return;
   const press = (node) => {
     if (!node) return;
     e.preventDefault();
@@ -712,6 +740,8 @@ async function main() {
   $("last-move").addEventListener("click", () => queue(replayLast));
   $("keys-btn").addEventListener("click", toggleHelp);
   $("keys-help").addEventListener("close", resume);
+  $("sheet-btn").addEventListener("click", toggleSheet);
+  $("sheet").addEventListener("close", resume);
   $("breakdown").addEventListener("close", resume);
   document.addEventListener("keydown", onKey);
   document.addEventListener("focusin", (e) => {

@@ -1,7 +1,8 @@
-// The lobby: a game against the computer, an online room, joining by code, the lists.
-import { t, bidiSafe, gameLine, gameName, isolate, levelName, onLangChange } from "./i18n.js";
+// The lobby: Play now and challenges (playnow.js), a game against the computer, an online room, joining by code, the lists.
+import { t, bidiSafe, gameLine, gameName, isolate, levelName, onLangChange, word } from "./i18n.js";
 import { api, saveToken, seatName, setupHeader, el } from "./common.js";
 import { aw } from "./account-i18n.js";
+import { setupPlayNow, refreshPlayNow } from "./playnow.js";
 
 let info = null;
 
@@ -104,6 +105,8 @@ async function create(mode, prefix) {
     const clock = document.getElementById("r-clock").value;
     if (clock !== "none") body.clock = Number(clock);
     body.coaching = document.getElementById("r-coaching").checked;
+    // A rated game (docs/ratings.md): the server says why not, if it cannot be.
+    if (document.getElementById("r-rated").checked) body.rated = true;
   }
   try {
     const r = await api("/api/games", body);
@@ -167,7 +170,7 @@ async function accountLink() {
   const link = document.getElementById("account-link");
   link.textContent = signedIn ?? aw("log_in");
   link.title = aw("account");
-  for (const id of ["c-name", "r-name"]) {
+  for (const id of ["c-name", "r-name", "p-name"]) {
     const input = document.getElementById(id);
     if (signedIn) input.value = signedIn;
     input.readOnly = Boolean(signedIn);
@@ -177,11 +180,12 @@ async function accountLink() {
 async function main() {
   setupHeader();
   const saved = localStorage.getItem("chkobba.name") || "";
-  for (const id of ["c-name", "r-name"]) document.getElementById(id).value = saved;
+  for (const id of ["c-name", "r-name", "p-name"]) document.getElementById(id).value = saved;
   await accountLink();
   info = await api("/api/info");
   fillSelects();
-  onLangChange(() => { fillSelects(); lists(); accountLink(); });
+  onLangChange(() => { fillSelects(); lists(); accountLink().then(refreshPlayNow); ratingWords(); });
+  ratingWords();
   for (const prefix of ["c", "r"]) {
     document.getElementById(`${prefix}-rules`).addEventListener("change", () => fillForm(prefix));
   }
@@ -189,8 +193,14 @@ async function main() {
   document.getElementById("r-create").addEventListener("click", () => create("room", "r"));
   document.getElementById("j-go").addEventListener("click", join);
   document.getElementById("j-code").addEventListener("keydown", (e) => { if (e.key === "Enter") join(); });
+  await setupPlayNow({ info, signedIn: () => Boolean(signedIn) });
   document.body.dataset.ready = "1";
   lists();
 }
 
 main();
+
+/** The ratings' words of the lobby (its leaderboard link, the room's "rated" box). */
+function ratingWords() {
+  for (const node of document.querySelectorAll("[data-rt]")) node.textContent = word("ratings", node.dataset.rt);
+}

@@ -31,13 +31,16 @@ export function fillToutiTable(root) {
  * card it played to the trick (the last trick's, its winner's outlined, once it is over).
  * With ``hands`` (the replay) every hand is shown face up at its seat.
  */
-export function drawToutiSeats(v, names, { me = 0, doing = () => "", hands = null } = {}) {
+export function drawToutiSeats(v, names, { me = 0, doing = () => "", hands = null, mark = () => null } = {}) {
   const shown = v.trick.length ? v.trick : v.last_trick ? v.last_trick.cards : [];
   for (const seatEl of document.querySelectorAll(".touti-seat")) {
     const seat = (me + Number(seatEl.dataset.seat)) % 4;
     seatEl.dataset.at = seat;
     const now = doing(seat);
-    seatEl.querySelector(".who").textContent = `${names[seat]} (${v.hand_sizes[seat]})${now ? ` · ${now}` : ""}`;
+    const who = seatEl.querySelector(".who");
+    who.textContent = `${names[seat]} (${v.hand_sizes[seat]})${now ? ` · ${now}` : ""}`;
+    const badge = mark(seat);
+    if (badge) who.append(badge);
     seatEl.classList.toggle("turn", v.turn === seat && v.winner === null);
     const slot = seatEl.querySelector(".slot");
     slot.replaceChildren();

@@ -6,9 +6,11 @@ import { mountDeckPicker, onDeckChange, setGameDeck } from "./cards.js";
 import { hasLast, pacer, replayLast, snapshot, toutiMove } from "./motion.js";
 import { mountSoundToggle } from "./sound.js";
 import { heartbeat } from "./heartbeat.js";
-import { levelName, mountLangPicker, onLangChange } from "./i18n.js";
+import { levelName, mountLangPicker, onLangChange, t } from "./i18n.js";
+import { toutiSheet } from "./scoresheet.js";
 import { applyToutiWords, tt } from "./touti-i18n.js";
 import { ct } from "./coach-i18n.js";
+import { aw } from "./account-i18n.js";
 import { hintView } from "./coach-view.js";
 import { drawToutiCenter, drawToutiSeats, fillToutiTable, story, suit, thisDeal } from "./touti-table.js";
 
@@ -75,7 +77,7 @@ function render(v) {
     : v.bid ? tt("bidding_bid", { name: names[v.high_bidder], bid: v.bid })
     : tt("bidding_deals", { name: names[v.dealer] });
   // The places are the person's: itself at the bottom, then right, partner, left.
-  drawToutiSeats(v, names, { me, doing: (seat) => seatState(room, seat) });
+  drawToutiSeats(v, names, { me, doing: (seat) => seatState(room, seat), mark: memberMark });
   // Cut off from the server, nothing is playable until it answers again.
   const mine = connected && v.turn === v.you && !over && !automatic;
   const legal = new Set(mine ? v.legal : []);
@@ -116,6 +118,7 @@ function render(v) {
   drawToutiCenter(v, names, team, thisDeal(v.log));
   renderDealEnd(v, names, team, over);
   renderWaiting(v);
+  renderSheet(v, team);
   if (room?.settings) $("t-settings").textContent = settingsWords(room);
 }
 
@@ -135,6 +138,33 @@ function renderDealEnd(v, names, team, over) {
   const lines = v.log.slice(from, at + 1).filter((e) => e.kind === "team" || e.kind === "result");
   $("t-deal-title").textContent = tt("deal_over", { n: ends.length });
   $("t-deal-lines").replaceChildren(...lines.map((e) => el("li", { text: story(e, names, team, v.you) })));
+}
+
+/** A signed-in player's mark beside their name, as on the other games' page: the name
+ * is their account's, not one a guest typed (docs/web.md, "Accounts"). */
+function memberMark(seat) {
+  return room?.players?.[seat]?.account
+    ? el("span", { class: "member", title: aw("account_name"), text: " ✓" })
+    : null;
+}
+
+/** The score sheet (scoresheet.js): its button once a game is on, drawn again while open. */
+function renderSheet(v, team) {
+  $("t-sheet-btn").hidden = false;
+  $("t-sheet-btn").textContent = t("sheet_button");
+  $("t-sheet-title").textContent = t("sheet_title");
+  $("t-sheet-close").textContent = t("close");
+  if ($("t-sheet").open) $("t-sheet-body").replaceChildren(toutiSheet(v.rounds ?? [], team));
+  document.body.dataset.sheetRounds = String((v.rounds ?? []).length);
+}
+
+function toggleSheet() {
+  const sheet = $("t-sheet");
+  if (sheet.open) sheet.close();
+  else if (last) {
+    sheet.showModal();
+    render(last);
+  }
 }
 
 /** Each seat's name: a person's own, a computer's by where it sits from the person. */
@@ -386,6 +416,15 @@ $("t-resign-yes").addEventListener("click", () => {
 $("t-hint").addEventListener("click", showHint);
 $("keys-btn").addEventListener("click", toggleHelp);
 document.addEventListener("keydown", onKey);
+$("t-sheet-btn").addEventListener("click", toggleSheet);
+document.addEventListener("keydown", (e) => {
+  // S opens or closes the score sheet, as on the other games' page.
+  if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing || e.key.toLowerCase() !== "s") return;
+  if (e.target instanceof HTMLElement && e.target.closest("input, select, textarea")) return;
+  if (!gameId || !last) return;
+  e.preventDefault();
+  toggleSheet();
+});
 $("t-rematch").addEventListener("click", () => ws.send(JSON.stringify({ type: "rematch" })));
 applyToutiWords();
 onDeckChange(() => { if (last) render(last); });

@@ -1,0 +1,101 @@
+"""Ratings in headless Chromium: a profile (its ratings, its chart, its recent games, every
+name shown as text) and the leaderboard with its pool switch, reached by the keyboard and
+clean for axe-core."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from test_web_browser import body, browser_at, needs_chromium, served, wait
+from test_web_browser_a11y import axe_problems
+from wsutil import ServerProcess
+
+pytestmark = needs_chromium
+
+EVIL = "<img src=x onerror=h=1>"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    yield from served(tmp_path_factory, "ratings", "--bench-seats", "--rate", "10000")
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    yield from browser_at("1280,800")
+
+
+def call(base: str, path: str, data: dict[str, Any] | None = None,
+         cookie: str | None = None) -> tuple[dict[str, Any], str | None]:
+    """A JSON request; its answer and the session cookie it sets, if any."""
+    headers = {"Content-Type": "application/json", **({"Cookie": cookie} if cookie else {})}
+    body_bytes = json.dumps(data).encode() if data is not None else None
+    req = urllib.request.Request(base + path, body_bytes, headers)
+    with urllib.request.urlopen(req, timeout=30) as r:
+        set_cookie = r.headers.get("set-cookie")
+        return dict(json.loads(r.read())), set_cookie.split(";", 1)[0] if set_cookie else None
+
+
+def finished(base: str, code: str) -> None:
+    for _ in range(600):
+        if call(base, f"/api/games/{code}")[0]["status"] == "finished":
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"{code} did not finish")
+
+
+def test_a_profile_and_the_leaderboard(server: ServerProcess, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from websockets.sync.client import connect
+
+    base = server.base
+    _, alice = call(base, "/api/account/signup", {"name": "alice", "password": "a long password"})
+    call(base, "/api/account/signup", {"name": "bob", "password": "a long password"})
+    # Two rated games through the real rating code (computer players in the accounts' seats).
+    for _ in range(2):
+        code = call(base, "/api/bench/rated", {"pool": "chkobba", "names": ["alice", "bob"],
+                                               "levels": ["random", "random"]})[0]["game"]
+        finished(base, code)
+    # A public casual game against a guest whose name is HTML, which alice resigns.
+    made, _ = call(base, "/api/games", {"mode": "room", "unlisted": False}, alice)
+    call(base, f"/api/games/{made['game']}/join", {"name": EVIL})
+    with connect(base.replace("http", "ws") + "/ws",
+                 additional_headers={"Cookie": alice or ""}) as ws:
+        ws.send(json.dumps({"type": "hello", "game": made["game"], "token": made["token"]}))
+        ws.send(json.dumps({"type": "resign", "game": made["game"]}))
+        while json.loads(ws.recv(timeout=30))["type"] != "resigned":
+            pass
+
+    d = browser
+    d.get(f"{base}/u/alice")
+    wait(d, lambda d: body(d, "data-ready") == "1")
+    assert d.find_element(By.ID, "who").text == "alice"
+    assert "3 games played" in d.find_element(By.ID, "played").text
+    rating = d.find_element(By.CSS_SELECTOR, "#ratings li[data-pool=chkobba]").text
+    assert "±" in rating and "provisional" in rating
+    chart = d.find_element(By.CSS_SELECTOR, "#charts svg[data-pool=chkobba]")
+    assert chart.get_attribute("role") == "img" and "Chkobba" in chart.get_attribute("aria-label")
+    assert len(chart.find_elements(By.CSS_SELECTOR, "circle")) == 2
+    recent = d.find_element(By.ID, "recent")
+    assert EVIL in recent.text and not recent.find_elements(By.TAG_NAME, "img")
+    assert d.execute_script("return 'h' in window") is False
+    assert len(recent.find_elements(By.LINK_TEXT, "Replay")) == 3
+    assert not axe_problems(d)
+
+    # The leaderboard, from the profile's header, then another pool with the keyboard.
+    d.find_element(By.CSS_SELECTOR, "header a[href='/leaderboard']").click()
+    wait(d, lambda d: "/leaderboard" in d.current_url and body(d, "data-ready") == "1")
+    rows = d.find_elements(By.CSS_SELECTOR, "#rows tr")
+    assert sorted(r.get_attribute("data-player") for r in rows) == ["alice", "bob"]
+    assert not axe_problems(d)
+    picker = d.find_element(By.ID, "pool")
+    picker.send_keys(Keys.ARROW_DOWN)
+    wait(d, lambda d: "pool=chkobba-2v2" in d.current_url)
+    wait(d, lambda d: d.find_element(By.ID, "empty").text.startswith("Nobody has played"))
+    assert d.find_elements(By.CSS_SELECTOR, "#rows tr") == []
