@@ -6,15 +6,14 @@
 Starts ``chkobba serve`` on 127.0.0.1 with a temporary database, plays (by clicks in
 headless Chromium, the computer at the ``random`` level) to the states the pictures need,
 and saves ``NAME-LANG-WxH.png`` for each: the lobby, the game screens (Chkobba 2 players,
-Scopa, Scopone 2 against 2, Cirulla with a declared hand face up, 6 players), a round's
-breakdown, a replay, the analysis page, a rules page, Touti and a Touti game's replay, the
-account page, a pool's leaderboard and a player's profile after rated games, the
-chat at the table of a room between two people, the browser asking for
-reduced motion so that the pages are pictured at rest. The files go into a new
-directory (by default a fresh one under the system's temporary directory); an existing
-file is never overwritten. PNGs are reduced to a 256-colour palette when Pillow is
-installed. Needs Debian's ``chromium`` and ``chromium-driver``; uses no network but
-127.0.0.1.
+Scopa, Escoba del 15, Scopone 2 against 2, Cirulla with a declared hand face up, 6
+players), a round's breakdown, a replay, the analysis page, a rules page, Touti and a
+Touti game's replay, the account page, a pool's leaderboard and a player's profile after
+rated games, the chat at the table of a room between two people, the browser asking for
+reduced motion so that the pages are pictured at rest. The files go into a new directory
+(by default a fresh one under the system's temporary directory); an existing file is
+never overwritten. PNGs are reduced to a 256-colour palette when Pillow is installed.
+Needs Debian's ``chromium`` and ``chromium-driver``; uses no network but 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -34,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 SHOTS = (
-    "rules", "chkobba", "scopa", "scopone", "six", "cirulla", "breakdown", "replay",
+    "rules", "chkobba", "scopa", "escoba", "scopone", "six", "cirulla", "breakdown", "replay",
     "analysis", "touti", "touti-replay", "lobby", "account", "leaderboard", "profile", "chat",
 )
 """Every picture, in the order they are taken."""
@@ -329,7 +328,9 @@ def take(d: Any, base: str, out: Path, langs: list[str], sizes: list[tuple[int, 
     if "rules" in only:
         saved += shoot(d, out, "rules-scopa", base + "/rules/scopa", ready, langs, sizes)
     for name, rules, seating in (
-        ("chkobba", "chkobba", "2"), ("scopa", "scopa", "2"), ("scopone", "scopone", "2v2"),
+        ("chkobba", "chkobba", "2"), ("scopa", "scopa", "2"),
+        # The Spanish game, on Spanish cards: Escoba with sums of 15.
+        ("escoba", "escoba-del-15", "2"), ("scopone", "scopone", "2v2"),
         ("six", "scopa", "6"),
     ):
         if name in only:

@@ -21,7 +21,7 @@ from chkobba.touti.moves import CardPlay
 from chkobba.touti.record import ToutiRecord, replay
 from chkobba.tui.session import COMMON_HELP, Ending, PlaySession, TerminalSession
 from chkobba.tui.touti import ToutiSession
-from chkobba.words import word
+from chkobba.words import catalogue, word
 
 
 class Script:
@@ -136,9 +136,13 @@ def test_ctrl_c_saves_exactly_the_moves_shown(tmp_path: Path, lang: str) -> None
     # Every card in the record was shown being played, and no more (the narration names
     # each card played once, in its trick line too).
     played = [m for _, m in moves if isinstance(m, CardPlay)]
-    shown_plays = [
-        line for line in text.splitlines() if re.search(r"\bplays? [A2-7QJK][♠♥♦♣]", line)
-    ]
+    # The verb of a play in the language spoken ("plays", "play"; "joue", "jouez").
+    verbs = {
+        catalogue(lang)["touti"][key].split("{card}")[0].split()[-1]
+        for key in ("log_play", "log_play_you")
+    }
+    plays = re.compile(rf"\b(?:{'|'.join(verbs)}) [A2-7QJK][♠♥♦♣]")
+    shown_plays = [line for line in text.splitlines() if plays.search(line)]
     assert len(shown_plays) == len(played)
 
 

@@ -109,6 +109,16 @@ def wait(d: Any, cond: Any, timeout: float = 40) -> Any:
     return WebDriverWait(d, timeout, poll_frequency=0.05).until(cond)
 
 
+def choose_lang(d: Any, code: str) -> None:
+    """Pick ``code`` in the page's language switch and wait until the page speaks it (a
+    catalogue not loaded yet is fetched first: static/i18n.js)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    Select(d.find_element(By.ID, "lang")).select_by_value(code)
+    wait(d, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == code)
+
+
 def test_play_a_game_against_the_computer_and_replay_it(
     server: ServerProcess, browser: Any
 ) -> None:
@@ -210,16 +220,15 @@ def test_play_a_game_against_the_computer_and_replay_it(
 
 def test_arabic_is_right_to_left(server: ServerProcess, browser: Any) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
 
     d = browser
     d.get(server.base + "/")
     wait(d, lambda d: body(d, "data-ready") == "1")
-    Select(d.find_element(By.ID, "lang")).select_by_value("ar")
+    choose_lang(d, "ar")
     html = d.find_element(By.TAG_NAME, "html")
     assert html.get_attribute("dir") == "rtl" and html.get_attribute("lang") == "ar"
     assert d.find_element(By.ID, "c-start").text == "ابدأ"
-    Select(d.find_element(By.ID, "lang")).select_by_value("fr")
+    choose_lang(d, "fr")
     assert html.get_attribute("dir") == "ltr"
     assert d.find_element(By.ID, "c-start").text == "Commencer"
     d.refresh()

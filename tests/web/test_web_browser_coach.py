@@ -11,7 +11,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_browser import ARTIFACTS, body, make_browser, needs_chromium, served, visible, wait
+from test_web_browser import (
+    ARTIFACTS,
+    body,
+    choose_lang,
+    make_browser,
+    needs_chromium,
+    served,
+    visible,
+    wait,
+)
 from wsutil import ServerProcess, play_out
 
 pytestmark = needs_chromium
@@ -94,10 +103,10 @@ def test_coach_in_the_browser(server: ServerProcess, tmp_path: Path) -> None:
         wait(d, lambda d: d.find_element(By.ID, "coach-move").text.strip() != "")
         assert d.find_element(By.ID, "coach-mistakes")
         # The coach's panel follows the page's language, the analysis kept.
-        Select(d.find_element(By.ID, "lang")).select_by_value("fr")
+        choose_lang(d, "fr")
         assert "L'analyse de l'expert" in d.find_element(By.ID, "coach-analysis").text
         assert d.find_element(By.ID, "coach-mistakes")
-        Select(d.find_element(By.ID, "lang")).select_by_value("en")
+        choose_lang(d, "en")
         d.execute_script("document.getElementById('coach-result').scrollIntoView()")
         d.save_screenshot(str(ARTIFACTS / "web-coach-analysis.png"))
 

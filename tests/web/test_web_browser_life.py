@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_browser import body, browser_at, needs_chromium, served, visible, wait
+from test_web_browser import body, browser_at, choose_lang, needs_chromium, served, visible, wait
 from test_web_browser_pages import open_as, post
 from wsutil import ServerProcess
 
@@ -35,7 +35,6 @@ def until(ws: Any, kind: str) -> dict[str, Any]:
 
 def test_resign_then_rematch_through_the_page(server: ServerProcess, browser: Any) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
     from websockets.sync.client import connect
 
     d = browser
@@ -58,12 +57,12 @@ def test_resign_then_rematch_through_the_page(server: ServerProcess, browser: An
         assert "Selma resigned" in title and "Hedi" in title
         assert not visible(d, "#resign-btn")
         # The words in French and Arabic too.
-        Select(d.find_element(By.ID, "lang")).select_by_value("fr")
+        choose_lang(d, "fr")
         assert "a abandonné" in d.find_element(By.ID, "over-title").text
         assert d.find_element(By.ID, "rematch-btn").text == "Revanche"
-        Select(d.find_element(By.ID, "lang")).select_by_value("ar")
+        choose_lang(d, "ar")
         assert "استسلم" in d.find_element(By.ID, "over-title").text
-        Select(d.find_element(By.ID, "lang")).select_by_value("en")
+        choose_lang(d, "en")
         visible(d, "#rematch-btn")[0].click()
         room = until(ws, "room")
         while room["rematch_accepted"] != [0]:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_browser import body, browser_at, needs_chromium, served, visible, wait
+from test_web_browser import body, browser_at, choose_lang, needs_chromium, served, visible, wait
 from wsutil import ServerProcess
 
 pytestmark = needs_chromium
@@ -91,14 +91,13 @@ def test_the_lobby_link_to_the_analysis_is_translated(
     server: ServerProcess, browser: Any
 ) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
 
     d = browser
     d.get(server.base + "/")
     wait(d, lambda d: body(d, "data-ready") == "1")
     texts = {}
     for lang in ("fr", "ar", "en"):
-        Select(d.find_element(By.ID, "lang")).select_by_value(lang)
+        choose_lang(d, lang)
         texts[lang] = d.find_element(By.ID, "analyse-link").text
     assert texts["en"] == "Analyse a game record with the expert"
     assert "Analyser" in texts["fr"] and "حلّل" in texts["ar"]

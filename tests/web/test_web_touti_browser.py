@@ -11,7 +11,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_browser import ARTIFACTS, body, make_browser, needs_chromium, served, visible, wait
+from test_web_browser import (
+    ARTIFACTS,
+    body,
+    choose_lang,
+    make_browser,
+    needs_chromium,
+    served,
+    visible,
+    wait,
+)
 from wsutil import ServerProcess
 
 pytestmark = needs_chromium
@@ -72,17 +81,16 @@ def test_touti_by_clicks(server: ServerProcess, tmp_path: Path) -> None:
 
 def test_touti_in_french_and_arabic(server: ServerProcess) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
 
     d: Any = make_browser("412,915")
     try:
         d.get(server.base + "/touti")
         wait(d, lambda d: body(d, "data-ready") == "1")
         html = d.find_element(By.TAG_NAME, "html")
-        Select(d.find_element(By.ID, "lang")).select_by_value("ar")
+        choose_lang(d, "ar")
         assert html.get_attribute("dir") == "rtl" and html.get_attribute("lang") == "ar"
         assert d.find_element(By.ID, "t-go").text == "ابدأ"
-        Select(d.find_element(By.ID, "lang")).select_by_value("fr")
+        choose_lang(d, "fr")
         assert html.get_attribute("dir") == "ltr"
         assert d.find_element(By.ID, "t-go").text == "Commencer"
         assert d.find_element(By.ID, "t-name").get_attribute("value") == "Vous"
@@ -91,7 +99,7 @@ def test_touti_in_french_and_arabic(server: ServerProcess) -> None:
         # The language is remembered, and the game's own words follow it.
         wait(d, lambda d: d.find_element(By.ID, "t-prompt").text == "Votre enchère (ou passe) :")
         assert "Partenaire" in d.find_element(By.ID, "t-score").text
-        Select(d.find_element(By.ID, "lang")).select_by_value("ar")
+        choose_lang(d, "ar")
         assert d.find_element(By.ID, "t-prompt").text == "مزايدتك (أو باس):"
         assert d.find_element(By.TAG_NAME, "html").get_attribute("dir") == "rtl"
         assert "باس" in [b.text for b in visible(d, "#t-actions button")]
@@ -108,7 +116,7 @@ def test_touti_in_french_and_arabic(server: ServerProcess) -> None:
             assert not re.search(r"\b(bids|passes|plays|trick|says|You)\b", line), line
             for name in ("اليمين", "الشريك", "اليسار"):
                 assert line.count(name) == line.count(f"\u2068{name}\u2069"), line
-        Select(d.find_element(By.ID, "lang")).select_by_value("fr")
+        choose_lang(d, "fr")
         # Read at once: the computers' moves redraw the story meanwhile.
         story = d.execute_script(
             "return [...document.querySelectorAll('#t-log li')].map((li) => li.innerText)"

@@ -29,6 +29,7 @@ from chkobba.touti.deal import SEATS as TOUTI_SEATS
 from chkobba.touti.moves import CardPlay
 from chkobba.touti.record import ToutiRecord
 from chkobba.touti.record import replay as touti_replay
+from chkobba.words import word
 
 Position = tuple[int, int, Any, Any]
 """A decision of a record: (part, move number, the mover's observation, the move made)."""
@@ -75,6 +76,14 @@ class Coach:
     """Why the best choice is better than the one made, as far as it shows at once."""
     hand_table: Callable[[Any], tuple[str, str]]
     """The observer's hand and the cards in the middle (the table, the trick), in words."""
+
+    def said(self, lang: str) -> tuple[str, str]:
+        """:attr:`adviser` and :attr:`measure` in ``lang`` (the ``coach`` section of the
+        catalogues: ``adviser_GAME``, ``measure_GAME``)."""
+        return (
+            word(lang, "coach", f"adviser_{self.game}"),
+            word(lang, "coach", f"measure_{self.game}"),
+        )
 
 
 def _chkobba_positions(record: GameRecord) -> Iterator[Position]:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from chkobba.coach.estimate import DEFAULT_BATCHES, Estimates
-from chkobba.coach.games import CHKOBBA_COACH, Coach
+from chkobba.coach.games import CHKOBBA_COACH, COACHES, Coach
+from chkobba.words import word
 
 HINT_SAMPLES: Final = 2000
 """Sampled deals behind a hint (a fraction of a second with the kernel)."""
@@ -40,6 +41,8 @@ class Hint:
     exact: bool
     adviser: str = CHKOBBA_COACH.adviser
     measure: str = CHKOBBA_COACH.measure
+    game: str = CHKOBBA_COACH.game
+    """The game whose coach gave the hint (its words in other languages: ``Coach.said``)."""
 
     def to_json(self) -> dict[str, Any]:
         """The hint as JSON (the web page's ``hint`` message)."""
@@ -53,14 +56,31 @@ class Hint:
             ],
         }
 
-    def text_lines(self, show: Callable[[str], str] = str) -> list[str]:
+    def text_lines(
+        self,
+        show: Callable[[str], str] = str,
+        lang: str | None = None,
+        words: Callable[[HintLine], str] | None = None,
+    ) -> list[str]:
         """The hint in plain lines, best first; ``show`` writes a move (as it is, by
-        default)."""
-        behind = "solved exactly" if self.exact else f"{self.samples} sampled deals"
-        out = [f"{self.adviser} ({behind}; {self.measure} ± 1 SE):"]
+        default); ``lang`` the language of the head (English by default), ``words`` each
+        play's words (the :class:`HintLine`'s, by default)."""
+        if lang is None:
+            behind = "solved exactly" if self.exact else f"{self.samples} sampled deals"
+            out = [f"{self.adviser} ({behind}; {self.measure} ± 1 SE):"]
+        else:
+            adviser, measure = COACHES[self.game].said(lang)
+            behind = (
+                word(lang, "coach", "hint_exact")
+                if self.exact
+                else word(lang, "coach", "hint_sampled", n=self.samples)
+            )
+            out = [word(lang, "coach", "hint_head", adviser=adviser, behind=behind,
+                        measure=measure)]
         for i, h in enumerate(self.lines, 1):
             err = "" if self.exact else f" ± {h.se:.2f}"
-            out.append(f"{i}. {show(h.move)}  {h.mean:+.2f}{err}  — {h.words}")
+            said = words(h) if words is not None else h.words
+            out.append(f"{i}. {show(h.move)}  {h.mean:+.2f}{err}  — {said}")
         return out
 
 
@@ -72,7 +92,7 @@ def hint(obs: Any, seed: int, samples: int = HINT_SAMPLES, coach: Coach = CHKOBB
         HintLine(str(p.move), p.mean, p.se, coach.words(obs, p.move))
         for p in est.ranking()[:HINT_PLAYS]
     )
-    return Hint(lines, est.samples, est.exact, coach.adviser, coach.measure)
+    return Hint(lines, est.samples, est.exact, coach.adviser, coach.measure, coach.game)
 
 
 def hint_meta(hinted: list[tuple[int, int]]) -> dict[str, Any]:

@@ -44,6 +44,7 @@ from chkobba.touti.search import (
     world,
     worth,
 )
+from chkobba.words import word
 
 EXACT_CARDS: Final = 12
 """The most cards left in the four hands for a position with nothing hidden to be solved
@@ -179,18 +180,19 @@ def hand_words(obs: ToutiObservation) -> tuple[str, str]:
     )
 
 
-def words(obs: ToutiObservation, move: Any) -> str:
-    """A card played, in words: ``lead Q♥``, ``play Q♥ on A♦ 3♦``, ``trump with 2♠``."""
+def words(obs: ToutiObservation, move: Any, lang: str = "en") -> str:
+    """A card played, in words: ``lead Q♥``, ``play Q♥ on A♦ 3♦``, ``trump with 2♠``
+    (in ``lang``: ``jouer Q♥ sur A♦ 3♦``)."""
     if not isinstance(move, CardPlay):
         return str(move)
     card = CARDS[move.card].pretty()
     if not obs.current:
-        return f"lead {card}"
+        return word(lang, "coach", "touti_lead", card=card)
     led = obs.current[0] // 10
     on = " ".join(CARDS[c].pretty() for c in obs.current)
     if move.card // 10 != led and move.card // 10 == obs.trump:
-        return f"trump with {card} on {on}"
-    return f"play {card} on {on}"
+        return word(lang, "coach", "touti_trump_with", card=card, on=on)
+    return word(lang, "coach", "touti_play_on", card=card, on=on)
 
 
 __all__ = [

@@ -27,7 +27,7 @@ from chkobba.games.base import choose_table
 from chkobba.touti.cli import play_options as touti_play_options
 from chkobba.tui.coach import TerminalCoach
 from chkobba.tui.session import Ask, Ending, PlaySession, TerminalSession
-from chkobba.words import LANGUAGES, locale_language
+from chkobba.words import LANGUAGES, locale_language, word
 
 PREFERRED_OPPONENTS: Final = ("hard", "heuristic", "greedy", "random")
 """The default computer player: the first of these that exists."""
@@ -409,19 +409,21 @@ def _play_touti(
     interactive = console.is_terminal and sys.stdin.isatty()
     differ = {k: v for k, v in rules.json_options().items() if k != "target"}
     shown = ", ".join(f"{k.replace('_', '-')} {_word(v)}" for k, v in differ.items())
-    console.print(
-        f"[bold]Touti[/bold]: you and your partner ({escape(part)}, opposite you) against "
-        f"Right and Left ({escape(opp)}), to {rules.target} points"
-        f"{'; ' + escape(shown) if shown else ''}, seed {seed}. Type ? for help.",
-        soft_wrap=True,
+    speaks = lang if lang is not None else locale_language()
+    intro = word(
+        speaks, "terminal", "touti_intro", partner=part, opponent=opp,
+        right=word(speaks, "touti", "seat_1"), left=word(speaks, "touti", "seat_3"),
+        target=rules.target, options="; " + shown if shown else "", seed=seed,
     )
+    console.print(f"[bold]Touti[/bold]: {escape(intro)}", soft_wrap=True)
     computers = {"1": opp, "2": part, "3": opp}
     meta = _meta("chkobba play --game touti", seed, computers, agents.values())
     session = ToutiSession(
         ToutiMatch(rules, seed=seed),
         agents,
         save if save is not None else default_save_path(),
-        names=[human, "Right", "Partner", "Left"],
+        # The computers' seats by where they sit, in the player's language.
+        names=[human, *(word(speaks, "touti", f"seat_{seat}") for seat in (1, 2, 3))],
         console=console,
         ask=console.input if interactive else _echoing(console),
         pause=TOUTI_PAUSE if interactive else 0.0,
@@ -429,7 +431,7 @@ def _play_touti(
         hints=hints,
         show_unseen=unseen,
         seed=seed,
-        lang=lang if lang is not None else locale_language(),
+        lang=speaks,
     )
     _run(session, agents.values())
 

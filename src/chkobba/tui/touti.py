@@ -15,6 +15,7 @@ no card-counting trainer.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, Final
 
@@ -22,6 +23,7 @@ from rich.console import Console
 from rich.markup import escape
 
 import chkobba.touti.moves as tm
+from chkobba.coach import touti as touti_coach
 from chkobba.coach.games import TOUTI_COACH
 from chkobba.coach.hints import hint, hint_meta
 from chkobba.fishing.cards import CARDS, FULL_DECK, SUIT_SYMBOLS, SUITS, Card
@@ -38,7 +40,7 @@ from chkobba.tui.coach import CoachCommands
 from chkobba.tui.saving import Savable
 from chkobba.tui.session import COMMON_HELP, Ask, TerminalSession
 from chkobba.tui.words import Speech
-from chkobba.words import DEFAULT_LANGUAGE
+from chkobba.words import DEFAULT_LANGUAGE, word
 
 HELP: Final = """\
 [bold]How to answer[/bold]
@@ -118,27 +120,33 @@ def unseen_cards(obs: ToutiObservation) -> int:
     return FULL_DECK & ~obs.hand & ~obs.played & ~shown
 
 
-def hint_lines(obs: ToutiObservation, seed: int) -> list[str]:
+def hint_lines(obs: ToutiObservation, seed: int, lang: str = DEFAULT_LANGUAGE) -> list[str]:
     """The hint for the person's move (Rich markup): in the play, Touti's coach's best cards,
     each with its worth and standard error (:data:`chkobba.coach.games.TOUTI_COACH`, as for
     Chkobba); in the bidding and elsewhere, the technique player's call.
 
     The one seam between the terminal and Touti's coach: what the coach says of a
-    position comes from here only.
+    position comes from here only; ``lang`` is the language it speaks.
     """
     if TOUTI_COACH.weighed(obs):
         h = hint(obs, seed, coach=TOUTI_COACH)
-        return [escape(line) for line in h.text_lines(lambda card: Card.parse(card).pretty())]
+        if lang == DEFAULT_LANGUAGE:
+            lines = h.text_lines(lambda card: Card.parse(card).pretty())
+        else:
+            lines = h.text_lines(
+                lambda card: Card.parse(card).pretty(),
+                lang=lang,
+                words=lambda line: touti_coach.words(obs, tm.parse_move(line.move), lang),
+            )
+        return [escape(line) for line in lines]
     move = technique_move(obs)
-    return [f"The technique player would say: {escape(move_label(move))}"]
+    return [escape(word(lang, "terminal", "touti_technique_says", move=move_label(move)))]
 
 
 class ToutiCoach(CoachCommands):
     """Hints and the unseen-cards toggle of Touti's table, as
     :class:`~chkobba.tui.coach.TerminalCoach` gives them in the Chkobba family; ``hinter``
     is the seam to Touti's coach (:func:`hint_lines`)."""
-
-    thinking = "The search player is thinking…"
 
     def __init__(
         self,
@@ -148,7 +156,7 @@ class ToutiCoach(CoachCommands):
         show_unseen: bool = False,
         seed: int = 0,
         speech: Speech | None = None,
-        hinter: Callable[[ToutiObservation, int], list[str]] = hint_lines,
+        hinter: Callable[[ToutiObservation, int], list[str]] | None = None,
     ) -> None:
         self.console = console
         self.hints = hints
@@ -156,7 +164,8 @@ class ToutiCoach(CoachCommands):
         self.seed = seed
         self.speech = speech if speech is not None else Speech()
         self.hidden = self.speech.say("unseen_hidden")
-        self.hinter = hinter
+        self.thinking = self.speech.say("touti_thinking")
+        self.hinter = hinter if hinter is not None else partial(hint_lines, lang=self.speech.lang)
         self.hinted: list[tuple[int, int]] = []
         """(deal, move) of every hint asked, both 1-based as in the record."""
 
@@ -242,9 +251,17 @@ class ToutiSession(TerminalSession):
     def _record(self, meta: dict[str, Any] | None) -> Savable:
         return record_of(self.match, self.names, meta=meta)
 
+    @property
+    def _story_lang(self) -> str | None:
+        """The language of the story's lines (None: the English records have always had)."""
+        return None if self.speech.lang == DEFAULT_LANGUAGE else self.speech.lang
+
     def _totals(self) -> str:
         t = self.match.totals
-        score = f"{team_label(0, self.names)} {t[0]}, {team_label(1, self.names)} {t[1]}"
+        lang = self._story_lang
+        score = (
+            f"{team_label(0, self.names, lang)} {t[0]}, {team_label(1, self.names, lang)} {t[1]}"
+        )
         return self.speech.say("touti_match_score", score=score, target=self.match.rules.target)
 
     def _stopped(self) -> None:
@@ -254,7 +271,7 @@ class ToutiSession(TerminalSession):
     def _announce_winner(self) -> None:
         w = self.match.winner
         assert w is not None
-        head = self.speech.say("win", name=team_label(w, self.names))
+        head = self.speech.say("win", name=team_label(w, self.names, self._story_lang))
         self.console.rule(f"[bold green]{escape(head)}[/bold green]")
 
     # -- one move ----------------------------------------------------------------
@@ -285,12 +302,17 @@ class ToutiSession(TerminalSession):
         last_seat, last_move = d.history[-1]
         if last_move is not tm.Call.NO_CANTO:
             text = escape(
-                describe_move(last_seat, last_move, self.names, trump=d.trump, bid=d.bid)
+                describe_move(
+                    last_seat, last_move, self.names, trump=d.trump, bid=d.bid,
+                    lang=self._story_lang,
+                )
             )
             self.console.print(f"[bold]{text}[/bold]" if last_seat == self.human else text)
         if len(d.tricks) > self._tricks:
             self.console.print(
-                "[dim]" + escape(describe_trick(d.tricks[-1], len(d.tricks), self.names)) + "[/dim]"
+                "[dim]"
+                + escape(describe_trick(d.tricks[-1], len(d.tricks), self.names, self._story_lang))
+                + "[/dim]"
             )
 
     def _after_move(self) -> None:
@@ -301,7 +323,7 @@ class ToutiSession(TerminalSession):
         if d.score is None:
             self.console.print(f"[yellow]{escape(self.speech.say('touti_no_contract'))}[/yellow]")
             return
-        for line in score_lines(d.score, self.names):
+        for line in score_lines(d.score, self.names, self._story_lang):
             self.console.print(escape(line))
         self.console.print(f"[bold]{escape(self._totals())}[/bold]")
         if not self.match.is_over:
@@ -336,7 +358,7 @@ class ToutiSession(TerminalSession):
         return f"[bold]{escape(say('touti_your_move'))}[/bold]{escape(say('touti_move_hint'))}"
 
     def _empty_answer(self, choices: Sequence[Any]) -> str:
-        return "type a move, or its number, or ? for help"
+        return self.speech.say("touti_empty_answer")
 
     def _help_text(self) -> list[tuple[str, bool]]:
         return [(HELP.format(common=COMMON_HELP), True)]
@@ -412,7 +434,7 @@ class ToutiSession(TerminalSession):
             parts.append(
                 say(
                     key,
-                    team=team_label(team, self.names),
+                    team=team_label(team, self.names, self._story_lang),
                     n=tricks[team],
                     points=card_points(taken[team]),
                     cantos=cantos,
@@ -429,7 +451,7 @@ class ToutiSession(TerminalSession):
             if obs.phase is Phase.BID and (n % tm.BID_STEP == 0 or n > len(choices) + tm.BID_STEP):
                 self._complain(self._bid_range(n, obs.legal_moves))
                 return None
-            self._complain(f"there is no move number {n}: choose 1 to {len(choices)}")
+            self._complain(self.speech.say("touti_no_move_number", n=n, count=len(choices)))
             return None
         if low in ("no", "n") and obs.phase is Phase.CANTO:
             return tm.Call.NO_CANTO
@@ -445,12 +467,14 @@ class ToutiSession(TerminalSession):
     def _bid_range(self, n: int, moves: Sequence[tm.ToutiMove]) -> str:
         # A number too small to be a bid and too big to be a move's number: a bid meant.
         bids = [m for m in moves if isinstance(m, tm.Bid)]
-        head = f"{n} is not a bid: bids are {tm.MIN_BID} to {tm.MAX_BID} by tens"
+        say = self.speech.say
+        low, high = tm.MIN_BID, tm.MAX_BID
         if not bids:
-            return f"{head}, and you may not bid now"
+            return say("touti_not_a_bid_now", n=n, low=low, high=high)
         if bids[0].amount == tm.MIN_BID:
-            return head
-        return f"{head}; now {bids[0].amount} to {bids[-1].amount}"
+            return say("touti_not_a_bid", n=n, low=low, high=high)
+        return say("touti_not_a_bid_range", n=n, low=low, high=high,
+                   now_low=bids[0].amount, now_high=bids[-1].amount)
 
 
 __all__ = [

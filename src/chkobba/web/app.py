@@ -17,10 +17,10 @@ from typing import Any, Final
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from chkobba.fishing.rules import RulesError
@@ -58,6 +58,7 @@ from chkobba.web.protocol import (
     parse_client_message,
     point_names,
 )
+from chkobba.web.pwa import CachedStatic, manifest, service_worker
 from chkobba.web.rated import NotRateable, check_rated
 from chkobba.web.ratings import RatingService
 from chkobba.web.replay import game_record, replay_frames, table_steps
@@ -69,6 +70,10 @@ log = logging.getLogger("chkobba.web")
 
 STATIC: Final = Path(__file__).parent / "static"
 MAX_BODY: Final = 4096
+GZIP_MINIMUM: Final = 512
+"""Answers shorter than this many bytes travel as they are (compressing saves nothing)."""
+GZIP_LEVEL: Final = 6
+"""zlib's level: nearly the smallest output for a fraction of level 9's time."""
 FLUSH_SECONDS: Final = 5.0
 """How long a closing WebSocket may take to send what is queued for it, and its close."""
 MAX_LIST: Final = 100
@@ -561,6 +566,8 @@ def create_app(
         Route("/rules/{name}", page("rules.html")),
         Route("/account", page("account.html")),
         Route("/moderation", page("moderation.html")),
+        Route("/sw.js", service_worker),
+        Route("/manifest.webmanifest", manifest),
         Route("/healthz", healthz),
         Route("/metrics", metrics_page),
         Route("/api/info", info),
@@ -580,13 +587,19 @@ def create_app(
         *moderation.routes(),
         WebSocketRoute("/ws", ws_endpoint),
         # The catalogues (chkobba.words): the pages' words in every language.
-        Mount("/static/i18n", StaticFiles(directory=CATALOGUES), name="i18n"),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Mount("/static/i18n", CachedStatic(directory=CATALOGUES), name="i18n"),
+        Mount("/static", CachedStatic(directory=STATIC), name="static"),
     ]
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(NoTokenInUrl), Middleware(JsonErrors), Middleware(CrossSite)],
+        middleware=[
+            # Pages, scripts, catalogues, card images and JSON travel compressed.
+            Middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL),
+            Middleware(NoTokenInUrl),
+            Middleware(JsonErrors),
+            Middleware(CrossSite),
+        ],
         exception_handlers={HTTPException: http_error, Refused: refused},
     )
     app.state.hub = hub

@@ -63,9 +63,37 @@ function connect() {
       chatReceive(msg);
       return;
     }
+    keep(msg);
     queue(() => handle(msg));
   };
   socket.onclose = () => lost(socket);
+}
+
+// The last table this tab was shown (what its seat may see), kept in the tab: a reload
+// while the server cannot be reached draws it again, cut off (not playable), until the
+// server answers.
+const KEPT = `chkobba.table.${game}`;
+const KEPT_TYPES = ["welcome", "room", "state"];
+
+function keep(msg) {
+  if (!KEPT_TYPES.includes(msg.type)) return;
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(KEPT) || "{}");
+    kept[msg.type] = msg;
+    sessionStorage.setItem(KEPT, JSON.stringify(kept));
+  } catch {
+    // A full or refused storage: a reload then waits for the server, as before.
+  }
+}
+
+function drawKept() {
+  let kept = null;
+  try { kept = JSON.parse(sessionStorage.getItem(KEPT) || "null"); } catch { kept = null; }
+  if (!kept?.welcome || !kept?.state) return;
+  for (const type of KEPT_TYPES) if (kept[type]) handle(kept[type]);
+  connected = false;
+  render();
+  document.body.dataset.kept = "1";
 }
 
 /** Give up on a connection that does not answer, and reconnect at once. */
@@ -87,6 +115,8 @@ function lost(socket) {
   beat = null;
   // Cut off, this page knows nobody's presence, its own included: every dot goes grey.
   connected = false;
+  // Reloaded while the server cannot be reached: the table this tab last saw, meanwhile.
+  if (!state) drawKept();
   render();
   if (gone) return;
   $("conn").classList.remove("hidden");
@@ -727,7 +757,8 @@ async function main() {
     if (atTable && $("hand").contains(e.target)) handIndex = Number(e.target.dataset.index ?? 0);
   });
   initChat({ send, game });
-  try { info = await api("/api/info"); } catch { info = null; }
+  // The server's levels and point names, while the game's socket opens: not one after the other.
+  api("/api/info").then((i) => { info = i; render(); }, () => { info = null; });
   connect();
 }
 

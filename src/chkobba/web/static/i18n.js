@@ -1,7 +1,8 @@
 // The pages' words and the language switch. The words are in one JSON catalogue per
 // language (chkobba/words/catalogues/LANG.json, served at /static/i18n/LANG.json), shared
-// with the server and the terminal; this module loads them before any page script runs,
-// so t() stays synchronous (English stands in for any word a catalogue lacks).
+// with the server and the terminal; this module loads the page's language (and English,
+// which stands in for any word a catalogue lacks) before any page script runs, so t()
+// stays synchronous; another language is fetched when the player picks it.
 
 /** Every language, in its own name, in the order the switch lists them. */
 export const LANGS = { en: "English", fr: "Français", it: "Italiano", es: "Español", ar: "العربية" };
@@ -30,9 +31,8 @@ function initialLang() {
 }
 
 let lang = initialLang();
-// Every catalogue is loaded before a page draws (a few kilobytes each, compressed, and
-// cached), so that switching the language redraws the page at once.
-await Promise.all(Object.keys(LANGS).map(load));
+// Only what the page shows is fetched before it draws (about 8 KB compressed each).
+await Promise.all([...new Set([lang, "en"])].map(load));
 const listeners = [];
 
 export function currentLang() {
@@ -84,8 +84,15 @@ export function applyWords(root = document) {
   for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
 }
 
-export function setLang(code) {
-  if (!LANGS[code] || !catalogues[code]) return;
+let asked = null; // the language asked for last: a slower earlier fetch does not win
+
+/** Switch the page to ``code``, its catalogue fetched first if need be (the page redraws
+ * when it is there); resolves once the page speaks it. */
+export async function setLang(code) {
+  if (!LANGS[code]) return;
+  asked = code;
+  await load(code);
+  if (asked !== code) return;
   lang = code;
   localStorage.setItem("chkobba.lang", code);
   applyWords();

@@ -62,7 +62,7 @@ function render(v) {
   const me = Math.max(v.you ?? 0, 0);
   // Resigned or abandoned, a match is over without being played out.
   const over = v.winner !== null || Boolean(v.ending);
-  document.body.dataset.myTurn = v.turn === v.you && !over && !automatic ? "1" : "0";
+  document.body.dataset.myTurn = connected && v.turn === v.you && !over && !automatic ? "1" : "0";
   document.body.dataset.over = over ? "1" : "0";
   document.body.dataset.ply = String(v.ply);
   // The computers' seats are named by where they sit, in the page's language.
@@ -79,7 +79,8 @@ function render(v) {
     : tt("bidding_deals", { name: names[v.dealer] });
   // The places are the person's: itself at the bottom, then right, partner, left.
   drawToutiSeats(v, names, { me, doing: (seat) => seatState(room, seat), mark: memberMark });
-  const mine = v.turn === v.you && !over && !automatic;
+  // Cut off from the server, nothing is playable until it answers again.
+  const mine = connected && v.turn === v.you && !over && !automatic;
   const legal = new Set(mine ? v.legal : []);
   $("t-hand").replaceChildren(...v.hand.map((code) => {
     const c = cardEl(code, { button: legal.has(code) });
@@ -248,6 +249,30 @@ let ws = null;
 let beat = null;
 let ply = 0;
 let room = null; // the room's summary (welcome, room): who is a person, who a computer
+let connected = false; // welcomed by the server, and not cut off since
+// The last view this tab was shown (only what its seat may see), kept in the tab: a reload
+// while the server cannot be reached draws it again, not playable, until the server answers.
+const KEPT = `touti.view.${gameId}`;
+
+function keep(msg) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(KEPT) || "{}");
+    kept[msg.type === "state" ? "state" : "room"] = msg;
+    sessionStorage.setItem(KEPT, JSON.stringify(kept));
+  } catch {
+    // A full or refused storage: a reload then waits for the server, as before.
+  }
+}
+
+function drawKept() {
+  let kept = null;
+  try { kept = JSON.parse(sessionStorage.getItem(KEPT) || "null"); } catch { kept = null; }
+  if (!kept?.state) return;
+  room = kept.room ?? null;
+  ply = kept.state.ply;
+  render(kept.state);
+  document.body.dataset.kept = "1";
+}
 // The server's messages are shown one after the other, each move animated and paced.
 const queue = pacer();
 
@@ -293,12 +318,15 @@ function load() {
       if (msg.token) localStorage.setItem(tokenKey(msg.game), msg.token);
       location.href = msg.url;
     } else if (msg.type === "welcome" || msg.type === "room") {
+      keep(msg);
       // Who is a person, who a computer: in turn with the moves being shown.
       queue(() => {
         room = msg;
+        if (msg.type === "welcome") connected = true;
         if (last) render(last);
       });
     } else {
+      if (msg.type === "state") keep(msg);
       queue(() => show(msg));
     }
   };
@@ -311,6 +339,10 @@ function lost(socket) {
   if (socket !== ws) return;
   if (beat) beat.stop();
   beat = null;
+  connected = false;
+  // Reloaded while the server cannot be reached: the view this tab last saw, meanwhile.
+  if (!last) drawKept();
+  else render(last);
   // Reconnect: the server keeps the game; hello brings the view back.
   if (!last || (last.winner === null && !last.ending)) setTimeout(load, 1000);
 }
@@ -333,6 +365,39 @@ function show(msg) {
     if (last) render(last);
   }
   return undefined;
+}
+
+function toggleHelp() {
+  const help = $("keys-help");
+  if (help.open) help.close();
+  else help.showModal();
+}
+
+/** The shortcuts (the help under ``?``): 1…9 and 0 play the card at that place in the
+ * hand (0: the tenth), or, while no card is to be played (the bidding, trumps, an
+ * announcement), press the choice at that place. */
+function onKey(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+  const target = e.target;
+  if (target instanceof HTMLElement && target.closest("input, select, textarea")) return;
+  if (e.key === "?") {
+    e.preventDefault();
+    toggleHelp();
+    return;
+  }
+  if ($("keys-help").open || $("game").hidden || !/^[0-9]$/.test(e.key)) return;
+  const n = e.key === "0" ? 9 : Number(e.key) - 1;
+  const cards = [...$("t-hand").querySelectorAll(".card")];
+  const node = cards.some((c) => c.classList.contains("playable"))
+    ? cards[n]
+    : $("t-actions").querySelectorAll("button")[n];
+  if (!node) return;
+  e.preventDefault();
+  // A card that may not be played now (the suit must be followed) does nothing.
+  if (node.tagName === "BUTTON") {
+    node.focus();
+    node.click();
+  }
 }
 
 fillToutiTable(document.querySelector(".touti-table"));
@@ -364,6 +429,8 @@ $("t-resign-yes").addEventListener("click", () => {
   ws.send(JSON.stringify({ type: "resign" }));
 });
 $("t-hint").addEventListener("click", showHint);
+$("keys-btn").addEventListener("click", toggleHelp);
+document.addEventListener("keydown", onKey);
 $("t-sheet-btn").addEventListener("click", toggleSheet);
 document.addEventListener("keydown", (e) => {
   // S opens or closes the score sheet, as on the other games' page.
