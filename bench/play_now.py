@@ -19,8 +19,8 @@ gap of the pairs (median, p90, largest); how many pairs joined through different
 workers; the CPU seconds of each server and of PostgreSQL, and the machine's load
 average before and after.
 
-    .venv/bin/python bench/queue.py                 # 500 players over 60 s
-    .venv/bin/python bench/queue.py --players 60 --seconds 10
+    .venv/bin/python bench/play_now.py                 # 500 players over 60 s
+    .venv/bin/python bench/play_now.py --players 60 --seconds 10
 """
 
 # ruff: noqa: E402  (the path is set right before the other imports; see below)
