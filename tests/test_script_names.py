@@ -11,7 +11,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_no_script_is_named_like_a_standard_module() -> None:
-    scripts = [p for d in ("bench", "examples", "scripts", "tests") for p in (ROOT / d).glob("*.py")]
+    folders = ("bench", "examples", "scripts", "tests")
+    scripts = [p for d in folders for p in (ROOT / d).glob("*.py")]
     assert len(scripts) > 20
     clashing = sorted(p.relative_to(ROOT).as_posix() for p in scripts
                       if p.stem in sys.stdlib_module_names)
