@@ -108,3 +108,33 @@ def test_names_are_shown_as_text(server: ServerProcess, browser: Any) -> None:
     assert "<b id=inj2>B</b>" in d.find_element(By.ID, "playing").text
     assert not d.find_elements(By.ID, "inj") and not d.find_elements(By.ID, "inj2")
     assert d.execute_script("return window.pwned") is None
+
+
+def test_log_out_everywhere_signs_out_the_other_browser(server: ServerProcess) -> None:
+    """Signed in on two browsers; "Log out everywhere" on one signs the other out too."""
+    from selenium.webdriver.common.by import By
+    from test_web_browser import make_browser
+
+    browsers = [make_browser("1280,800"), make_browser("390,844")]
+    try:
+        for n, d in enumerate(browsers):
+            d.get(server.base + "/account")
+            wait(d, lambda d: body(d, "data-ready") == "1")
+            if n == 0:
+                d.find_element(By.ID, "s-name").send_keys("Nour")
+                d.find_element(By.ID, "s-password").send_keys("a long enough password")
+                d.find_element(By.ID, "s-go").click()
+            else:
+                d.find_element(By.ID, "l-name").send_keys("nour")
+                d.find_element(By.ID, "l-password").send_keys("a long enough password")
+                d.find_element(By.ID, "l-go").click()
+            wait(d, lambda d: body(d, "data-signed-in") == "1")
+        here, there = browsers
+        there.find_element(By.ID, "logout-all").click()
+        wait(there, lambda d: body(d, "data-signed-in") == "0")
+        here.refresh()
+        wait(here, lambda d: body(d, "data-ready") == "1")
+        wait(here, lambda d: body(d, "data-signed-in") == "0")
+    finally:
+        for d in browsers:
+            d.quit()
