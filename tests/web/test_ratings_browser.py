@@ -113,7 +113,9 @@ def test_a_rated_game_between_two_browsers_to_its_end_changes_both_ratings(
     _, amel = call(base, "/api/account/signup", {"name": "amel", "password": "a long password"})
     _, hedi = call(base, "/api/account/signup", {"name": "hedi", "password": "a long password"})
     assert amel and hedi
-    made, _ = call(base, "/api/games", {"mode": "room", "rated": True, "seating": "2"}, amel)
+    # Scopa's pool: the module's other test rates games in Chkobba's, on the same server.
+    made, _ = call(base, "/api/games",
+                   {"mode": "room", "rated": True, "seating": "2", "rules": "scopa"}, amel)
     call(base, f"/api/games/{made['game']}/join", {}, hedi)
     browsers = []
     try:
@@ -134,12 +136,13 @@ def test_a_rated_game_between_two_browsers_to_its_end_changes_both_ratings(
         visible(a, "#resign-yes")[0].click()
         for d in browsers:
             wait(d, lambda d: body(d, "data-over") == "1")
-        b.get(f"{base}/leaderboard?pool=chkobba")
+        b.get(f"{base}/leaderboard?pool=scopa")
         wait(b, lambda d: body(d, "data-ready") == "1")
         wait(b, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#rows tr")) == 2)
         rows = b.find_elements(By.CSS_SELECTOR, "#rows tr")
         assert [r.get_attribute("data-player") for r in rows] == ["hedi", "amel"]
-        ratings = {n: call(base, f"/api/users/{n}")[0]["ratings"][0] for n in ("amel", "hedi")}
+        ratings = {n: next(r for r in call(base, f"/api/users/{n}")[0]["ratings"]
+                           if r["pool"] == "scopa") for n in ("amel", "hedi")}
         assert ratings["hedi"]["rating"] > 1500 > ratings["amel"]["rating"]
         assert (ratings["hedi"]["games"], ratings["hedi"]["wins"]) == (1, 1)
         assert (ratings["amel"]["games"], ratings["amel"]["wins"]) == (1, 0)
