@@ -20,20 +20,25 @@ from rich.markup import escape
 from rich.text import Text
 
 from chkobba.coach.counting import Question, TrainerScore, ask, read_answer
+from chkobba.coach.explain import Speech as CoachSpeech
+from chkobba.coach.explain import sentence
 from chkobba.coach.hints import hint, hint_meta
 from chkobba.coach.summary import chart, summarize
 from chkobba.fishing.match import Match
 from chkobba.fishing.moves import Play
 from chkobba.fishing.observe import Observation
 from chkobba.tui.render import cards_row
+from chkobba.tui.words import Speech
+from chkobba.words import DEFAULT_LANGUAGE
 
 TRAINER_EVERY: Final = 3
 """The trainer asks before about one turn in this many (at random, seeded)."""
 
-HELP: Final = """\
-[bold]Coach[/bold]
-  [cyan]hint[/cyan]         the expert's top plays with their estimates{hints}
-  [cyan]unseen[/cyan]       show or hide the cards you have not seen yet (for learning)"""
+def coach_help(speech: Speech, key: str, hints: bool) -> str:
+    """A coach's lines of the help (Rich markup) in the player's language: the terminal's
+    text ``key``, saying so when hints are off."""
+    off = "" if hints else speech.say("coach_help_off")
+    return speech.say(key, hints=escape(off))
 
 
 def answer_prompt(q: Question) -> str:
@@ -55,6 +60,7 @@ class CoachCommands:
     show_unseen: bool
     seed: int
     hinted: list[tuple[int, int]]
+    speech: Speech
     thinking = "The expert is thinking…"
     """What the screen says while a hint is worked out."""
     hidden = "Unseen cards hidden."
@@ -87,17 +93,18 @@ class CoachCommands:
 
     def _hint(self, obs: Any) -> None:
         if not self.hints:
-            self.console.print("[yellow]Hints are off: start the game with --hints.[/yellow]")
+            self.console.print(f"[yellow]{escape(self.speech.say('coach_hints_off'))}[/yellow]")
             return
         if len(obs.legal_moves) < 2:
-            self.console.print("Only one move is possible here.")
+            self.console.print(escape(self.speech.say("coach_one_move")))
             return
         self.hinted.append(self._hint_place(obs))
         with self.console.status(self.thinking):
             lines = self._hint_lines(obs, self.seed + 7919 * len(self.hinted))
         for line in lines:
             self.console.print(line)
-        self.console.print(f"[dim]Hints this game: {len(self.hinted)} (noted in the record)[/dim]")
+        counted = self.speech.say("coach_hints_count", n=len(self.hinted))
+        self.console.print(f"[dim]{escape(counted)}[/dim]")
 
 
 class TerminalCoach(CoachCommands):
@@ -112,9 +119,15 @@ class TerminalCoach(CoachCommands):
         trainer: bool = False,
         show_unseen: bool = False,
         seed: int = 0,
+        speech: Speech | None = None,
     ) -> None:
         self.console = console
         self.ask_line = ask_line
+        self.speech = speech if speech is not None else Speech()
+        """The player's language and the deck whose words name the cards."""
+        if self.speech.lang != DEFAULT_LANGUAGE:
+            self.thinking = self.speech.say("coach_thinking")
+            self.hidden = self.speech.say("unseen_hidden")
         self.hints = hints
         self.trainer = trainer
         self.show_unseen = show_unseen
@@ -125,7 +138,7 @@ class TerminalCoach(CoachCommands):
 
     def help(self) -> str:
         """The coach's lines of the help."""
-        return HELP.format(hints="" if self.hints else " (off: start with --hints)")
+        return coach_help(self.speech, "coach_help", self.hints)
 
     def meta(self) -> dict[str, Any]:
         """What the record's ``meta.coach`` holds about this game."""
@@ -180,7 +193,16 @@ class TerminalCoach(CoachCommands):
         return (obs.round_number, play)
 
     def _hint_lines(self, obs: Observation, seed: int) -> list[str]:
-        return [escape(line) for line in hint(obs, seed).text_lines()]
+        h = hint(obs, seed)
+        sp = self.speech
+        if sp.lang == DEFAULT_LANGUAGE and sp.deck == "french":
+            return [escape(line) for line in h.text_lines()]
+        said = CoachSpeech(sp.lang, sp.deck)
+        moves = {str(m): m for m in obs.legal_moves}
+        lines = h.text_lines(
+            lang=sp.lang, words=lambda line: sentence(obs, moves[line.move], said)
+        )
+        return [escape(line) for line in lines]
 
 
 def show_summary(

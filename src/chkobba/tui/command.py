@@ -27,6 +27,7 @@ from chkobba.games.base import choose_table
 from chkobba.touti.cli import play_options as touti_play_options
 from chkobba.tui.coach import TerminalCoach
 from chkobba.tui.session import Ask, Ending, PlaySession, TerminalSession
+from chkobba.tui.words import Speech
 from chkobba.words import LANGUAGES, locale_language, word
 
 PREFERRED_OPPONENTS: Final = ("hard", "heuristic", "greedy", "random")
@@ -333,7 +334,11 @@ def play(
         soft_wrap=True,
     )
     ask = console.input if interactive else _echoing(console)
-    coach = TerminalCoach(console, ask, hints=hints, trainer=trainer, show_unseen=unseen, seed=seed)
+    speaks = lang if lang is not None else locale_language()
+    coach = TerminalCoach(
+        console, ask, hints=hints, trainer=trainer, show_unseen=unseen, seed=seed,
+        speech=Speech(speaks, rules.deck),
+    )
     meta = _meta(
         "chkobba play", seed, {str(s): n for s, n in roles.items()}, agents.values()
     )
@@ -347,7 +352,7 @@ def play(
         coach=coach,
         pause=COMPUTER_PAUSE if interactive else 0.0,
         meta=meta,
-        lang=lang if lang is not None else locale_language(),
+        lang=speaks,
     )
     _run(session, agents.values())
 
