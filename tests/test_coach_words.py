@@ -1,0 +1,126 @@
+"""The coach's sentences in the player's language and the deck's words (issue 27 §1, §2):
+the Chkobba family's hints and analysis sentences (chkobba.coach.explain), the
+terminal coach's messages and help, Touti's help and parlé's questions and answers,
+all from the catalogues; the records keep their English."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from chkobba.cli import main
+from chkobba.coach.explain import Speech, difference, sentence
+from chkobba.coach.games import round_positions
+from chkobba.fishing.record import GameRecord
+from chkobba.touti.moves import Ask, Tell
+from chkobba.touti.narrate import describe_move
+from chkobba.touti.parle import answer_words, question_words
+from chkobba.tui.session import Ending
+from chkobba.words import word
+from test_tui_touti import Script, run
+
+FRENCH_SIGNS = re.compile("[♠♥♦♣]")
+ENGLISH_COACH = re.compile(
+    r"\b(laid|took|swept|kept|offers?|unseen|better play|play made|the table|none|"
+    r"can be taken|secures|sampled|expected|round margin|to any|of 4|takes)\b"
+)
+"""Words of the coach's English sentences, which another language's must not hold."""
+
+
+def play_cli(args: list[str], answers: str) -> str:
+    result = CliRunner().invoke(main, ["play", *args], input=answers)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.output
+
+
+def test_the_terminal_hint_in_italian_on_a_scopa_game(tmp_path: Path) -> None:
+    args = ["--rules", "scopa", "--seed", "5", "--opponent", "random", "--name", "Ann",
+            "--lang", "it", "--hints", "--save", str(tmp_path / "g.json")]
+    output = play_cli(args, "hint\nq\ns\n")
+    text = " ".join(output.split())  # Rich wraps the long lines
+    head = word("it", "coach", "adviser_chkobba")
+    assert head in text and word("it", "coach", "measure_chkobba") in text
+    hint = text[text.index(head):text.index("Consigli in questa partita: 1")]
+    plays = re.findall(r"\d\. \S+ +[-+]\d\.\d\d ± \d\.\d\d — (.*?)(?= \d\. \S+ +[-+]|$)", hint)
+    assert len(plays) >= 2, hint
+    for said in plays:
+        assert not ENGLISH_COACH.search(said), said
+        # The cards in the Italian deck's words, never French signs.
+        assert " di " in said and not FRENCH_SIGNS.search(said), said
+        assert said.split()[0] in ("calato", "preso", "spazzato"), said
+    assert "Hints this game" not in text and "The expert" not in text
+
+
+@pytest.fixture(scope="module")
+def scopa_record(tmp_path_factory: pytest.TempPathFactory) -> GameRecord:
+    path = tmp_path_factory.mktemp("scopa") / "g.json"
+    args = ["--rules", "scopa", "--seed", "11", "--opponent", "random", "--name", "Ann",
+            "--lang", "it", "--save", str(path)]
+    play_cli(args, "1\n" * 2000)
+    return GameRecord.load(path)
+
+
+@pytest.mark.parametrize(
+    ("lang", "deck"), [("it", "italian"), ("es", "spanish"), ("fr", "french"), ("ar", "italian")]
+)
+def test_every_sentence_of_a_game_in_another_language(
+    scopa_record: GameRecord, lang: str, deck: str
+) -> None:
+    said = Speech(lang, deck)
+    seen = 0
+    for _, _, obs, move, _ in round_positions(scopa_record):
+        for best in obs.legal_moves:
+            for text in (sentence(obs, move, said), difference(obs, move, best, said)):
+                assert "{" not in text and not ENGLISH_COACH.search(text), text
+                if deck != "french":
+                    assert not FRENCH_SIGNS.search(text), text
+                seen += 1
+    assert seen > 50
+
+
+def test_english_on_the_french_deck_is_what_the_records_always_said(
+    scopa_record: GameRecord,
+) -> None:
+    for _, _, obs, move, _ in round_positions(scopa_record):
+        assert sentence(obs, move) == sentence(obs, move, Speech("en", "french"))
+        text = sentence(obs, move)
+        assert text.split()[0] in ("laid", "took", "swept", "kept", "put"), text
+
+
+def test_touti_help_in_french(tmp_path: Path) -> None:
+    result, text = run(tmp_path, Script(["?", "q", "o"]), lang="fr")
+    assert result.ending is Ending.QUIT
+    flat = " ".join(text.split())
+    for english in ("How to answer", "Trick order", "this help", "show the board again",
+                    "(off: start with --hints)", "show or hide"):
+        assert english not in flat, english
+    for french in ("Comment répondre", "Ordre des plis", "cette aide", "réafficher la table",
+                   "(désactivé : lancez avec --hints)", "Entraîneur"):
+        assert french in flat, french
+
+
+def test_parle_questions_and_answers_in_french() -> None:
+    names = ["Vous", "Droite", "Partenaire", "Gauche"]
+    asked = describe_move(2, Ask("aces"), names, lang="fr")
+    assert asked == "Partenaire demande à Vous : as (1, allas) : combien ?"
+    told = describe_move(0, Tell("aces", (2,)), names, lang="fr")
+    assert told.endswith(": as (1, allas) : 2")
+    assert question_words("shape", "fr").startswith("combien de cartes")
+    assert answer_words("cantos", (), "fr") == "aucune annonce"
+    assert answer_words("voids", (1,), "fr") == "chicanes : 1 (je coupe en 1er)"
+    # The records' English is unchanged.
+    assert question_words("aces") == "how many aces (1, allas)?"
+    assert answer_words("aces", (2,)) == "2 aces (1, allas)"
+
+
+def test_the_coach_help_in_the_terminal_in_spanish(tmp_path: Path) -> None:
+    output = play_cli(["--rules", "escoba", "--seed", "2", "--opponent", "random",
+                       "--lang", "es", "--save", str(tmp_path / "e.json")], "?\nhint\nq\ns\n")
+    flat = " ".join(output.split())
+    assert "Entrenador" in flat and "(desactivadas: empieza con --hints)" in flat
+    assert word("es", "terminal", "coach_hints_off") in flat
+    assert "Hints are off" not in flat and "off: start" not in flat
