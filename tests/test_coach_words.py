@@ -12,14 +12,16 @@ import pytest
 from click.testing import CliRunner
 
 from chkobba.cli import main
+from chkobba.coach.analysis import analyze
 from chkobba.coach.explain import Speech, difference, sentence
 from chkobba.coach.games import round_positions
+from chkobba.coach.hints import hint
 from chkobba.fishing.record import GameRecord
 from chkobba.touti.moves import Ask, Tell
 from chkobba.touti.narrate import describe_move
 from chkobba.touti.parle import answer_words, question_words
 from chkobba.tui.session import Ending
-from chkobba.words import word
+from chkobba.words import LANGUAGES, word
 from test_tui_touti import Script, run
 
 FRENCH_SIGNS = re.compile("[♠♥♦♣]")
@@ -124,3 +126,23 @@ def test_the_coach_help_in_the_terminal_in_spanish(tmp_path: Path) -> None:
     assert "Entrenador" in flat and "(desactivadas: empieza con --hints)" in flat
     assert word("es", "terminal", "coach_hints_off") in flat
     assert "Hints are off" not in flat and "off: start" not in flat
+
+
+def test_a_hint_and_an_analysis_carry_their_words_in_every_language(
+    scopa_record: GameRecord,
+) -> None:
+    # What the web coach shows in the page's language; ``words`` stays the records' English.
+    obs = next(o for _, _, o, _, _ in round_positions(scopa_record) if len(o.legal_moves) > 1)
+    h = hint(obs, seed=1, samples=40).to_json()
+    for p in h["plays"]:
+        assert set(p["said"]) == set(LANGUAGES)
+        assert p["said"]["en"] != p["said"]["it"]
+        assert not ENGLISH_COACH.search(p["said"]["it"]) and " di " in p["said"]["it"]
+        assert p["words"].split()[0] in ("laid", "took", "swept")
+    a = analyze(scopa_record, samples=40, batches=2, rounds=[1]).to_json()
+    assert a["decisions"]
+    for d in a["decisions"]:
+        assert d["said"]["en"] == d["words"]
+        for lang in ("fr", "it", "es", "ar"):
+            assert not ENGLISH_COACH.search(d["said"][lang]), d["said"][lang]
+            assert not re.search(r"\b(Better|the best play|legal play)\b", d["said"][lang])
