@@ -5,6 +5,7 @@ all from the catalogues; the records keep their English."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from click.testing import CliRunner
 
 from chkobba.cli import main
 from chkobba.coach.analysis import analyze
+from chkobba.coach.counting import ask
 from chkobba.coach.explain import Speech, difference, sentence
 from chkobba.coach.games import round_positions
 from chkobba.coach.hints import hint
@@ -146,3 +148,32 @@ def test_a_hint_and_an_analysis_carry_their_words_in_every_language(
         for lang in ("fr", "it", "es", "ar"):
             assert not ENGLISH_COACH.search(d["said"][lang]), d["said"][lang]
             assert not re.search(r"\b(Better|the best play|legal play)\b", d["said"][lang])
+
+
+def test_the_trainer_asks_and_explains_in_every_language(scopa_record: GameRecord) -> None:
+    kinds = set()
+    for i, (_, _, obs, _, _) in enumerate(round_positions(scopa_record)):
+        if not obs.legal_moves or obs.cut_card is not None:
+            continue
+        q = ask(obs, random.Random(i))
+        kinds.add(q.kind)
+        assert set(q.said) == set(LANGUAGES)
+        # English is the question as it always was (the cards in the deck's words); the
+        # others have no English left.
+        assert q.said["en"][0].split()[0] == q.prompt.split()[0] in ("Which", "Is")
+        for lang in ("fr", "it", "es", "ar"):
+            prompt, why = q.said[lang]
+            for text in (prompt, why):
+                assert "{" not in text and not FRENCH_SIGNS.search(text), text
+                assert not re.search(r"\b(Which|unseen|sweeps|Is laying|none|yes|of the)\b", text)
+        assert q.to_json()["said"]["it"]["prompt"] == q.said["it"][0]
+    assert kinds == {"rank", "suit", "safe"}
+
+
+def test_the_terminal_trainer_in_italian(tmp_path: Path) -> None:
+    args = ["--rules", "scopa", "--seed", "3", "--opponent", "random", "--name", "Ann",
+            "--lang", "it", "--trainer", "--save", str(tmp_path / "t.json")]
+    output = play_cli(args, "\n1\n" * 60 + "q\ns\n")
+    flat = " ".join(output.split())
+    assert "Allenamento:" in flat and "Saltata." in flat
+    assert "Trainer" not in flat and "Skipped" not in flat and "Which" not in flat

@@ -29,7 +29,7 @@ from chkobba.fishing.moves import Play
 from chkobba.fishing.observe import Observation
 from chkobba.tui.render import cards_row
 from chkobba.tui.words import Speech
-from chkobba.words import DEFAULT_LANGUAGE
+from chkobba.words import DEFAULT_LANGUAGE, word
 
 TRAINER_EVERY: Final = 3
 """The trainer asks before about one turn in this many (at random, seeded)."""
@@ -41,12 +41,25 @@ def coach_help(speech: Speech, key: str, hints: bool) -> str:
     return speech.say(key, hints=escape(off))
 
 
-def answer_prompt(q: Question) -> str:
+def answer_prompt(q: Question, speech: Speech | None = None) -> str:
     """The prompt for a trainer question's answer: yes or no for a lay's safety, cards
     for a rank or a suit."""
+    say = (speech or Speech()).say
+    return say("trainer_answer_safe" if q.kind == "safe" else "trainer_answer_cards")
+
+
+def english_answer(q: Question, text: str, speech: Speech) -> str:
+    """A trainer answer typed in the player's language as the trainer reads it: yes and
+    no (``sì``, ``non``), and the word for none, in English; cards as typed."""
+    t = text.strip().lower()
     if q.kind == "safe":
-        return "Your answer (yes or no; Enter skips): "
-    return "Your answer (cards like 7h 7c, suits or ranks alone, none; Enter skips): "
+        if speech.yes(t):
+            return "yes"
+        if t in (word(speech.lang, "coach", "no").lower(), "n", "no"):
+            return "no"
+    elif t == word(speech.lang, "coach", "x_none").lower():
+        return "none"
+    return text
 
 
 class CoachCommands:
@@ -165,23 +178,29 @@ class TerminalCoach(CoachCommands):
         self._quiz(ask(obs, self.rng))
 
     def _quiz(self, q: Question) -> None:
-        self.console.print(f"[bold magenta]Trainer:[/bold magenta] {escape(q.prompt)}")
+        sp = self.speech
+        lang = sp.lang
+        why = escape(q.why_in(lang))
+        label = escape(sp.say("trainer_label"))
+        self.console.print(f"[bold magenta]{label}[/bold magenta] {escape(q.prompt_in(lang))}")
         while True:
-            text = self.ask_line(answer_prompt(q))
+            text = self.ask_line(answer_prompt(q, sp))
             if not text.strip():
-                self.console.print(f"[dim]Skipped. {escape(q.why)}[/dim]")
+                self.console.print(f"[dim]{escape(sp.say('trainer_skipped'))} {why}[/dim]")
                 return
             try:
-                given = read_answer(q, text)
+                given = read_answer(q, english_answer(q, text, sp))
             except ValueError as e:
-                self.console.print(f"[red]✗[/red] {escape(str(e))}; try again")
+                again = sp.say("trainer_try_again")
+                self.console.print(f"[red]✗[/red] {escape(str(e))}; {escape(again)}")
                 continue
             break
-        if self.score.mark(q, given):
-            self.console.print(f"[green]✓ Right.[/green] {escape(q.why)}")
-        else:
-            self.console.print(f"[red]✗ Not quite.[/red] {escape(q.why)}")
-        self.console.print(f"[dim]Trainer score: {self.score.right} of {self.score.asked}[/dim]")
+        right = self.score.mark(q, given)
+        verdict = escape(word(lang, "coach", "right" if right else "wrong"))
+        colour = "green" if right else "red"
+        self.console.print(f"[{colour}]{verdict}[/{colour}] {why}")
+        score = sp.say("trainer_score", right=self.score.right, asked=self.score.asked)
+        self.console.print(f"[dim]{escape(score)}[/dim]")
 
     def _hint_place(self, obs: Observation) -> tuple[int, int]:
         # The play about to be made, numbered as in the record (0: the cut decision).
