@@ -177,3 +177,12 @@ def test_the_terminal_trainer_in_italian(tmp_path: Path) -> None:
     flat = " ".join(output.split())
     assert "Allenamento:" in flat and "Saltata." in flat
     assert "Trainer" not in flat and "Skipped" not in flat and "Which" not in flat
+
+
+def test_the_summary_after_a_game_in_spanish(tmp_path: Path) -> None:
+    args = ["--rules", "escoba", "--seed", "4", "--opponent", "random", "--name", "Ana",
+            "--lang", "es", "--hints", "--save", str(tmp_path / "s.json")]
+    flat = " ".join(play_cli(args, "1\n" * 2000).split())
+    assert word("es", "coach", "per_category") in flat and ": ganados " in flat
+    assert "Gráfico guardado en" in flat
+    assert "Points per category" not in flat and ", lost " not in flat

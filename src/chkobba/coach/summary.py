@@ -17,6 +17,7 @@ from typing import Any
 from chkobba.fishing.game import Round
 from chkobba.fishing.narrate import side_name
 from chkobba.fishing.scoring import POINT_KEYS
+from chkobba.words import DEFAULT_LANGUAGE, word
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,13 +38,13 @@ class Summary:
         """A side's points over every category."""
         return sum(row[side] for row in self.points)
 
-    def lines(self, side: int) -> list[str]:
-        """The summary in words from one side's point of view."""
+    def lines(self, side: int, lang: str = DEFAULT_LANGUAGE) -> list[str]:
+        """The summary in words from one side's point of view (in ``lang``)."""
         out = []
         for label, row in zip(self.labels, self.points, strict=True):
             won = row[side]
             lost = sum(p for s, p in enumerate(row) if s != side)
-            out.append(f"{label}: won {won}, lost {lost}")
+            out.append(word(lang, "coach", "x_s_line", label=label, won=won, lost=lost))
         return out
 
     def to_json(self) -> dict[str, Any]:

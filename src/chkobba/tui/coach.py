@@ -225,17 +225,24 @@ class TerminalCoach(CoachCommands):
 
 
 def show_summary(
-    console: Console, match: Match, names: list[str], record_path: Path | None, human: int = 0
+    console: Console,
+    match: Match,
+    names: list[str],
+    record_path: Path | None,
+    human: int = 0,
+    speech: Speech | None = None,
 ) -> Path | None:
-    """Print the points won and lost per category; save the chart next to the record;
-    return its path."""
+    """Print the points won and lost per category (in the player's language); save the
+    chart next to the record; return its path."""
+    sp = speech if speech is not None else Speech()
     rounds = [*match.finished]
     if not rounds:
         return None
     s = summarize(rounds, names)
     mine = match.side_of[human]
-    console.print(f"[bold]Points per category[/bold] ({escape(s.sides[mine])}):")
-    for line in s.lines(mine):
+    head = escape(word(sp.lang, "coach", "per_category"))
+    console.print(f"[bold]{head}[/bold] ({escape(s.sides[mine])}):")
+    for line in s.lines(mine, sp.lang):
         console.print(f"  {escape(line)}")
     if record_path is None:
         return None
@@ -243,7 +250,11 @@ def show_summary(
     try:
         png.write_bytes(chart(s, "png"))
     except OSError as e:
-        console.print(f"[red]Could not save the chart: {escape(e.strerror or str(e))}[/red]")
+        failed = sp.say("chart_failed", why=e.strerror or str(e))
+        console.print(f"[red]{escape(failed)}[/red]")
         return None
-    console.print(f"Chart saved to [bold]{escape(str(png))}[/bold]", soft_wrap=True)
+    saved = sp.say("chart_saved", path="\x00").split("\x00")
+    console.print(
+        f"{escape(saved[0])}[bold]{escape(str(png))}[/bold]{escape(saved[-1])}", soft_wrap=True
+    )
     return png

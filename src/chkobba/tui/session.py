@@ -525,7 +525,9 @@ class PlaySession(TerminalSession):
 
     def _after_game(self, saved: Path | None) -> None:
         if self.coach is not None:
-            show_summary(self.console, self.match, self.names, saved, self.human)
+            show_summary(
+                self.console, self.match, self.names, saved, self.human, self.speech
+            )
 
     # -- one move ----------------------------------------------------------------
 
