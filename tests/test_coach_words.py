@@ -186,3 +186,23 @@ def test_the_summary_after_a_game_in_spanish(tmp_path: Path) -> None:
     assert word("es", "coach", "per_category") in flat and ": ganados " in flat
     assert "Gráfico guardado en" in flat
     assert "Points per category" not in flat and ", lost " not in flat
+
+
+def test_the_chkobba_familys_help_in_italian(tmp_path: Path) -> None:
+    args = ["--rules", "scopa", "--seed", "5", "--opponent", "random", "--name", "Ann",
+            "--lang", "it", "--save", str(tmp_path / "h.json")]
+    flat = " ".join(play_cli(args, "?\nq\ns\n").split())
+    for italian in ("Come rispondere", "questo aiuto", "Semi: s ♠ spade", "Q = fante (8)",
+                    "Una carta può prendere", "Allenatore", "(disattivati: avvia con --hints)"):
+        assert italian in flat, italian
+    for english in ("How to answer", "this help", "Suits:", "Ranks:", "A card may take",
+                    "must capture", "show or hide"):
+        assert english not in flat, english
+
+
+def test_the_english_help_in_the_catalogue_is_the_terminals() -> None:
+    # The English texts are kept once more in code for the other commands; they must agree.
+    from chkobba.tui.session import COMMON_HELP, HELP
+
+    assert word("en", "terminal", "family_help") == HELP
+    assert word("en", "terminal", "common_help") == COMMON_HELP
