@@ -206,3 +206,21 @@ def test_the_english_help_in_the_catalogue_is_the_terminals() -> None:
 
     assert word("en", "terminal", "family_help") == HELP
     assert word("en", "terminal", "common_help") == COMMON_HELP
+
+
+def test_analyze_in_italian(scopa_record: GameRecord, tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    scopa_record.save(path)
+    result = CliRunner().invoke(
+        main,
+        ["analyze", str(path), "--samples", "40", "--batches", "2", "--round", "1",
+         "--lang", "it"],
+    )
+    assert result.exit_code == 0, result.output
+    flat = " ".join(result.output.split())
+    for italian in ("Analisi di", "decisioni", "Mano 1", "punti persi in tutto", "Cifre:",
+                    "stime dell'esperto"):
+        assert italian in flat, italian
+    for english in ("Analysis of", "points lost", "Biggest mistakes", "Figures:", "expert's",
+                    "Better:", "the best play", "laid ", "took "):
+        assert english not in flat, english
