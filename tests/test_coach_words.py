@@ -18,6 +18,7 @@ from chkobba.coach.counting import ask
 from chkobba.coach.explain import Speech, difference, sentence
 from chkobba.coach.games import round_positions
 from chkobba.coach.hints import hint
+from chkobba.coach.summary import Summary, chart
 from chkobba.fishing.record import GameRecord
 from chkobba.touti.moves import Ask, Tell
 from chkobba.touti.narrate import describe_move
@@ -224,3 +225,11 @@ def test_analyze_in_italian(scopa_record: GameRecord, tmp_path: Path) -> None:
     for english in ("Analysis of", "points lost", "Biggest mistakes", "Figures:", "expert's",
                     "Better:", "the best play", "laid ", "took "):
         assert english not in flat, english
+
+
+def test_the_summary_chart_in_the_players_language() -> None:
+    s = Summary(("scope",), ("scope",), ((2, 1),), ("Ann", "Bea"), 3)
+    assert "Punti per categoria in 3 mano/i" in chart(s, "svg", "it").decode()
+    assert "Points per category over 3 round(s)" in chart(s, "svg").decode()
+    # Matplotlib does not join Arabic letters: the chart stays English there.
+    assert "Points per category" in chart(s, "svg", "ar").decode()

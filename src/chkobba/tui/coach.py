@@ -248,7 +248,7 @@ def show_summary(
         return None
     png = record_path.with_name(record_path.stem + ".summary.png")
     try:
-        png.write_bytes(chart(s, "png"))
+        png.write_bytes(chart(s, "png", sp.lang))
     except OSError as e:
         failed = sp.say("chart_failed", why=e.strerror or str(e))
         console.print(f"[red]{escape(failed)}[/red]")
