@@ -233,3 +233,13 @@ def test_the_summary_chart_in_the_players_language() -> None:
     assert "Points per category over 3 round(s)" in chart(s, "svg").decode()
     # Matplotlib does not join Arabic letters: the chart stays English there.
     assert "Points per category" in chart(s, "svg", "ar").decode()
+
+
+def test_the_family_game_begins_in_the_players_language(tmp_path: Path) -> None:
+    args = ["--rules", "scopa", "--players", "3", "--seed", "5", "--opponent", "random",
+            "--name", "Ann", "--lang", "es", "--save", str(tmp_path / "i.json")]
+    first = play_cli(args, "q\ns\n").splitlines()[0]
+    assert first.startswith("Scopa: tú contra 2 ordenadores (random), cada uno por su cuenta")
+    assert "semilla 5" in first and "Type ? for help" not in first
+    # The computers are named by their place in the player's language, in the record too.
+    assert GameRecord.load(tmp_path / "i.json").names == ["Ann", "Derecha", "Izquierda"]
