@@ -163,10 +163,11 @@ class TerminalCoach(CoachCommands):
     def after_board(self, obs: Observation) -> None:
         """Show the cards the player has not seen, when the toggle is on."""
         if self.show_unseen:
+            # The faces keep the notation, as the hand's; the words are the player's.
+            label = self.speech.say("unseen_count", n=obs.unseen.bit_count()) + " "
+            none = word(self.speech.lang, "coach", "x_none")
             self.console.print(
-                Text(f"Unseen ({obs.unseen.bit_count()}): ", style="dim").append_text(
-                    cards_row(obs.unseen, "none")
-                )
+                Text(label, style="dim").append_text(cards_row(obs.unseen, none))
             )
 
     def before_turn(self, obs: Observation) -> None:
