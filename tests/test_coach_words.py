@@ -58,6 +58,7 @@ def test_the_terminal_hint_in_italian_on_a_scopa_game(tmp_path: Path) -> None:
         assert " di " in said and not FRENCH_SIGNS.search(said), said
         assert said.split()[0] in ("calato", "preso", "spazzato"), said
     assert "Hints this game" not in text and "The expert" not in text
+    assert "Registrazione della partita salvata in" in text and "Game record" not in text
 
 
 @pytest.fixture(scope="module")

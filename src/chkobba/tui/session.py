@@ -379,7 +379,7 @@ class TerminalSession:
             meta = {**(meta or {}), "coach": self.coach.meta()}
         record = self._record(meta)
         with interrupts_held():
-            return save_record(self.console, record, self.save_path)
+            return save_record(self.console, record, self.save_path, self.speech.lang)
 
     def _record(self, meta: dict[str, Any] | None) -> Savable:
         """The record of the game so far, the round in progress included."""
