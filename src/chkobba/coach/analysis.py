@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from chkobba.coach.estimate import DEFAULT_BATCHES, DEFAULT_SAMPLES, Estimates
 from chkobba.coach.games import CHKOBBA_FIGURE, coach_of_record, round_positions
 from chkobba.fishing.record import GameRecord
 from chkobba.touti.record import ToutiRecord
+from chkobba.words import DEFAULT_LANGUAGE, LANGUAGES, word
 
 positions = round_positions
 """Every move of a Chkobba-family record with the mover's observation (and the round)."""
@@ -58,6 +59,9 @@ class Decision:
     why: str = ""
     """Why the best play is better, as far as it shows at once
     (:func:`~chkobba.coach.explain.difference`); empty when the play made was the best."""
+    said: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    """:attr:`played`, :attr:`best_words` and :attr:`why` in other languages, the cards in
+    the deck's words (what a page reads; the English above is what the records hold)."""
 
     @property
     def loss(self) -> float:
@@ -85,8 +89,11 @@ class Decision:
         """Whether the loss is clearly more than sampling noise (see :data:`SIGNIFICANT`)."""
         return self.loss > 0 and self.loss > SIGNIFICANT * self.loss_se
 
-    def words(self) -> str:
-        """The decision as a coach says it: what was done, and what was better."""
+    def words(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        """The decision as a coach says it: what was done, and what was better (in
+        ``lang`` when :attr:`said` has it, else the English)."""
+        if lang != DEFAULT_LANGUAGE and lang in self.said:
+            return self._words_in(lang)
         if self.estimates is None:
             return f"{self.played} (the only legal play)"
         if self.move == self.best:
@@ -98,8 +105,21 @@ class Decision:
         why = f"; {self.why}" if self.why else ""
         return f"{self.played}. Better: {self.best_words} (+{self.loss:.2f} points, {err}){why}"
 
+    def _words_in(self, lang: str) -> str:
+        played, best, why = self.said[lang]
+        if self.estimates is None:
+            return word(lang, "coach", "d_only", played=played)
+        if self.move == self.best:
+            return word(lang, "coach", "d_best", played=played)
+        if self.loss <= 0.0:
+            return word(lang, "coach", "d_as_good", played=played)
+        err = word(lang, "coach", "d_exact") if self.estimates.exact else f"± {self.loss_se:.2f}"
+        why = word(lang, "coach", "d_why", why=why) if why else ""
+        return word(lang, "coach", "d_better", played=played, best=best,
+                    loss=f"{self.loss:.2f}", err=err, why=why)
+
     def to_json(self) -> dict[str, Any]:
-        """The decision as JSON."""
+        """The decision as JSON (``said``: its words in every language)."""
         return {
             "round": self.round,
             "play": self.play,
@@ -112,6 +132,7 @@ class Decision:
             "loss_se": round(self.loss_se, 3),
             "mistake": self.mistake,
             "words": self.words(),
+            "said": {lang: self.words(lang) for lang in (DEFAULT_LANGUAGE, *self.said)},
             "estimates": None if self.estimates is None else self.estimates.to_json(),
         }
 
@@ -223,6 +244,15 @@ def analyze(
                 played=coach.words(obs, move),
                 best_words=coach.words(obs, best),
                 why=coach.why(obs, move, best) if move != best else "",
+                said={
+                    lang: (
+                        coach.words_in(obs, move, lang),
+                        coach.words_in(obs, best, lang),
+                        coach.why_in(obs, move, best, lang) if move != best else "",
+                    )
+                    for lang in LANGUAGES
+                    if lang != DEFAULT_LANGUAGE
+                },
             )
         )
         if progress is not None:

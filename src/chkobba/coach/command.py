@@ -21,6 +21,7 @@ from chkobba.coach.games import Coach, coach_of
 from chkobba.fishing.narrate import seat_name
 from chkobba.games import RecordFault, game_of_record
 from chkobba.search import fast
+from chkobba.words import DEFAULT_LANGUAGE, LANGUAGES, locale_language, word
 
 FIGURE_NOTE = (
     "Figures: expected round margin in points (your side's points for the round minus the "
@@ -95,6 +96,13 @@ def _seats(text: str | None, record: Any, coach: Coach) -> list[int]:
     help="How many of the biggest mistakes to list.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    help="The language of the analysis' words and card names: en, fr, it, es or ar. "
+    "Default: the locale's, else English. The JSON keeps the English (and every "
+    "language under said).",
+)
 def analyze_cmd(
     file: Path,
     seat: str | None,
@@ -104,6 +112,7 @@ def analyze_cmd(
     round_no: int | None,
     top: int,
     as_json: bool,
+    lang: str | None,
 ) -> None:
     """Analyse a game record: for every play of a seat, the expert's estimate of each
     legal play, the play made, its loss against the best, and the biggest mistakes
@@ -159,55 +168,58 @@ def analyze_cmd(
     if as_json:
         click.echo(json.dumps(result.to_json(), ensure_ascii=False))
         return
-    show(result, record, Console(highlight=False), top)
+    show(result, record, Console(highlight=False), top, lang or locale_language())
 
 
-def show(result: Analysis, record: Any, console: Console, top: int = 5) -> None:
-    """Print an analysis: the game's biggest mistakes first, then each round move by move."""
+def _say(lang: str, key: str, **values: object) -> str:
+    """The analysis' text ``key`` (the ``coach`` section's ``a_*``) in ``lang``."""
+    return word(lang, "coach", f"a_{key}", **values)
+
+
+def show(
+    result: Analysis, record: Any, console: Console, top: int = 5, lang: str = DEFAULT_LANGUAGE
+) -> None:
+    """Print an analysis: the game's biggest mistakes first, then each round move by move
+    (in ``lang``)."""
     names = record.names
-    part = "Deal" if result.game == "touti" else "Round"
+    kind = "deal" if result.game == "touti" else "round"
+    part = _say(lang, f"part_{kind}")
     who = ", ".join(seat_name(s, names) for s in result.seats)
+    head = _say(lang, "head", who=who)
     console.print(
-        f"[bold]Analysis of {escape(who)}[/bold]: {len(result.decisions)} decisions, "
-        f"{result.samples} samples per position, seed {result.seed}, "
-        f"{result.seconds:.1f} s"
+        f"[bold]{escape(head)}[/bold]: "
+        + escape(
+            _say(lang, "figures", n=len(result.decisions), samples=result.samples,
+                 seed=result.seed, s=f"{result.seconds:.1f}")
+        )
     )
     used = {
         d.estimates.samples for d in result.decisions if d.estimates and not d.estimates.exact
     }
     if used and used != {result.samples}:
         # The pure-Python search (no compiled kernel, or rules it does not play) is slower.
-        console.print(
-            f"[yellow]Sampled deals actually used per position: "
-            f"{', '.join(map(str, sorted(used)))} ({fast.BACKEND}).[/yellow]"
-        )
-    console.print(f"[dim]{NOTES[result.game].format(batches=result.batches)}[/dim]")
-    _mistakes(
-        console,
-        result.mistakes(top),
-        "The game's biggest mistakes",
-        len(result.seats) > 1,
-        names,
-        part.lower(),
-    )
+        used_text = _say(lang, "used", used=", ".join(map(str, sorted(used))),
+                         backend=fast.BACKEND)
+        console.print(f"[yellow]{escape(used_text)}[/yellow]")
+    note = NOTES[result.game] if lang == DEFAULT_LANGUAGE else _say(lang, f"note_{result.game}")
+    console.print(f"[dim]{escape(note.format(batches=result.batches))}[/dim]")
+    many = len(result.seats) > 1
+    _mistakes(console, result.mistakes(top), _say(lang, "game_mistakes"), many, names, kind, lang)
     for r in result.rounds():
         console.print()
-        console.rule(f"[bold]{part} {r}[/bold]: {result.total_loss(r):.2f} points lost in all")
+        lost = _say(lang, "lost", lost=f"{result.total_loss(r):.2f}")
+        console.rule(f"[bold]{escape(part)} {r}[/bold]: {escape(lost)}")
         _mistakes(
             console,
             result.mistakes(min(top, 3), r),
-            f"Biggest mistakes of the {part.lower()}",
-            len(result.seats) > 1,
+            _say(lang, f"mistakes_{kind}"),
+            many,
             names,
-            part.lower(),
+            kind,
+            lang,
         )
         console.print(
-            _table(
-                [d for d in result.decisions if d.round == r],
-                names,
-                len(result.seats) > 1,
-                "trick" if part == "Deal" else "table",
-            )
+            _table([d for d in result.decisions if d.round == r], names, many, kind, lang)
         )
 
 
@@ -217,38 +229,43 @@ def _mistakes(
     title: str,
     many: bool,
     names: list[str] | None,
-    part: str,
+    kind: str,
+    lang: str = DEFAULT_LANGUAGE,
 ) -> None:
     if not found:
-        console.print(f"[bold]{title}[/bold]: none beyond the sampling error.")
+        console.print(f"[bold]{escape(title)}[/bold]: {escape(_say(lang, 'none'))}")
         return
-    console.print(f"[bold]{title}[/bold]:")
+    console.print(f"[bold]{escape(title)}[/bold]:")
     for d in found:
         by = f"{seat_name(d.seat, names)}, " if many else ""
-        play = "move" if part == "deal" else "play"
-        console.print(f"  • ({by}{part} {d.round}, {play} {d.play}) {escape(d.words())}")
+        where = _say(lang, f"where_{kind}", r=d.round, p=d.play)
+        console.print(f"  • ({escape(by + where)}) {escape(d.words(lang))}")
 
 
 def _table(
-    decisions: list[Decision], names: list[str] | None, many: bool, middle: str = "table"
+    decisions: list[Decision],
+    names: list[str] | None,
+    many: bool,
+    kind: str = "round",
+    lang: str = DEFAULT_LANGUAGE,
 ) -> Table:
     t = Table(show_edge=False, pad_edge=False)
     t.add_column("#", justify="right")
     if many:
-        t.add_column("seat")
-    t.add_column("hand")
-    t.add_column(middle)
-    t.add_column("played")
-    t.add_column("loss", justify="right")
-    t.add_column("expert's estimates (best first)")
+        t.add_column(_say(lang, "col_seat"))
+    t.add_column(_say(lang, "col_hand"))
+    t.add_column(_say(lang, "col_trick" if kind == "deal" else "col_table"))
+    t.add_column(_say(lang, "col_played"))
+    t.add_column(_say(lang, "col_loss"), justify="right")
+    t.add_column(_say(lang, "col_estimates"))
     for d in decisions:
         est = d.estimates
         if est is None:
-            loss, figures = "—", "forced"
+            loss, figures = "—", _say(lang, "forced")
         elif est.exact:
             loss = f"{d.loss:.2f}"
             figures = "  ".join(f"{p.move} {p.mean:+.2f}" for p in est.ranking()[:4])
-            figures += "  (exact)"
+            figures += f"  ({_say(lang, 'exact')})"
         else:
             loss = f"{d.loss:.2f}±{d.loss_se:.2f}"
             figures = "  ".join(f"{p.move} {p.mean:+.2f}±{p.se:.2f}" for p in est.ranking()[:4])

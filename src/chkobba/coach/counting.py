@@ -11,12 +11,11 @@ computed from the player's :class:`~chkobba.fishing.observe.Observation` (its
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from chkobba.coach.explain import a_sweep, sweep_can_follow, sweep_threats
+from chkobba.coach.explain import ENGLISH, Speech, a_sweep, sweep_can_follow, sweep_threats
 from chkobba.fishing.cards import (
-    CARDS,
     RANKS,
     SUIT_SYMBOLS,
     SUITS,
@@ -29,6 +28,8 @@ from chkobba.fishing.cards import (
 from chkobba.fishing.moves import Play
 from chkobba.fishing.narrate import sweep_word
 from chkobba.fishing.observe import Observation
+from chkobba.words import DEFAULT_LANGUAGE, LANGUAGES
+from chkobba.words.cards import suit_name
 
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
@@ -46,6 +47,16 @@ class Question:
     """The answer explained, in words."""
     rank: int = 0
     """The value asked about (``rank``), or the suit index (``suit``)."""
+    said: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """:attr:`prompt` and :attr:`why` in every language, the cards in the deck's words."""
+
+    def prompt_in(self, lang: str) -> str:
+        """:attr:`prompt` in ``lang`` (the English when the question was not asked in it)."""
+        return self.said[lang][0] if lang in self.said else self.prompt
+
+    def why_in(self, lang: str) -> str:
+        """:attr:`why` in ``lang``."""
+        return self.said[lang][1] if lang in self.said else self.why
 
     def answer_text(self) -> str:
         """The right answer as the player would type it."""
@@ -64,6 +75,7 @@ class Question:
             "answer_text": self.answer_text(),
             "choices": self.choices(),
             "why": self.why,
+            "said": {lang: {"prompt": p, "why": w} for lang, (p, w) in self.said.items()},
         }
 
     def choices(self) -> list[str]:
@@ -89,43 +101,61 @@ def ask(obs: Observation, rng: random.Random) -> Question:
     kind = rng.choice(kinds)
     if kind == "safe":
         lay = rng.choice(lays)
-        return safe_question(obs, lay.card)
+        return in_every_language(obs, safe_question(obs, lay.card))
     if kind == "suit":
-        return suit_question(obs, rng.randrange(4))
+        return in_every_language(obs, suit_question(obs, rng.randrange(4)))
     # Ask about a rank that matters now: one on the table or in the hand when there is one.
     present = {c % 10 + 1 for c in cards_of(obs.table | obs.hand)}
-    return rank_question(obs, rng.choice(sorted(present)) if present else rng.randint(1, 10))
+    value = rng.choice(sorted(present)) if present else rng.randint(1, 10)
+    return in_every_language(obs, rank_question(obs, value))
 
 
-def rank_question(obs: Observation, value: int) -> Question:
+def in_every_language(obs: Observation, q: Question) -> Question:
+    """``q`` with its prompt and explanation in every language (:attr:`Question.said`),
+    the cards in the words of ``obs``'s deck."""
+    make = {"rank": rank_question, "suit": suit_question, "safe": safe_question}[q.kind]
+    said = {}
+    for lang in LANGUAGES:
+        other = make(obs, q.rank, Speech(lang, obs.rules.deck))
+        said[lang] = (other.prompt, other.why)
+    return replace(q, said=said)
+
+
+def _cards(mask: int, sp: Speech) -> str:
+    return sp.cards(mask) if mask else sp.say("none")
+
+
+def rank_question(obs: Observation, value: int, sp: Speech = ENGLISH) -> Question:
     """Which cards of this rank has the player not seen yet?"""
     unseen = obs.unseen & rank_mask(value)
-    rank = RANKS[value - 1]
+    rank = sp.rank(RANKS[value - 1])
     seen = 4 - unseen.bit_count()
     return Question(
         "rank",
-        f"Which {rank}s are still unseen (not in your hand, on the table or played)?",
+        sp.say("t_rank_q", rank=rank),
         unseen,
-        f"{seen} of the four {rank}s have been seen; "
-        f"unseen: {format_cards(unseen, ' ', pretty=True) or 'none'}",
+        sp.say("t_rank_why", seen=seen, rank=rank, cards=_cards(unseen, sp)),
         value,
     )
 
 
-def suit_question(obs: Observation, suit: int) -> Question:
+def suit_question(obs: Observation, suit: int, sp: Speech = ENGLISH) -> Question:
     """Which cards of this suit has the player not seen yet?"""
     unseen = obs.unseen & suit_mask(suit)
+    english = sp.lang == DEFAULT_LANGUAGE and sp.deck == "french"
+    name = SUIT_NAMES[suit] if english else suit_name(suit, sp.deck, sp.lang)
+    # The sign only where the deck has it.
+    sign = f" ({SUIT_SYMBOLS[suit]})" if sp.deck == "french" else ""
     return Question(
         "suit",
-        f"Which {SUIT_NAMES[suit]} ({SUIT_SYMBOLS[suit]}) are still unseen?",
+        sp.say("t_suit_q", suit=name, sign=sign),
         unseen,
-        f"{unseen.bit_count()} of the ten {SUIT_NAMES[suit]} are unseen: "
-        f"{format_cards(unseen, ' ', pretty=True) or 'none'}",
+        sp.say("t_suit_why", n=unseen.bit_count(), suit=name, cards=_cards(unseen, sp)),
         suit,
     )
 
 
-def safe_question(obs: Observation, card: int) -> Question:
+def safe_question(obs: Observation, card: int, sp: Speech = ENGLISH) -> Question:
     """Would laying ``card`` be safe from a sweep by a card the player has not seen?
 
     The same answer as the plays in words (:func:`~chkobba.coach.explain.sweep_threats`):
@@ -134,16 +164,17 @@ def safe_question(obs: Observation, card: int) -> Question:
     left = obs.table | 1 << card
     danger = sweep_threats(obs, left)
     if danger:
-        why = "no: " + ", ".join(f"any {t.rank} sweeps it ({t.unseen} of 4 unseen)" for t in danger)
+        threats = ", ".join(sp.say("t_threat", rank=sp.rank(t.rank), n=t.unseen) for t in danger)
+        why = sp.say("t_safe_no", threats=threats)
     elif not sweep_can_follow(obs):
-        why = f"yes: the next play is the round's last, and it scores no {sweep_word(obs.rules)}"
+        why = sp.say("t_safe_last", sweep=sweep_word(obs.rules))
     elif obs.rules.no_sweep:
-        why = f"yes: no unseen card would score {a_sweep(obs.rules)} on the table"
+        why = sp.say("t_safe_no_scoring", sweep=a_sweep(obs.rules, sp))
     else:
-        why = "yes: no unseen card takes the whole table"
+        why = sp.say("t_safe_yes")
     return Question(
         "safe",
-        f"Is laying {CARDS[card].pretty()} safe from a sweep? (yes/no)",
+        sp.say("t_safe_q", card=sp.card(card)),
         not danger,
         why,
         card,

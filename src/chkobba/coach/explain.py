@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from chkobba.fishing.captures import captures
 from chkobba.fishing.cards import (
-    CARDS,
     DIAMONDS_MASK,
     FULL_DECK,
     RANKS,
@@ -30,10 +30,49 @@ from chkobba.fishing.narrate import sweep_word
 from chkobba.fishing.observe import Observation
 from chkobba.fishing.rules import RuleSet
 from chkobba.fishing.scoring import POINT_KEYS, has_rule
+from chkobba.words.cards import card_short, rank_name, suit_name
+from chkobba.words.catalogue import DEFAULT_LANGUAGE, word
 
 _HAYA_BIT = 1 << SEVEN_OF_DIAMONDS
 _ONE: dict[str, str] = {"diamonds": "diamond", "denari": "denaro", "oros": "oro", "dénars": "dénar"}
 """The coins' unit (:attr:`PointKey.unit`) for one card."""
+
+
+@dataclass(frozen=True, slots=True)
+class Speech:
+    """The language a coach's sentences are in, and the deck whose words name the cards
+    (the ``coach`` section of the catalogues, keys ``x_*``). The default, English on
+    the French deck, is what records and ``chkobba analyze --json`` have always said."""
+
+    lang: str = DEFAULT_LANGUAGE
+    deck: str = "french"
+
+    def say(self, key: str, **values: object) -> str:
+        """The sentence ``x_KEY`` in this language, its placeholders filled."""
+        return word(self.lang, "coach", f"x_{key}", **values)
+
+    def card(self, card: int) -> str:
+        """A card as written in a line (``7♦``, ``7 di denari``)."""
+        return card_short(card, self.deck, self.lang)
+
+    def cards(self, mask: int) -> str:
+        """The cards of a mask, as the French deck writes them (``7♦ A♥``) or in words."""
+        if self.deck == "french":
+            return format_cards(mask, " ", pretty=True)
+        shown = [self.card(c) for c in range(40) if mask >> c & 1]
+        return word(self.lang, "cards", "list").join(shown)
+
+    def rank(self, rank: str) -> str:
+        """A rank as the deck names it: the letter on French cards (in English), else the
+        digit or the court card's name (``Cavallo``)."""
+        if rank.isdigit() or (self.deck == "french" and self.lang == DEFAULT_LANGUAGE):
+            return rank
+        name = rank_name(rank, self.deck, self.lang)
+        return name[:1].upper() + name[1:]
+
+
+ENGLISH: Final = Speech()
+"""English on the French deck: the words the coach has always used."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,42 +153,43 @@ def point_name(rules: RuleSet, rule: str) -> str | None:
     return None if key is None else POINT_KEYS[key].label
 
 
-def a_sweep(rules: RuleSet) -> str:
+def a_sweep(rules: RuleSet, sp: Speech = ENGLISH) -> str:
     """One sweep in the rule set's word, with its article: ``a chkobba``, ``an escoba``."""
-    word = sweep_word(rules)
-    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
+    sweep = sweep_word(rules)
+    return sp.say("an_sweep" if sweep[0] in "aeiou" else "a_sweep", sweep=sweep)
 
 
-def action(obs: Observation, move: Move) -> str:
+def action(obs: Observation, move: Move, sp: Speech = ENGLISH) -> str:
     """The play itself in words: ``laid 2♥ on Q♠``, ``took 7♦ A♥ with Q♥``."""
     if isinstance(move, Cut):
-        card = CARDS[obs.cut_card].pretty() if obs.cut_card is not None else "the cut card"
-        return f"kept {card}" if move is Cut.KEEP else f"put {card} on the table"
-    card = CARDS[move.card].pretty()
+        card = sp.card(obs.cut_card) if obs.cut_card is not None else sp.say("cut_card")
+        return sp.say("kept" if move is Cut.KEEP else "put_on_table", card=card)
+    card = sp.card(move.card)
     if not move.capture:
-        on = format_cards(obs.table, " ", pretty=True)
-        return f"laid {card} on {on}" if on else f"laid {card} on the empty table"
-    taken = format_cards(move.capture, " ", pretty=True)
-    if move.capture == obs.table:
-        return f"swept {taken} with {card}"
-    return f"took {taken} with {card}"
+        if obs.table:
+            return sp.say("laid_on", card=card, on=sp.cards(obs.table))
+        return sp.say("laid_empty", card=card)
+    taken = sp.cards(move.capture)
+    return sp.say("swept" if move.capture == obs.table else "took", taken=taken, card=card)
 
 
-def _where(obs: Observation) -> str:
+def _where(obs: Observation, sp: Speech) -> str:
     # Two players and no stock: every unseen card is in the opponent's hand.
-    return "in the opponent's hand" if obs.stock == 0 and obs.seats == 2 else "still unseen"
+    return sp.say("in_opponent_hand" if obs.stock == 0 and obs.seats == 2 else "still_unseen")
 
 
-def _ranks(obs: Observation, threats: list[Threat]) -> str:
-    parts = [f"{t.rank} ({t.unseen} of 4 {_where(obs)})" for t in threats]
-    return " or ".join(parts)
+def _ranks(obs: Observation, threats: list[Threat], sp: Speech) -> str:
+    where = _where(obs, sp)
+    parts = [sp.say("rank_unseen", rank=sp.rank(t.rank), n=t.unseen, where=where) for t in threats]
+    return sp.say("or").join(parts)
 
 
-def _offer(obs: Observation, danger: list[Threat]) -> str:
-    word = a_sweep(obs.rules)
+def _offer(obs: Observation, danger: list[Threat], sp: Speech) -> str:
+    sweep = a_sweep(obs.rules, sp)
     if len(danger) > 1:
-        return f"offers {word} to any {_ranks(obs, danger)}"
-    return f"offers {word} to any {danger[0].rank} — {danger[0].unseen} of 4 {_where(obs)}"
+        return sp.say("offers_any", sweep=sweep, ranks=_ranks(obs, danger, sp))
+    return sp.say("offers_one", sweep=sweep, rank=sp.rank(danger[0].rank), n=danger[0].unseen,
+                  where=_where(obs, sp))
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,13 +253,16 @@ def _outcome(obs: Observation, move: Move) -> _Outcome:
     )
 
 
-def _coins_unit(rules: RuleSet, n: int) -> str:
+def _coins_unit(rules: RuleSet, n: int, sp: Speech = ENGLISH) -> str:
+    if sp.lang != DEFAULT_LANGUAGE:
+        # The rule set's unit is an English plural: other languages name the suit.
+        return suit_name(2, sp.deck, sp.lang)
     key = next(k for k in rules.scoring if k in POINT_KEYS and POINT_KEYS[k].rule == "coins")
     unit = POINT_KEYS[key].unit
     return _ONE.get(unit, unit) if n == 1 else unit
 
 
-def facts(obs: Observation, move: Move) -> list[str]:
+def facts(obs: Observation, move: Move, sp: Speech = ENGLISH) -> list[str]:
     """What the play gains and what it risks, each a short computed clause.
 
     The 7♦ in the pile, played or captured, is named by its point in the rule
@@ -227,44 +270,53 @@ def facts(obs: Observation, move: Move) -> list[str]:
     """
     o = _outcome(obs, move)
     out: list[str] = []
+    haya_card = sp.card(SEVEN_OF_DIAMONDS)
     if o.sweep:
-        out.append(f"{a_sweep(obs.rules)} (1 point)")
+        out.append(sp.say("sweep_point", sweep=a_sweep(obs.rules, sp)))
     if o.haya:
-        out.append(f"secures {point_name(obs.rules, 'seven_of_coins')} (the 7♦, 1 point)")
+        out.append(
+            sp.say("secures", point=point_name(obs.rules, "seven_of_coins"), haya=haya_card)
+        )
     if o.sevens:
-        other = " other" if point_name(obs.rules, "seven_of_coins") else ""
-        out.append(f"takes {o.sevens}{other} 7{'s' if o.sevens > 1 else ''}")
+        other = "other_" if point_name(obs.rules, "seven_of_coins") else ""
+        out.append(sp.say(f"takes_{other}seven{'s' if o.sevens > 1 else ''}", n=o.sevens))
     if o.coins:
-        out.append(f"{o.coins} {_coins_unit(obs.rules, o.coins)} to the pile")
+        out.append(sp.say("coins_to_pile", n=o.coins, unit=_coins_unit(obs.rules, o.coins, sp)))
     left = table_after(obs, move)
     if o.offered:
-        out.append(_offer(obs, o.offered))
+        out.append(_offer(obs, o.offered, sp))
     elif left and not o.captures and sweep_can_follow(obs) and not isinstance(move, Cut):
         # Where some sweeps score nothing (an ace taking the table), say what is meant.
-        verb = "sweeps" if not obs.rules.no_sweep else f"scores {a_sweep(obs.rules)} on"
-        out.append(f"no unseen card {verb} the table it leaves (total {_total(left)})")
+        if not obs.rules.no_sweep:
+            out.append(sp.say("no_sweeper", total=_total(left)))
+        else:
+            out.append(
+                sp.say("no_scoring_sweeper", sweep=a_sweep(obs.rules, sp), total=_total(left))
+            )
     if o.taken_back is not None and isinstance(move, Play):
         # What the laid card gives away: the next player may take it back.
-        card = CARDS[move.card].pretty()
+        card = sp.card(move.card)
         reach = o.taken_back
         if not reach:
-            out.append(f"no unseen card can take {card}")
+            out.append(sp.say("none_take", card=card))
         elif len(reach) <= 2:
-            out.append(f"{card} can be taken by any {_ranks(obs, reach)}")
+            out.append(sp.say("taken_by_any", card=card, ranks=_ranks(obs, reach, sp)))
         else:
-            ranks = ", ".join(t.rank for t in reach)
+            ranks = ", ".join(sp.rank(t.rank) for t in reach)
             unseen = sum(t.unseen for t in reach)
-            out.append(f"{card} can be taken by any {ranks} ({unseen} such cards unseen)")
+            out.append(sp.say("taken_by_many", card=card, ranks=ranks, n=unseen))
     if o.haya_reach:
-        out.append(f"leaves the 7♦ to any {_ranks(obs, o.haya_reach)}")
+        out.append(sp.say("leaves_haya", haya=haya_card, ranks=_ranks(obs, o.haya_reach, sp)))
     return out
 
 
-def _cards(n: int) -> str:
-    return "none" if n == 0 else f"{n} unseen card{'s' if n > 1 else ''}"
+def _cards(n: int, sp: Speech) -> str:
+    if n == 0:
+        return sp.say("none")
+    return sp.say("unseen_cards" if n > 1 else "unseen_card", n=n)
 
 
-def difference(obs: Observation, move: Move, best: Move) -> str:
+def difference(obs: Observation, move: Move, best: Move, sp: Speech = ENGLISH) -> str:
     """Why ``best`` is better than ``move``, as far as it shows at once, in words.
 
     Each clause is a computed difference in the better play's favour: it
@@ -276,64 +328,60 @@ def difference(obs: Observation, move: Move, best: Move) -> str:
     """
     b, m = _outcome(obs, best), _outcome(obs, move)
     rules = obs.rules
-    word = a_sweep(rules)
+    sweep = a_sweep(rules, sp)
     # Scopa a perdere: the fewest points win, so a gain counts the other way.
     up = -1 if rules.lowest_wins else 1
     said: list[str] = []
     if up > 0 and b.captures and not m.captures:
         # What it takes is in the better play's own words: no need to list it again.
-        said.append("the better play captures, the play made lays")
+        said.append(sp.say("better_captures"))
     else:
-        said += _gains(rules, b, m, up)
+        said += _gains(rules, b, m, up, sp)
     ob, om = sum(t.unseen for t in b.offered), sum(t.unseen for t in m.offered)
     if (om - ob) * up > 0:
         if ob == 0:
-            said.append(f"the play made {_offer(obs, m.offered)}; the better play offers none")
+            said.append(sp.say("made_offers_none", offer=_offer(obs, m.offered, sp)))
         else:
             said.append(
-                f"the play made offers {word} to {_cards(om)}, the better play to {_cards(ob)}"
+                sp.say("offers_compare", sweep=sweep, made=_cards(om, sp), better=_cards(ob, sp))
             )
     hb, hm = sum(t.unseen for t in b.haya_reach), sum(t.unseen for t in m.haya_reach)
     if (hm - hb) * up > 0:
-        said.append(f"the play made leaves the 7♦ to {_cards(hm)}, the better play to {_cards(hb)}")
+        said.append(
+            sp.say("haya_compare", haya=sp.card(SEVEN_OF_DIAMONDS), made=_cards(hm, sp),
+                   better=_cards(hb, sp))
+        )
     if b.taken_back is not None and m.taken_back is not None:
         tb, tm = sum(t.unseen for t in b.taken_back), sum(t.unseen for t in m.taken_back)
         if (tm - tb) * up > 0:
-            said.append(
-                f"the card laid can be taken by {_cards(tm)}, the better play's by {_cards(tb)}"
-            )
+            said.append(sp.say("taken_compare", made=_cards(tm, sp), better=_cards(tb, sp)))
     if not said:
-        return "no difference shows at once: it comes later in the round"
+        return sp.say("no_difference")
     return "; ".join(said)
 
 
-def _gains(rules: RuleSet, b: _Outcome, m: _Outcome, up: int) -> list[str]:
+def _gains(rules: RuleSet, b: _Outcome, m: _Outcome, up: int, sp: Speech) -> list[str]:
     """The points taken at once where the better play ``b`` does better than ``m``."""
     said = []
-    word = a_sweep(rules)
+    sweep = a_sweep(rules, sp)
     haya = point_name(rules, "seven_of_coins")
     if (b.sweep - m.sweep) * up > 0:
-        said.append(
-            f"the better play scores {word}"
-            if up > 0
-            else f"the play made scores {word}, the better play does not"
-        )
+        said.append(sp.say("better_scores" if up > 0 else "made_scores", sweep=sweep))
     if (b.haya - m.haya) * up > 0:
-        said.append(
-            f"the better play secures {haya}"
-            if up > 0
-            else f"the play made secures {haya}, the better play does not"
-        )
-    other = " other" if haya else ""
+        said.append(sp.say("better_secures" if up > 0 else "made_secures", point=haya))
+    other = "other_" if haya else ""
     counted: list[tuple[int, int, Callable[[int], str]]] = [
-        (b.cards, m.cards, lambda n: f"{n} card{'s' if n != 1 else ''}"),
-        (b.sevens, m.sevens, lambda n: f"{n}{other} 7{'s' if n != 1 else ''}"),
+        (b.cards, m.cards, lambda n: sp.say("n_card" if n == 1 else "n_cards", n=n)),
+        (b.sevens, m.sevens, lambda n: sp.say(f"n_{other}seven{'' if n == 1 else 's'}", n=n)),
     ]
     if has_rule(rules.scoring, "coins"):
-        counted.append((b.coins, m.coins, lambda n: f"{n} {_coins_unit(rules, n)}"))
+        counted.append(
+            (b.coins, m.coins, lambda n: sp.say("n_coins", n=n, unit=_coins_unit(rules, n, sp)))
+        )
     for nb, nm, noun in counted:
         if (nb - nm) * up > 0:
-            said.append(f"the better play takes {noun(nb)}, the play made {nm or 'none'}")
+            made = noun(nm) if nm else sp.say("none")
+            said.append(sp.say("better_takes", better=noun(nb), made=made))
     return said
 
 
@@ -341,8 +389,9 @@ def _total(table: int) -> int:
     return sum(c % 10 + 1 for c in range(40) if table >> c & 1)
 
 
-def sentence(obs: Observation, move: Move) -> str:
-    """The play and its facts in one line: ``laid 2♥ on Q♠: offers a chkobba to any …``."""
-    said = facts(obs, move)
-    head = action(obs, move)
-    return f"{head}: {'; '.join(said)}" if said else head
+def sentence(obs: Observation, move: Move, sp: Speech = ENGLISH) -> str:
+    """The play and its facts in one line: ``laid 2♥ on Q♠: offers a chkobba to any …``
+    (in ``sp``'s language and deck: ``posato 2 di coppe su …``)."""
+    said = facts(obs, move, sp)
+    head = action(obs, move, sp)
+    return sp.say("sentence", head=head, facts="; ".join(said)) if said else head

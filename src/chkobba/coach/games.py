@@ -17,7 +17,7 @@ from typing import Any, Final
 from chkobba.coach import touti as touti_coach
 from chkobba.coach.estimate import Estimates
 from chkobba.coach.estimate import estimate as chkobba_estimate
-from chkobba.coach.explain import difference, sentence
+from chkobba.coach.explain import Speech, difference, sentence
 from chkobba.fishing.cards import Card, cards_of, sort_for_display
 from chkobba.fishing.game import Round
 from chkobba.fishing.moves import Cut, Move, Play
@@ -76,6 +76,10 @@ class Coach:
     """Why the best choice is better than the one made, as far as it shows at once."""
     hand_table: Callable[[Any], tuple[str, str]]
     """The observer's hand and the cards in the middle (the table, the trick), in words."""
+    words_in: Callable[[Any, Any, str], str]
+    """A choice in words in a language (obs, move, lang), the cards in the deck's words."""
+    why_in: Callable[[Any, Any, Any, str], str]
+    """:attr:`why` in a language (obs, move, best, lang)."""
 
     def said(self, lang: str) -> tuple[str, str]:
         """:attr:`adviser` and :attr:`measure` in ``lang`` (the ``coach`` section of the
@@ -139,6 +143,8 @@ CHKOBBA_COACH: Final = Coach(
     words=sentence,
     why=difference,
     hand_table=_chkobba_hand_table,
+    words_in=lambda obs, move, lang: sentence(obs, move, Speech(lang, obs.rules.deck)),
+    why_in=lambda obs, move, best, lang: difference(obs, move, best, Speech(lang, obs.rules.deck)),
 )
 """The Chkobba family's coach: the expert's search (:mod:`chkobba.coach.estimate`)."""
 
@@ -159,6 +165,8 @@ TOUTI_COACH: Final = Coach(
     words=touti_coach.words,
     why=lambda obs, move, best: "",
     hand_table=touti_coach.hand_words,
+    words_in=touti_coach.words,
+    why_in=lambda obs, move, best, lang: "",
 )
 """Touti's coach: the search player's weighing of the cards (:mod:`chkobba.coach.touti`)."""
 

@@ -9,12 +9,12 @@ in their record: :func:`hint_meta` is what ``meta.coach`` holds (docs/coach.md).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from chkobba.coach.estimate import DEFAULT_BATCHES, Estimates
 from chkobba.coach.games import CHKOBBA_COACH, COACHES, Coach
-from chkobba.words import word
+from chkobba.words import LANGUAGES, word
 
 HINT_SAMPLES: Final = 2000
 """Sampled deals behind a hint (a fraction of a second with the kernel)."""
@@ -30,6 +30,9 @@ class HintLine:
     mean: float
     se: float
     words: str
+    said: dict[str, str] = field(default_factory=dict)
+    """:attr:`words` in every language (the page shows its own; :attr:`words` stays the
+    English the records have always held)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +54,13 @@ class Hint:
             "samples": self.samples,
             "exact": self.exact,
             "plays": [
-                {"move": h.move, "mean": round(h.mean, 3), "se": round(h.se, 3), "words": h.words}
+                {
+                    "move": h.move,
+                    "mean": round(h.mean, 3),
+                    "se": round(h.se, 3),
+                    "words": h.words,
+                    "said": h.said,
+                }
                 for h in self.lines
             ],
         }
@@ -89,7 +98,13 @@ def hint(obs: Any, seed: int, samples: int = HINT_SAMPLES, coach: Coach = CHKOBB
     decision ``coach`` weighs: :attr:`~chkobba.coach.games.Coach.weighed`)."""
     est: Estimates = coach.estimate(obs, samples, DEFAULT_BATCHES, seed)
     lines = tuple(
-        HintLine(str(p.move), p.mean, p.se, coach.words(obs, p.move))
+        HintLine(
+            str(p.move),
+            p.mean,
+            p.se,
+            coach.words(obs, p.move),
+            {lang: coach.words_in(obs, p.move, lang) for lang in LANGUAGES},
+        )
         for p in est.ranking()[:HINT_PLAYS]
     )
     return Hint(lines, est.samples, est.exact, coach.adviser, coach.measure, coach.game)

@@ -17,6 +17,8 @@ from typing import Any
 from chkobba.fishing.game import Round
 from chkobba.fishing.narrate import side_name
 from chkobba.fishing.scoring import POINT_KEYS
+from chkobba.words import DEFAULT_LANGUAGE, word
+from chkobba.words.catalogue import RIGHT_TO_LEFT
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,13 +39,13 @@ class Summary:
         """A side's points over every category."""
         return sum(row[side] for row in self.points)
 
-    def lines(self, side: int) -> list[str]:
-        """The summary in words from one side's point of view."""
+    def lines(self, side: int, lang: str = DEFAULT_LANGUAGE) -> list[str]:
+        """The summary in words from one side's point of view (in ``lang``)."""
         out = []
         for label, row in zip(self.labels, self.points, strict=True):
             won = row[side]
             lost = sum(p for s, p in enumerate(row) if s != side)
-            out.append(f"{label}: won {won}, lost {lost}")
+            out.append(word(lang, "coach", "x_s_line", label=label, won=won, lost=lost))
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -93,11 +95,15 @@ def _plain(text: str) -> str:
     return text.replace("$", r"\$")
 
 
-def chart(summary: Summary, fmt: str = "png") -> bytes:
-    """The summary as a bar chart: per category, one bar per side (``png`` or ``svg``).
+def chart(summary: Summary, fmt: str = "png", lang: str = DEFAULT_LANGUAGE) -> bytes:
+    """The summary as a bar chart: per category, one bar per side (``png`` or ``svg``),
+    its words in ``lang`` (English for a right-to-left language: matplotlib does not
+    join Arabic letters).
 
     Names and labels are text, never formulas, whatever ``$`` they hold.
     """
+    if lang in RIGHT_TO_LEFT:
+        lang = DEFAULT_LANGUAGE
     # Imported here: matplotlib is slow to import and only the summary needs it.
     import matplotlib
 
@@ -119,10 +125,10 @@ def chart(summary: Summary, fmt: str = "png") -> bytes:
         ax.bar_label(bars, padding=2, fontsize=8)
     ax.set_yticks(list(rows), [_plain(label) for label in summary.labels])
     ax.invert_yaxis()
-    ax.set_xlabel("points")
+    ax.set_xlabel(word(lang, "coach", "x_s_points"))
     totals = ", ".join(f"{n} {summary.side_total(s)}" for s, n in enumerate(summary.sides))
     ax.set_title(
-        _plain(f"Points per category over {summary.rounds} round(s): {totals}"), fontsize=9
+        _plain(word(lang, "coach", "x_s_title", n=summary.rounds, totals=totals)), fontsize=9
     )
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()

@@ -55,12 +55,11 @@ def _describe_in(
         return _said(lang, "terminal", "touti_log_canto_worth", who, suit=suit_name(move.suit),
                      worth=canto_value(move.suit, trump))
     if isinstance(move, Ask):
-        # The question itself is parlé's own words (chkobba.touti.parle), in English.
         return _said(lang, "terminal", "touti_log_ask", who, partner=partner,
-                     question=question_words(move.topic))
+                     question=question_words(move.topic, lang))
     if isinstance(move, Tell):
         return _said(lang, "terminal", "touti_log_answer", who,
-                     answer=answer_words(move.topic, move.answer))
+                     answer=answer_words(move.topic, move.answer, lang))
     if move is Call.ZADTAK:
         if not bid:
             return _said(lang, "terminal", "touti_log_zadtak", who)

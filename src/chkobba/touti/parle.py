@@ -35,6 +35,7 @@ from __future__ import annotations
 from typing import Final
 
 from chkobba.touti.cards import ACE_MASK, PAIRS, SUIT_MASKS
+from chkobba.words.catalogue import DEFAULT_LANGUAGE, word
 
 __all__ = [
     "TOPICS",
@@ -172,8 +173,13 @@ def parse_answer(topic: str, text: str) -> Answer:
     return (int(t),)
 
 
-def question_words(topic: str) -> str:
-    """The question in words: ``how many aces?``."""
+def question_words(topic: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The question in words: ``how many aces?`` (in ``lang``: ``combien de as (1, allas) ?``;
+    the records keep the English)."""
+    if lang != DEFAULT_LANGUAGE:
+        if topic in ("shape", "cantos"):
+            return word(lang, "touti", f"parle_q_{topic}")
+        return word(lang, "touti", "parle_q_count", what=word(lang, "touti", f"parle_name_{topic}"))
     if topic == "shape":
         return "how many cards in each suit (no suit named)?"
     if topic == "cantos":
@@ -181,8 +187,11 @@ def question_words(topic: str) -> str:
     return f"how many {_NAMES[topic][1]}?"
 
 
-def answer_words(topic: str, value: Answer) -> str:
-    """The answer in words: ``2 aces (1, allas)``, ``one void (je coupe en 1er)``."""
+def answer_words(topic: str, value: Answer, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The answer in words: ``2 aces (1, allas)``, ``one void (je coupe en 1er)`` (in
+    ``lang`` from the catalogue's ``touti`` section; the records keep the English)."""
+    if lang != DEFAULT_LANGUAGE:
+        return _answer_in(lang, topic, value)
     if topic == "shape":
         return "suits of " + ", ".join(map(str, value[:-1])) + f" and {value[-1]} cards"
     if topic == "cantos":
@@ -207,6 +216,33 @@ def answer_words(topic: str, value: Answer) -> str:
     elif topic == "singletons" and n:
         words += ": je coupe en 2e"
     return words
+
+
+def _answer_in(lang: str, topic: str, value: Answer) -> str:
+    def say(key: str, **values: object) -> str:
+        return word(lang, "touti", f"parle_{key}", **values)
+
+    if topic == "shape":
+        return say("a_shape", lengths=", ".join(map(str, value[:-1])), last=value[-1])
+    if topic == "cantos":
+        if not value:
+            return say("a_no_canto")
+        parts = []
+        for i in range(0, len(value), 2):
+            more = say("a_more", n=value[i]) if value[i] else say("a_more_none")
+            kind = say("a_matayhach" if value[i + 1] else "a_tayha")
+            parts.append(say("a_canto", more=more, kind=kind))
+        if len(parts) == 1:
+            return say("a_one_canto", part=parts[0])
+        return say("a_cantos", n=len(parts), parts="; ".join(say("a_each", part=p) for p in parts))
+    n = value[0]
+    said = say("a_count", what=say(f"name_{topic}"), n=n)
+    # The book's own words for a void and a singleton, in every language.
+    if topic == "voids" and n:
+        said += " (je coupe en 1er)"
+    elif topic == "singletons" and n:
+        said += " (je coupe en 2e)"
+    return said
 
 
 def answer_distance(hand: int, topic: str, value: Answer) -> int:

@@ -20,28 +20,46 @@ from rich.markup import escape
 from rich.text import Text
 
 from chkobba.coach.counting import Question, TrainerScore, ask, read_answer
+from chkobba.coach.explain import Speech as CoachSpeech
+from chkobba.coach.explain import sentence
 from chkobba.coach.hints import hint, hint_meta
 from chkobba.coach.summary import chart, summarize
 from chkobba.fishing.match import Match
 from chkobba.fishing.moves import Play
 from chkobba.fishing.observe import Observation
 from chkobba.tui.render import cards_row
+from chkobba.tui.words import Speech
+from chkobba.words import DEFAULT_LANGUAGE, word
 
 TRAINER_EVERY: Final = 3
 """The trainer asks before about one turn in this many (at random, seeded)."""
 
-HELP: Final = """\
-[bold]Coach[/bold]
-  [cyan]hint[/cyan]         the expert's top plays with their estimates{hints}
-  [cyan]unseen[/cyan]       show or hide the cards you have not seen yet (for learning)"""
+def coach_help(speech: Speech, key: str, hints: bool) -> str:
+    """A coach's lines of the help (Rich markup) in the player's language: the terminal's
+    text ``key``, saying so when hints are off."""
+    off = "" if hints else speech.say("coach_help_off")
+    return speech.say(key, hints=escape(off))
 
 
-def answer_prompt(q: Question) -> str:
+def answer_prompt(q: Question, speech: Speech | None = None) -> str:
     """The prompt for a trainer question's answer: yes or no for a lay's safety, cards
     for a rank or a suit."""
+    say = (speech or Speech()).say
+    return say("trainer_answer_safe" if q.kind == "safe" else "trainer_answer_cards")
+
+
+def english_answer(q: Question, text: str, speech: Speech) -> str:
+    """A trainer answer typed in the player's language as the trainer reads it: yes and
+    no (``sì``, ``non``), and the word for none, in English; cards as typed."""
+    t = text.strip().lower()
     if q.kind == "safe":
-        return "Your answer (yes or no; Enter skips): "
-    return "Your answer (cards like 7h 7c, suits or ranks alone, none; Enter skips): "
+        if speech.yes(t):
+            return "yes"
+        if t in (word(speech.lang, "coach", "no").lower(), "n", "no"):
+            return "no"
+    elif t == word(speech.lang, "coach", "x_none").lower():
+        return "none"
+    return text
 
 
 class CoachCommands:
@@ -55,6 +73,7 @@ class CoachCommands:
     show_unseen: bool
     seed: int
     hinted: list[tuple[int, int]]
+    speech: Speech
     thinking = "The expert is thinking…"
     """What the screen says while a hint is worked out."""
     hidden = "Unseen cards hidden."
@@ -87,17 +106,18 @@ class CoachCommands:
 
     def _hint(self, obs: Any) -> None:
         if not self.hints:
-            self.console.print("[yellow]Hints are off: start the game with --hints.[/yellow]")
+            self.console.print(f"[yellow]{escape(self.speech.say('coach_hints_off'))}[/yellow]")
             return
         if len(obs.legal_moves) < 2:
-            self.console.print("Only one move is possible here.")
+            self.console.print(escape(self.speech.say("coach_one_move")))
             return
         self.hinted.append(self._hint_place(obs))
         with self.console.status(self.thinking):
             lines = self._hint_lines(obs, self.seed + 7919 * len(self.hinted))
         for line in lines:
             self.console.print(line)
-        self.console.print(f"[dim]Hints this game: {len(self.hinted)} (noted in the record)[/dim]")
+        counted = self.speech.say("coach_hints_count", n=len(self.hinted))
+        self.console.print(f"[dim]{escape(counted)}[/dim]")
 
 
 class TerminalCoach(CoachCommands):
@@ -112,9 +132,15 @@ class TerminalCoach(CoachCommands):
         trainer: bool = False,
         show_unseen: bool = False,
         seed: int = 0,
+        speech: Speech | None = None,
     ) -> None:
         self.console = console
         self.ask_line = ask_line
+        self.speech = speech if speech is not None else Speech()
+        """The player's language and the deck whose words name the cards."""
+        if self.speech.lang != DEFAULT_LANGUAGE:
+            self.thinking = self.speech.say("coach_thinking")
+            self.hidden = self.speech.say("unseen_hidden")
         self.hints = hints
         self.trainer = trainer
         self.show_unseen = show_unseen
@@ -125,7 +151,7 @@ class TerminalCoach(CoachCommands):
 
     def help(self) -> str:
         """The coach's lines of the help."""
-        return HELP.format(hints="" if self.hints else " (off: start with --hints)")
+        return coach_help(self.speech, "coach_help", self.hints)
 
     def meta(self) -> dict[str, Any]:
         """What the record's ``meta.coach`` holds about this game."""
@@ -137,10 +163,11 @@ class TerminalCoach(CoachCommands):
     def after_board(self, obs: Observation) -> None:
         """Show the cards the player has not seen, when the toggle is on."""
         if self.show_unseen:
+            # The faces keep the notation, as the hand's; the words are the player's.
+            label = self.speech.say("unseen_count", n=obs.unseen.bit_count()) + " "
+            none = word(self.speech.lang, "coach", "x_none")
             self.console.print(
-                Text(f"Unseen ({obs.unseen.bit_count()}): ", style="dim").append_text(
-                    cards_row(obs.unseen, "none")
-                )
+                Text(label, style="dim").append_text(cards_row(obs.unseen, none))
             )
 
     def before_turn(self, obs: Observation) -> None:
@@ -152,23 +179,29 @@ class TerminalCoach(CoachCommands):
         self._quiz(ask(obs, self.rng))
 
     def _quiz(self, q: Question) -> None:
-        self.console.print(f"[bold magenta]Trainer:[/bold magenta] {escape(q.prompt)}")
+        sp = self.speech
+        lang = sp.lang
+        why = escape(q.why_in(lang))
+        label = escape(sp.say("trainer_label"))
+        self.console.print(f"[bold magenta]{label}[/bold magenta] {escape(q.prompt_in(lang))}")
         while True:
-            text = self.ask_line(answer_prompt(q))
+            text = self.ask_line(answer_prompt(q, sp))
             if not text.strip():
-                self.console.print(f"[dim]Skipped. {escape(q.why)}[/dim]")
+                self.console.print(f"[dim]{escape(sp.say('trainer_skipped'))} {why}[/dim]")
                 return
             try:
-                given = read_answer(q, text)
+                given = read_answer(q, english_answer(q, text, sp))
             except ValueError as e:
-                self.console.print(f"[red]✗[/red] {escape(str(e))}; try again")
+                again = sp.say("trainer_try_again")
+                self.console.print(f"[red]✗[/red] {escape(str(e))}; {escape(again)}")
                 continue
             break
-        if self.score.mark(q, given):
-            self.console.print(f"[green]✓ Right.[/green] {escape(q.why)}")
-        else:
-            self.console.print(f"[red]✗ Not quite.[/red] {escape(q.why)}")
-        self.console.print(f"[dim]Trainer score: {self.score.right} of {self.score.asked}[/dim]")
+        right = self.score.mark(q, given)
+        verdict = escape(word(lang, "coach", "right" if right else "wrong"))
+        colour = "green" if right else "red"
+        self.console.print(f"[{colour}]{verdict}[/{colour}] {why}")
+        score = sp.say("trainer_score", right=self.score.right, asked=self.score.asked)
+        self.console.print(f"[dim]{escape(score)}[/dim]")
 
     def _hint_place(self, obs: Observation) -> tuple[int, int]:
         # The play about to be made, numbered as in the record (0: the cut decision).
@@ -180,29 +213,49 @@ class TerminalCoach(CoachCommands):
         return (obs.round_number, play)
 
     def _hint_lines(self, obs: Observation, seed: int) -> list[str]:
-        return [escape(line) for line in hint(obs, seed).text_lines()]
+        h = hint(obs, seed)
+        sp = self.speech
+        if sp.lang == DEFAULT_LANGUAGE and sp.deck == "french":
+            return [escape(line) for line in h.text_lines()]
+        said = CoachSpeech(sp.lang, sp.deck)
+        moves = {str(m): m for m in obs.legal_moves}
+        lines = h.text_lines(
+            lang=sp.lang, words=lambda line: sentence(obs, moves[line.move], said)
+        )
+        return [escape(line) for line in lines]
 
 
 def show_summary(
-    console: Console, match: Match, names: list[str], record_path: Path | None, human: int = 0
+    console: Console,
+    match: Match,
+    names: list[str],
+    record_path: Path | None,
+    human: int = 0,
+    speech: Speech | None = None,
 ) -> Path | None:
-    """Print the points won and lost per category; save the chart next to the record;
-    return its path."""
+    """Print the points won and lost per category (in the player's language); save the
+    chart next to the record; return its path."""
+    sp = speech if speech is not None else Speech()
     rounds = [*match.finished]
     if not rounds:
         return None
     s = summarize(rounds, names)
     mine = match.side_of[human]
-    console.print(f"[bold]Points per category[/bold] ({escape(s.sides[mine])}):")
-    for line in s.lines(mine):
+    head = escape(word(sp.lang, "coach", "per_category"))
+    console.print(f"[bold]{head}[/bold] ({escape(s.sides[mine])}):")
+    for line in s.lines(mine, sp.lang):
         console.print(f"  {escape(line)}")
     if record_path is None:
         return None
     png = record_path.with_name(record_path.stem + ".summary.png")
     try:
-        png.write_bytes(chart(s, "png"))
+        png.write_bytes(chart(s, "png", sp.lang))
     except OSError as e:
-        console.print(f"[red]Could not save the chart: {escape(e.strerror or str(e))}[/red]")
+        failed = sp.say("chart_failed", why=e.strerror or str(e))
+        console.print(f"[red]{escape(failed)}[/red]")
         return None
-    console.print(f"Chart saved to [bold]{escape(str(png))}[/bold]", soft_wrap=True)
+    saved = sp.say("chart_saved", path="\x00").split("\x00")
+    console.print(
+        f"{escape(saved[0])}[bold]{escape(str(png))}[/bold]{escape(saved[-1])}", soft_wrap=True
+    )
     return png

@@ -22,12 +22,13 @@ from chkobba.duel.cli import ENGINE_LOG_OPTION
 from chkobba.fishing.game import seating_name
 from chkobba.fishing.match import Match
 from chkobba.fishing.narrate import goal
-from chkobba.fishing.rules import PRESETS, preset
+from chkobba.fishing.rules import PRESETS, RuleSet, preset
 from chkobba.games.base import choose_table
 from chkobba.touti.cli import play_options as touti_play_options
 from chkobba.tui.coach import TerminalCoach
 from chkobba.tui.session import Ask, Ending, PlaySession, TerminalSession
-from chkobba.words import LANGUAGES, locale_language, word
+from chkobba.tui.words import Speech
+from chkobba.words import DEFAULT_LANGUAGE, LANGUAGES, locale_language, word
 
 PREFERRED_OPPONENTS: Final = ("hard", "heuristic", "greedy", "random")
 """The default computer player: the first of these that exists."""
@@ -107,24 +108,34 @@ def _agent(name: str, seed: int, option: str) -> Agent:
 
 
 def seat_names(
-    human: str, computers: dict[int, str], seats: int, teams: bool | None = None
+    human: str,
+    computers: dict[int, str],
+    seats: int,
+    teams: bool | None = None,
+    lang: str = DEFAULT_LANGUAGE,
 ) -> list[str]:
     """Names for the table: the human's, then each computer's.
 
     Two players: the computer is named after its player. Three or more: the
     computers are named by their place, which is what a player needs to follow the
     play; at 2 against 2 the one opposite is the partner (``teams`` defaults to
-    that at 4 seats).
+    that at 4 seats). The places are named in ``lang``.
     """
+
+    def place(key: str) -> str:
+        return word(lang, "terminal", f"place_{key}")
+
     if seats == 2:
         other = computers[1]
-        return [human, other if other != human else f"{other} (computer)"]
+        return [human, other if other != human else place("computer").format(name=other)]
     # Playing order runs counter-clockwise, so seat 1 sits on the human's right.
     if seats == 3:
-        return [human, "Right", "Left"]
+        return [human, place("right"), place("left")]
     if seats == 6:
-        return [human, "Right", "Far right", "Opposite", "Far left", "Left"]
-    return [human, "Right", "Partner" if teams is not False else "Opposite", "Left"]
+        return [human, *(place(k) for k in ("right", "far_right", "opposite", "far_left",
+                                              "left"))]
+    middle = place("partner" if teams is not False else "opposite")
+    return [human, place("right"), middle, place("left")]
 
 
 PLAY_TABLES: Final = {
@@ -316,24 +327,32 @@ def play(
     path = save if save is not None else default_save_path()
     console = Console(highlight=False)
     interactive = console.is_terminal and sys.stdin.isatty()
-    names = seat_names(human, roles, seats, together)
-    if seats == 2:
-        sides = f"you against {roles[1]}"
-    elif not together:
-        count = {3: "two", 4: "three", 6: "five"}[seats]
-        sides = f"you against {count} computers ({roles[1]}), each for themselves"
+    speaks = lang if lang is not None else locale_language()
+    names = seat_names(human, roles, seats, together, speaks)
+    if speaks != DEFAULT_LANGUAGE:
+        _family_intro(console, rules_name, rules, names, roles, together, seed, speaks)
     else:
-        sides = (
-            f"you and your partner ({roles[2]}, opposite you) against Right and Left ({roles[1]})"
+        if seats == 2:
+            sides = f"you against {roles[1]}"
+        elif not together:
+            count = {3: "two", 4: "three", 6: "five"}[seats]
+            sides = f"you against {count} computers ({roles[1]}), each for themselves"
+        else:
+            sides = (
+                f"you and your partner ({roles[2]}, opposite you) "
+                f"against Right and Left ({roles[1]})"
+            )
+        console.print(
+            f"[bold]{title(rules_name)}[/bold]: {escape(sides)}, {goal(rules)}, "
+            f"seed {seed}. "
+            "Type ? for help.",
+            soft_wrap=True,
         )
-    console.print(
-        f"[bold]{title(rules_name)}[/bold]: {escape(sides)}, {goal(rules)}, "
-        f"seed {seed}. "
-        "Type ? for help.",
-        soft_wrap=True,
-    )
     ask = console.input if interactive else _echoing(console)
-    coach = TerminalCoach(console, ask, hints=hints, trainer=trainer, show_unseen=unseen, seed=seed)
+    coach = TerminalCoach(
+        console, ask, hints=hints, trainer=trainer, show_unseen=unseen, seed=seed,
+        speech=Speech(speaks, rules.deck),
+    )
     meta = _meta(
         "chkobba play", seed, {str(s): n for s, n in roles.items()}, agents.values()
     )
@@ -347,9 +366,34 @@ def play(
         coach=coach,
         pause=COMPUTER_PAUSE if interactive else 0.0,
         meta=meta,
-        lang=lang if lang is not None else locale_language(),
+        lang=speaks,
     )
     _run(session, agents.values())
+
+
+def _family_intro(
+    console: Console,
+    rules_name: str,
+    rules: RuleSet,
+    names: list[str],
+    roles: dict[int, str],
+    together: bool,
+    seed: int,
+    lang: str,
+) -> None:
+    """The first line of a Chkobba-family game in ``lang``: who plays whom, the goal, the
+    seed, and how to get help."""
+    seats = len(names)
+    if seats == 2:
+        sides = word(lang, "terminal", "intro_two", opponent=roles[1])
+    elif not together:
+        sides = word(lang, "terminal", "intro_each", n=seats - 1, opponent=roles[1])
+    else:
+        sides = word(lang, "terminal", "intro_teams", partner=roles[2], right=names[1],
+                     left=names[3], opponent=roles[1])
+    line = word(lang, "terminal", "intro_line", sides=sides, goal=Speech(lang).goal(rules),
+                seed=seed)
+    console.print(f"[bold]{title(rules_name)}[/bold]: {escape(line)}", soft_wrap=True)
 
 
 def _play_touti(

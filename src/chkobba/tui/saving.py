@@ -12,6 +12,8 @@ from typing import Protocol
 from rich.console import Console
 from rich.markup import escape
 
+from chkobba.words import DEFAULT_LANGUAGE, word
+
 
 class Savable(Protocol):
     """A record of any game: it can write itself to a file."""
@@ -49,8 +51,11 @@ def chkobba_command() -> str:
     return "chkobba"
 
 
-def save_record(console: Console, record: Savable, path: Path) -> Path | None:
-    """Write ``record`` to ``path``; say where and how to replay it, or why it could not be."""
+def save_record(
+    console: Console, record: Savable, path: Path, lang: str = DEFAULT_LANGUAGE
+) -> Path | None:
+    """Write ``record`` to ``path``; say where and how to replay it, or why it could not be
+    (in ``lang``)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         record.save(path)
@@ -59,15 +64,14 @@ def save_record(console: Console, record: Savable, path: Path) -> Path | None:
         if e.filename is not None and str(e.filename) != str(path):
             # The fault is on the way there (a folder that is a file, say): name it.
             reason = f"{reason}: {e.filename}"
-        console.print(
-            f"[bold red]Could not save the game record to {escape(str(path))}: "
-            f"{escape(reason)}[/bold red]",
-            soft_wrap=True,
-        )
+        failed = word(lang, "terminal", "record_not_saved", path=path, reason=reason)
+        console.print(f"[bold red]{escape(failed)}[/bold red]", soft_wrap=True)
         return None
     # Soft wrap keeps a long path on one line, so it can be copied whole.
     where = escape(str(path))
-    console.print(f"Game record saved to [bold]{where}[/bold]", soft_wrap=True)
-    command = escape(f"{chkobba_command()} replay {shlex.quote(str(path))}")
-    console.print(f"  replay it with: {command}", soft_wrap=True)
+    before, _, after = word(lang, "terminal", "record_saved", path="\x00").partition("\x00")
+    console.print(f"{escape(before)}[bold]{where}[/bold]{escape(after)}", soft_wrap=True)
+    command = f"{chkobba_command()} replay {shlex.quote(str(path))}"
+    console.print(escape(word(lang, "terminal", "record_replay", command=command)),
+                  soft_wrap=True)
     return path

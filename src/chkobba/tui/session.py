@@ -35,7 +35,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from chkobba.agents import Agent
-from chkobba.fishing.cards import CARDS, cards_of
+from chkobba.fishing.cards import CARDS, DIAMONDS, RANKS, SUIT_SYMBOLS, SUITS, cards_of
 from chkobba.fishing.game import Round
 from chkobba.fishing.match import Match
 from chkobba.fishing.moves import Cut, Move, NotationError, Play, parse_move
@@ -66,6 +66,7 @@ from chkobba.tui.render import (
 from chkobba.tui.saving import Savable, save_record
 from chkobba.tui.words import Speech
 from chkobba.words import DEFAULT_LANGUAGE
+from chkobba.words.cards import rank_name, suit_name
 
 Ask = Callable[[str], str]
 """Shows a prompt (Rich markup) and returns the line typed, without its newline.
@@ -98,8 +99,11 @@ HELP: Final = """\
 :func:`capture_help` adds the game's capture rules."""
 
 
-def capture_help(rules: RuleSet) -> str:
-    """The capture rules of ``rules`` in a few sentences, from its options."""
+def capture_help(rules: RuleSet, speech: Speech | None = None) -> str:
+    """The capture rules of ``rules`` in a few sentences, from its options (in the
+    player's language)."""
+    if speech is not None and speech.lang != DEFAULT_LANGUAGE:
+        return _capture_help_in(rules, speech)
     limit = rules.max_capture_cards
     most = f" (at most {limit} of them)" if limit else ""
     kinds = []
@@ -126,8 +130,60 @@ def capture_help(rules: RuleSet) -> str:
     return "\n".join(lines)
 
 
-def game_help(rules: RuleSet) -> str:
-    """:data:`HELP` for a rule set: the suits and faces named in its deck (``deck``)."""
+def _capture_help_in(rules: RuleSet, speech: Speech) -> str:
+    say = speech.say
+    limit = rules.max_capture_cards
+    most = say("help_cap_most", n=limit) if limit else ""
+    kinds = []
+    if rules.capture_match:
+        kinds.append(say("help_cap_match"))
+    if rules.capture_sum:
+        kinds.append(say("help_cap_sum", most=most))
+    if rules.capture_total:
+        kinds.append(say("help_cap_total", total=rules.capture_total, most=most))
+    ways = say("help_cap_or").join(
+        [", ".join(kinds[:-1]), kinds[-1]] if len(kinds) > 2 else kinds
+    )
+    lines = [say("help_cap_may", ways=ways) if ways else say("help_cap_none")]
+    if rules.fewest_cards:
+        lines.append(say("help_cap_fewest"))
+    if rules.capture_match and rules.capture_sum and rules.matching_priority:
+        lines.append(say("help_cap_priority"))
+    if rules.ace_takes_all:
+        lines.append(say("help_cap_ace"))
+    if rules.declares and rules.wild_seven_keeps_value:
+        lines.append(say("help_cap_wild"))
+    lines.append(say("help_cap_may_drop" if rules.may_drop_capturing_card else "help_cap_must"))
+    return "\n".join(lines)
+
+
+def _game_help_in(rules: RuleSet, speech: Speech) -> str:
+    say, lang, deck = speech.say, speech.lang, rules.deck
+    suits = []
+    for i in range(4):
+        part = f"{SUITS[i]} {SUIT_SYMBOLS[i]} {suit_name(i, deck, lang)}"
+        if i == DIAMONDS:
+            # Chkobba's own word for the coins stays; the other decks' are named.
+            part += f" ({'dīnārī' if deck == 'french' else say('help_coins')})"
+        suits.append(part)
+    faces = ", ".join(
+        say("help_face", r=r, face=rank_name(r, deck, lang))
+        + (f" ({RANKS.index(r) + 1})" if r != "A" else "")
+        for r in "AQJK"
+    )
+    return say(
+        "family_help",
+        common=say("common_help"),
+        suits=escape(say("help_suits", suits=", ".join(suits))),
+        ranks=escape(say("help_ranks", faces=faces)),
+    )
+
+
+def game_help(rules: RuleSet, speech: Speech | None = None) -> str:
+    """:data:`HELP` for a rule set: the suits and faces named in its deck (``deck``), in
+    the player's language."""
+    if speech is not None and speech.lang != DEFAULT_LANGUAGE:
+        return _game_help_in(rules, speech)
     return HELP.format(
         common=COMMON_HELP, suits=escape(suits_help(rules)), ranks=escape(ranks_help(rules))
     )
@@ -323,7 +379,7 @@ class TerminalSession:
             meta = {**(meta or {}), "coach": self.coach.meta()}
         record = self._record(meta)
         with interrupts_held():
-            return save_record(self.console, record, self.save_path)
+            return save_record(self.console, record, self.save_path, self.speech.lang)
 
     def _record(self, meta: dict[str, Any] | None) -> Savable:
         """The record of the game so far, the round in progress included."""
@@ -525,7 +581,9 @@ class PlaySession(TerminalSession):
 
     def _after_game(self, saved: Path | None) -> None:
         if self.coach is not None:
-            show_summary(self.console, self.match, self.names, saved, self.human)
+            show_summary(
+                self.console, self.match, self.names, saved, self.human, self.speech
+            )
 
     # -- one move ----------------------------------------------------------------
 
@@ -729,4 +787,4 @@ class PlaySession(TerminalSession):
 
     def _help_text(self) -> list[tuple[str, bool]]:
         rules = self.match.rules
-        return [(game_help(rules), True), (capture_help(rules), False)]
+        return [(game_help(rules, self.speech), True), (capture_help(rules, self.speech), False)]

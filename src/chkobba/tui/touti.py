@@ -36,43 +36,14 @@ from chkobba.touti.narrate import describe_move, describe_trick, score_lines, te
 from chkobba.touti.observe import ToutiObservation
 from chkobba.touti.record import record_of
 from chkobba.touti.technique import technique_move
-from chkobba.tui.coach import CoachCommands
+from chkobba.tui.coach import CoachCommands, coach_help
 from chkobba.tui.saving import Savable
-from chkobba.tui.session import COMMON_HELP, Ask, TerminalSession
+from chkobba.tui.session import Ask, TerminalSession
 from chkobba.tui.words import Speech
 from chkobba.words import DEFAULT_LANGUAGE, word
 
-HELP: Final = """\
-[bold]How to answer[/bold]
-  [cyan]3[/cyan]            the move numbered 3 in the list
-  [cyan]90[/cyan]           bid 90 (bids are 70 to 230 by tens, above the last bid)
-  [cyan]pass[/cyan]         pass (final: you may not bid again in this deal)
-  [cyan]alla[/cyan], [cyan]macharich[/cyan], [cyan]zadtak[/cyan]   semi-parlé calls (--talk semi)
-  [cyan]ask aces[/cyan]     parlé (--talk parle): ask your partner (voids, singletons, shape,
-               aces, threes, twelves, elevens, tens, tchanek, cantos); it answers truly
-  [cyan]trump d[/cyan]      name trumps (d oros, h copas, s espadas, c bastos)
-  [cyan]Ad[/cyan]           play the card (rank then suit)
-  [cyan]canto h[/cyan]      announce the 11 and 12 of a suit; [cyan]no[/cyan]: announce nothing
-  [cyan]claim[/cyan]        claim the remaining tricks (--claim, last five tricks, on lead)
-{common}Cards: A = 1 (as), Q = 10 (sota), J = 11 (caballo), K = 12 (rey).
-Suits: d oros ♦, h copas ♥, s espadas ♠, c bastos ♣.
-Trick order: 1 3 12 11 10 7 6 5 4 2.
-Follow suit and beat the highest card if you can; void in the suit,
-trump (over-trump a trump if you can); otherwise discard.
-Announcements: only the declarer's team, after a trick it wins:
-40 in trumps, 20 otherwise."""
-"""Touti's moves in the help; :data:`~chkobba.tui.session.COMMON_HELP` and the coach's
-lines are the same as in every game."""
-
 SEAT_NAMES: Final = ("You", "Right", "Partner", "Left")
 """Playing order runs counter-clockwise, so seat 1 sits on the person's right."""
-
-COACH_HELP: Final = """\
-[bold]Coach[/bold]
-  [cyan]hint[/cyan]         the search player's best cards, each with its worth ± its error
-               (the technique player's call in the bidding){hints}
-  [cyan]unseen[/cyan]       show or hide the cards you have not seen yet (for learning)"""
-
 
 def hand_order(card: int, trump: int | None) -> tuple[bool, int, int]:
     """Where a card stands in a hand as shown: by suit, trumps first, then high to low in
@@ -171,7 +142,7 @@ class ToutiCoach(CoachCommands):
 
     def help(self) -> str:
         """The coach's lines of the help."""
-        return COACH_HELP.format(hints="" if self.hints else " (off: start with --hints)")
+        return coach_help(self.speech, "touti_coach_help", self.hints)
 
     def meta(self) -> dict[str, Any]:
         """What the record's ``meta.coach`` holds about this game."""
@@ -361,7 +332,9 @@ class ToutiSession(TerminalSession):
         return self.speech.say("touti_empty_answer")
 
     def _help_text(self) -> list[tuple[str, bool]]:
-        return [(HELP.format(common=COMMON_HELP), True)]
+        # Touti's moves, then the lines every game shares, in the person's language.
+        say = self.speech.say
+        return [(say("touti_help", common=say("common_help")), True)]
 
     def _show_turn(self, obs: Any, choices: Sequence[Any], again: bool = False) -> None:
         say = self.speech.say
@@ -478,7 +451,6 @@ class ToutiSession(TerminalSession):
 
 
 __all__ = [
-    "HELP",
     "SEAT_NAMES",
     "ToutiCoach",
     "ToutiSession",

@@ -4,7 +4,7 @@
 // turn, the end) and asks the server, which answers from this seat's view only.
 import { api, cardEl, cardsRow, el, savedToken } from "./common.js";
 import { cardsInText } from "./cardnames.js";
-import { onLangChange } from "./i18n.js";
+import { currentLang, onLangChange } from "./i18n.js";
 import { ct } from "./coach-i18n.js";
 import { hintView } from "./coach-view.js";
 
@@ -100,7 +100,7 @@ async function askQuestion() {
   box.classList.remove("hidden");
   box.replaceChildren(
     el("h3", { text: ct("trainer_title") }),
-    el("p", { id: "coach-question", text: cardsInText(q.prompt) }),
+    el("p", { id: "coach-question", text: cardsInText(q.said?.[currentLang()]?.prompt ?? q.prompt) }),
     el("div", { class: "cards" }, ...choices),
     ...(q.kind === "safe" ? [] : [el("p", { class: "note", text: ct("pick") }), done]),
   );
@@ -114,7 +114,7 @@ async function askQuestion() {
     save();
     box.replaceChildren(
       el("h3", { text: ct("trainer_title") }),
-      el("p", { id: "coach-verdict", class: right ? "coach-right" : "coach-wrong", text: `${ct(right ? "right" : "wrong")} ${cardsInText(q.why)}` }),
+      el("p", { id: "coach-verdict", class: right ? "coach-right" : "coach-wrong", text: `${ct(right ? "right" : "wrong")} ${cardsInText(q.said?.[currentLang()]?.why ?? q.why)}` }),
     );
     asking = false;
     render();

@@ -3,6 +3,13 @@
 import { el } from "./common.js";
 import { ct } from "./coach-i18n.js";
 import { cardsInText, moveShort } from "./cardnames.js";
+import { currentLang } from "./i18n.js";
+
+/** A hint's play or a decision in the page's language (``said``, from the server's
+ * catalogues), else the English ``words`` the records hold. */
+function said(x) {
+  return (x.said && x.said[currentLang()]) || x.words;
+}
 
 function sign(x) {
   return `${x >= 0 ? "+" : ""}${x.toFixed(2)}`;
@@ -16,7 +23,7 @@ export function hintView(h, title) {
   return [
     el("p", { class: "note", text: title(behind, h.hints) }),
     el("ol", {}, ...h.plays.map((p) => el("li", { class: "coach-hint-line" },
-      el("b", { title: p.move, text: moveShort(p.move) }), ` ${sign(p.mean)}${h.exact ? "" : ` ± ${p.se.toFixed(2)}`} — ${cardsInText(p.words)}`))),
+      el("b", { title: p.move, text: moveShort(p.move) }), ` ${sign(p.mean)}${h.exact ? "" : ` ± ${p.se.toFixed(2)}`} — ${cardsInText(said(p))}`))),
   ];
 }
 
@@ -27,7 +34,7 @@ export function resultView(analysis, go) {
     el("p", { class: "note", text: ct("figures", { n: analysis.samples, lost: analysis.total_loss.toFixed(2), s: analysis.seconds.toFixed(1) }) }),
     el("h3", { text: worst.length ? ct("mistakes") : ct("no_mistake") }),
     el("ol", { id: "coach-mistakes" }, ...worst.map((d) => {
-      const a = el("a", { href: "#", text: `${ct("round_play", { r: d.round, p: d.play })}${cardsInText(d.words)}` });
+      const a = el("a", { href: "#", text: `${ct("round_play", { r: d.round, p: d.play })}${cardsInText(said(d))}` });
       a.addEventListener("click", (e) => { e.preventDefault(); go(d.ply); });
       return el("li", {}, a);
     })),
@@ -37,7 +44,7 @@ export function resultView(analysis, go) {
 /** One decision: the play in words, and the estimates of every play, best first. */
 export function decisionView(d, names) {
   const est = d.estimates;
-  const head = el("p", { class: d.mistake ? "coach-mistake" : "", id: "coach-words", text: `${names[d.seat]}: ${cardsInText(d.words)}` });
+  const head = el("p", { class: d.mistake ? "coach-mistake" : "", id: "coach-words", text: `${names[d.seat]}: ${cardsInText(said(d))}` });
   if (!est) return [head, el("p", { class: "note", text: ct("forced") })];
   const rows = [...est.plays].sort((a, b) => b.mean - a.mean).map((p) => el("tr", { class: p.move === d.move ? "coach-played" : "" },
     el("td", { title: p.move, text: `${moveShort(p.move)}${p.move === d.move ? ct("played") : ""}${p.move === d.best ? " ★" : ""}` }),
