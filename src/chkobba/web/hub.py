@@ -1406,41 +1406,36 @@ class Hub:
         async with room.lock:
             if room.status != "playing" or room.ending is not None or room.table.is_over:
                 raise ProtocolError("not_playing", "only a game in play can be resigned")
-            t = room.table
-            side = t.side_of[seat]
-            sides = sorted(set(t.side_of))
-            # With two sides the other wins; with more, resigning names no winner.
-            winner = next(s for s in sides if s != side) if len(sides) == 2 else None
-            await self.end_early(
-                room,
-                Finish(
-                    room.id, winner, list(t.totals()), "resigned", side,
-                    rated=room.rated_end(winner, side),
-                ),
-            )
+            side = await self.side_loses(room, seat, "resigned")
         reply: dict[str, Any] = {"type": "resigned", "game": room.id, "side": side}
         if re is not None:
             reply["re"] = re
         conn.send(reply)
 
+    async def side_loses(self, room: Room, seat: int, ending: str) -> int:
+        """End ``room`` early, ``seat``'s side losing (``ending``: ``resigned`` or
+        ``timeout``), under the room's lock; return that side. With two sides the other
+        wins; with more none is named (a rated game ranks the others by points)."""
+        t = room.table
+        side = t.side_of[seat]
+        sides = sorted(set(t.side_of))
+        winner = next(s for s in sides if s != side) if len(sides) == 2 else None
+        await self.end_early(
+            room,
+            Finish(
+                room.id, winner, list(t.totals()), ending, side,
+                rated=room.rated_end(winner, side),
+            ),
+        )
+        return side
+
     async def out_of_time(self, room: Room, seat: int, due: float) -> None:
         """A rated game's seat to move ran out of time: its side loses the game."""
         async with room.lock:
-            t = room.table
-            if self.deadline(room) != due or t.turn != seat or room.status != "playing":
+            if self.deadline(room) != due or room.table.turn != seat or room.status != "playing":
                 self.arm(room)
                 return
-            side = t.side_of[seat]
-            sides = sorted(set(t.side_of))
-            # With two sides the other wins; with more, the others are ranked by points.
-            winner = next(s for s in sides if s != side) if len(sides) == 2 else None
-            await self.end_early(
-                room,
-                Finish(
-                    room.id, winner, list(t.totals()), "timeout", side,
-                    rated=room.rated_end(winner, side),
-                ),
-            )
+            await self.side_loses(room, seat, "timeout")
         log.info("game %s: seat %d lost on time", room.id, seat)
 
     async def abandon(self, room: Room) -> None:
