@@ -39,12 +39,3 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.postgres)
         if name in SLOW_FILES:
             item.add_marker(pytest.mark.slow)
-    # The long files first (a browser's, then a database server's), each file's tests in
-    # their order: parallel workers (pytest-xdist, one file each) then end on short files
-    # instead of one worker finishing a long browser file alone.
-    weight: dict[object, int] = {}
-    for item in items:
-        rank = 0 if item.get_closest_marker("browser") else (
-            1 if item.get_closest_marker("postgres") else 2)
-        weight[item.path] = min(rank, weight.get(item.path, 2))
-    items.sort(key=lambda item: weight[item.path])
