@@ -77,7 +77,9 @@ def test_a_held_game_abandoned_is_let_go(pg_server: PgServer) -> None:
     store = Store(url)
     try:
         with TestClient(create_app(url, QUICK, worker="a")) as a:
-            made = a.post("/api/games", json={"level": "random", "abandon_after": 0.3}).json()
+            # Long enough that a loaded machine cannot abandon the game before the player
+            # has even come in (its timer runs from the game's creation until then).
+            made = a.post("/api/games", json={"level": "random", "abandon_after": 3}).json()
             with a.websocket_connect("/ws") as ws:
                 hello(ws, made["game"], made["token"])
                 assert a.get("/healthz").json()["owned"] == 1
