@@ -55,7 +55,12 @@ def test_hints_questions_summary_and_analysis(client: TestClient) -> None:
     assert all(len(h) == 3 for h in record.meta["coach"]["hinted"])
     s = client.get(f"/api/games/{game}/summary").json()
     assert s["summary"]["totals"] == state["totals"]
-    assert "<svg" in s["svg"]
+    assert "<svg" in s["svg"] and "Points per category" in s["svg"]
+    # The chart's words in the page's language; an unknown one is refused, saying which.
+    it = client.get(f"/api/games/{game}/summary?lang=it").json()
+    assert "Punti per categoria" in it["svg"] and it["summary"] == s["summary"]
+    bad = client.get(f"/api/games/{game}/summary?lang=xx")
+    assert bad.status_code == 400 and bad.json()["error"] == "bad_language"
     a = client.get(f"/api/games/{game}/analysis?seat=0&samples=64")
     assert a.status_code == 200, a.text
     data = a.json()

@@ -62,6 +62,7 @@ from chkobba.web.hub import Hub, Room
 from chkobba.web.protocol import ProtocolError, card_list, read_json, side_of, turn_json
 from chkobba.web.replay import _frame, game_record, seat_names
 from chkobba.web.work import ClientGone, Lane, Work, checkpoint, unless_gone
+from chkobba.words import DEFAULT_LANGUAGE, LANGUAGES
 
 T = TypeVar("T")
 
@@ -330,9 +331,9 @@ def hint_job(obs: Any, seed: int, game: str = "chkobba") -> dict[str, Any]:
     return hint(obs, seed, coach=COACHES[game]).to_json()
 
 
-def chart_job(s: Summary) -> bytes:
-    """A summary's chart, as SVG."""
-    return chart(s, "svg")
+def chart_job(s: Summary, lang: str = DEFAULT_LANGUAGE) -> bytes:
+    """A summary's chart, as SVG, its title and axis in ``lang``."""
+    return chart(s, "svg", lang)
 
 
 def _rounds(round_no: int | None) -> list[int] | None:
@@ -622,7 +623,12 @@ class Coach:
     # -- the summary ---------------------------------------------------------------
 
     async def summary(self, request: Request) -> Response:
-        """``GET /api/games/{game}/summary``: points per category and the chart (SVG)."""
+        """``GET /api/games/{game}/summary[?lang=xx]``: points per category and the chart
+        (SVG), the chart's words in ``lang`` (English by default)."""
+        lang = request.query_params.get("lang", DEFAULT_LANGUAGE)
+        if lang not in LANGUAGES:
+            return error(400, "bad_language",
+                         f"unknown language {lang!r}: one of {', '.join(LANGUAGES)}")
         self.coach_budgets.check(request)
         room = await self.hub.get_room(request.path_params["game"])
         if room is None:
@@ -631,11 +637,11 @@ class Coach:
         if not m.finished:
             return error(409, "no_round", "no round has finished yet")
         s = summarize(m.finished, room.record_names())
-        key = ("chart", room.id, s)
+        key = ("chart", room.id, s, lang)
         svg = self.cache.get(key)
         if svg is None:
             try:
-                svg = await self._shared(request, key, self.work.light, chart_job, s)
+                svg = await self._shared(request, key, self.work.light, chart_job, s, lang)
             except ClientGone:
                 return _gone()
             self.cache.put(key, svg, len(svg))

@@ -139,7 +139,8 @@ async function showSummary() {
   if (summary || document.body.dataset.rounds === "0") return;
   summary = {};
   try {
-    summary = await api(`/api/games/${game}/summary`);
+    // The chart's title and axis come drawn in the page's language.
+    summary = await api(`/api/games/${game}/summary?lang=${encodeURIComponent(currentLang())}`);
     drawSummary();
   } catch (e) {
     // A 409 does not change by asking again (no round finished): never retried.
@@ -192,7 +193,13 @@ function build() {
 
 function main() {
   build();
-  onLangChange(() => { asking = false; build(); drawSummary(); refresh(true); });
+  onLangChange(() => {
+    asking = false;
+    build();
+    // A chart drawn in the old language is asked again in the new one.
+    if (summary?.svg) { summary = null; summaryTries = 0; }
+    refresh(true);
+  });
   const watch = new MutationObserver(() => refresh());
   watch.observe(document.body, { attributes: true, attributeFilter: ["data-ply", "data-my-turn", "data-over", "data-seat", "data-coaching"] });
 }
