@@ -584,6 +584,22 @@ def test_terminal_trainer_asks_now_and_then_and_scores() -> None:
     assert all(not e["right"] for e in coach.score.log if e["kind"] != "safe")
 
 
+def test_an_unreadable_trainer_answer_is_told_in_the_players_language() -> None:
+    """The answer's parser explains itself in English; an Italian player reads Italian."""
+    from chkobba.tui.words import Speech
+
+    console = Console(file=io.StringIO(), width=100)
+    answers = itertools.chain(["zz"], itertools.repeat(""))
+    coach = TerminalCoach(console, lambda p: next(answers), trainer=True, seed=3,
+                          speech=Speech(lang="it"))
+    obs = position("2h Kc 5s", "Qs", "Ah 4c 6d")
+    for _ in range(30):
+        coach.before_turn(obs)
+    screen = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert "risposta non capita: «zz»; riprova" in screen
+    assert "answer yes or no" not in screen and "type the cards" not in screen
+
+
 def test_terminal_trainer_prompts_yes_or_no_for_a_yes_or_no_question() -> None:
     """A lay's safety is a yes/no question: its prompt asks for yes or no, not cards."""
     prompts: list[str] = []

@@ -191,9 +191,11 @@ class TerminalCoach(CoachCommands):
                 return
             try:
                 given = read_answer(q, english_answer(q, text, sp))
-            except ValueError as e:
+            except ValueError:
+                # The parser's reason is English; the player is told in their language.
+                said = sp.say("trainer_unreadable", text=text.strip())
                 again = sp.say("trainer_try_again")
-                self.console.print(f"[red]✗[/red] {escape(str(e))}; {escape(again)}")
+                self.console.print(f"[red]✗[/red] {escape(said)}; {escape(again)}")
                 continue
             break
         right = self.score.mark(q, given)
