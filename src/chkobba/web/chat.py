@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
@@ -36,6 +35,7 @@ from sqlalchemy import text
 
 from chkobba.store.chat import ChatRow, ChatStore, Silenced
 from chkobba.web.bucket import RateLimiter
+from chkobba.web.listen import Listener
 from chkobba.web.protocol import ChatMsg, ChatRoomMsg, ProtocolError, ReportMsg
 
 if TYPE_CHECKING:
@@ -100,8 +100,7 @@ class Relay:
         self.store = store
         self.worker = worker
         self.on_news = on_news
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._listener: Listener | None = None
 
     def tell(self, kind: str, game: str, value: str) -> None:
         """Announce ``kind`` (``message``: its number; ``switch``: ``on``/``off``) of a
@@ -112,27 +111,11 @@ class Relay:
 
     def start(self) -> None:
         """Listen, on a thread of its own (reconnecting after a failure)."""
-        import psycopg
-
         from chkobba.web.cluster import libpq_url
 
-        url = libpq_url(self.store.url)
-
-        def run() -> None:
-            while not self._stop.is_set():
-                try:
-                    with psycopg.connect(url, autocommit=True, connect_timeout=5) as conn:
-                        conn.execute(f"LISTEN {CHANNEL}")
-                        while not self._stop.is_set():
-                            for note in conn.notifies(timeout=0.5):
-                                self._heard(note.payload)
-                except Exception:
-                    if not self._stop.is_set():
-                        log.exception("listening for the chat of other workers failed")
-                        self._stop.wait(1.0)
-
-        self._thread = threading.Thread(target=run, name="chkobba-chat", daemon=True)
-        self._thread.start()
+        self._listener = Listener(libpq_url(self.store.url), CHANNEL, self._heard,
+                                  name="chkobba-chat", what="the chat of other workers")
+        self._listener.start()
 
     def _heard(self, payload: str) -> None:
         parts = payload.split("\t")
@@ -141,9 +124,8 @@ class Relay:
 
     def stop(self) -> None:
         """Stop listening."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+        if self._listener is not None:
+            self._listener.stop()
 
 
 class TableChat:

@@ -48,6 +48,7 @@ from chkobba.store.chat import ChatRow, ChatStore
 from chkobba.store.hints import write_hint
 from chkobba.store.leases import LEASE_SECONDS, StaleEpoch
 from chkobba.web.codes import CODE_ALPHABET, CODE_LENGTH
+from chkobba.web.listen import Listener
 
 log = logging.getLogger("chkobba.web")
 
@@ -170,15 +171,9 @@ class Ownership:
         it no longer holds: every game, when the session (and with it every lock) is lost."""
         self._conn: Connection | None = None
         self._stop = threading.Event()
-        self._listener: threading.Thread | None = None
+        self.listener: Listener | None = None
+        """The hand-over listener, once :meth:`listen` has started it."""
         self._renewer: threading.Thread | None = None
-        self.listening_since: float | None = None
-        """Since when (seconds since the epoch) the hand-over listener has been listening;
-        None while it is not (not started, or reconnecting after a failure)."""
-        self.listener_failures = 0
-        """How many times the listener's connection failed (it reconnects after a second)."""
-        self.listener_error: str | None = None
-        """Why it last failed."""
         self.renewals = 0
         """Renewals done (one statement each, for every game held)."""
         self.renewal_failures = 0
@@ -260,9 +255,10 @@ class Ownership:
             self._conn.invalidate()
             self._conn.close()
             self._conn = None
-        for thread in (self._listener, self._renewer):
-            if thread is not None:
-                thread.join(timeout=5)
+        if self.listener is not None:
+            self.listener.stop()
+        if self._renewer is not None:
+            self._renewer.join(timeout=5)
 
     # -- owning ------------------------------------------------------------------
 
@@ -557,44 +553,20 @@ class Ownership:
         """The hand-over listener, as ``/healthz`` shows it: whether it listens (another
         worker's request for a game reaches this one only then), since when, how many
         times its connection failed and why last."""
-        since = self.listening_since
-        at = None if since is None else dt.datetime.fromtimestamp(since, dt.UTC).isoformat()
-        return {
-            "listening": since is not None,
-            "since": at,
-            "failures": self.listener_failures,
-            "last_error": self.listener_error,
-        }
+        if self.listener is None:
+            return {"listening": False, "since": None, "failures": 0, "last_error": None}
+        return self.listener.state()
 
     def listen(self, on_request: Callable[[str], None]) -> None:
         """Hand every game another worker asks for to ``on_request``, from a thread."""
-        import psycopg
 
-        url = libpq_url(self.store.url)
+        def heard(code: str) -> None:
+            if code in self.owned:
+                on_request(code)
 
-        def run() -> None:
-            while not self._stop.is_set():
-                try:
-                    with psycopg.connect(url, autocommit=True, connect_timeout=5) as conn:
-                        conn.execute(f"LISTEN {CHANNEL}")
-                        self.listening_since = time.time()
-                        while not self._stop.is_set():
-                            for note in conn.notifies(timeout=0.5):
-                                if note.payload in self.owned:
-                                    on_request(note.payload)
-                except Exception as e:
-                    self.listening_since = None
-                    if not self._stop.is_set():
-                        self.listener_failures += 1
-                        reason = str(e).strip().splitlines()
-                        self.listener_error = reason[0] if reason else type(e).__name__
-                        log.exception("listening for hand-off requests failed; again in 1 s")
-                        self._stop.wait(1.0)
-                finally:
-                    self.listening_since = None
-
-        self._listener = threading.Thread(target=run, name="chkobba-handoff", daemon=True)
-        self._listener.start()
+        self.listener = Listener(libpq_url(self.store.url), CHANNEL, heard,
+                                 name="chkobba-handoff", what="hand-off requests")
+        self.listener.start()
 
 
 def haproxy_config(listen: str, workers: Sequence[str], checks: str = "inter 500ms") -> str:
