@@ -230,8 +230,11 @@ def test_analyze_in_italian(scopa_record: GameRecord, tmp_path: Path) -> None:
 
 def test_the_summary_chart_in_the_players_language() -> None:
     s = Summary(("scope",), ("scope",), ((2, 1),), ("Ann", "Bea"), 3)
-    assert "Punti per categoria in 3 mano/i" in chart(s, "svg", "it").decode()
-    assert "Points per category over 3 round(s)" in chart(s, "svg").decode()
+    assert "Punti per categoria in 3 mani" in chart(s, "svg", "it").decode()
+    assert "Points per category over 3 rounds" in chart(s, "svg").decode()
+    one = Summary(("scope",), ("scope",), ((2, 1),), ("Ann", "Bea"), 1)
+    assert "Punti per categoria in 1 mano:" in chart(one, "svg", "it").decode()
+    assert "Points per category over 1 round:" in chart(one, "svg").decode()
     # Matplotlib does not join Arabic letters: the chart stays English there.
     assert "Points per category" in chart(s, "svg", "ar").decode()
 

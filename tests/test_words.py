@@ -8,6 +8,7 @@ import json
 import re
 
 import pytest
+from babel import Locale
 
 from chkobba.fishing.cards import CARDS, CardError
 from chkobba.fishing.rules import OPTION_HELP
@@ -38,14 +39,38 @@ def test_every_key_is_in_every_language(lang: str) -> None:
             lang, section, sorted(set(words) ^ set(other[section])))
 
 
+def forms(text: object) -> list[str]:
+    """A text's forms: itself, or its plural forms."""
+    return [text] if isinstance(text, str) else list(text.values())  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_no_text_is_empty_and_the_placeholders_match(lang: str) -> None:
     english = catalogue("en")
+    categories = set(Locale.parse(lang).plural_form.tags) | {"other"}
     for section, words in catalogue(lang).items():
         for key, text in words.items():
-            assert isinstance(text, str) and text.strip(), (lang, section, key)
-            assert placeholders(text) == placeholders(english[section][key]), (
-                lang, section, key, text)
+            wanted = set().union(*(placeholders(f) for f in forms(english[section][key])))
+            if not isinstance(text, str):
+                # Plural forms: the language's own categories, ``other`` always there.
+                assert isinstance(text, dict) and "other" in text, (lang, section, key)
+                assert set(text) <= categories, (lang, section, key, set(text) - categories)
+            for form in forms(text):
+                assert isinstance(form, str) and form.strip(), (lang, section, key)
+                # A form may say the number in words ("جولتين": two rounds), not {n}.
+                assert placeholders(form) - {"n"} == wanted - {"n"}, (lang, section, key, form)
+
+
+@pytest.mark.parametrize(("lang", "n", "said"), [
+    ("en", 1, "1 more card"), ("en", 0, "0 more cards"), ("en", 3, "3 more cards"),
+    ("fr", 0, "0 carte"), ("fr", 1, "1 carte"), ("fr", 2, "2 cartes"),
+    ("it", 1, "con 1 carta in più"), ("it", 2, "con 2 carte in più"),
+    ("es", 1, "con 1 carta más"), ("es", 5, "con 5 cartas más"),
+    ("ar", 1, "مع ورقة إضافية واحدة"), ("ar", 2, "مع ورقتين إضافيتين"),
+    ("ar", 3, "مع 3 أوراق إضافية"), ("ar", 11, "مع 11 ورقة إضافية"),
+])
+def test_a_count_takes_its_languages_plural_form(lang: str, n: int, said: str) -> None:
+    assert word(lang, "touti", "parle_a_more", n=n) == said
 
 
 @pytest.mark.parametrize("lang", OTHERS)
@@ -55,9 +80,10 @@ def test_a_translation_is_not_english_left_in_place(lang: str) -> None:
     for section in ("page", "coach", "touti", "rules_page", "rules_option", "rules_game",
                     "terminal", "account"):
         for key, text in catalogue(lang)[section].items():
-            # Placeholders aside, four words or more make a sentence.
-            if len(re.findall(r"[^\W\d_]{2,}", re.sub(r"\{\w+\}", "", text))) >= 4:
-                assert text != english[section][key], (lang, section, key)
+            for form in forms(text):
+                # Placeholders aside, four words or more make a sentence.
+                if len(re.findall(r"[^\W\d_]{2,}", re.sub(r"\{\w+\}", "", form))) >= 4:
+                    assert form not in forms(english[section][key]), (lang, section, key)
 
 
 def test_the_catalogues_are_plain_utf8_json_objects() -> None:

@@ -20,7 +20,7 @@ from chkobba.touti.cli import rules_json as touti_rules_json
 from chkobba.touti.cli import rules_lines as touti_rules_lines
 from chkobba.web.howto import howto_json
 from chkobba.words import LANGUAGES as WORD_LANGUAGES
-from chkobba.words import catalogue
+from chkobba.words import catalogue, word
 
 LANGUAGES: Final = WORD_LANGUAGES
 """The pages' languages: those with a catalogue (:mod:`chkobba.words`)."""
@@ -36,7 +36,7 @@ def _translations(section: str) -> dict[str, dict[str, str]]:
     tests to be the same)."""
     english = catalogue("en")[section]
     return {
-        key: {lang: catalogue(lang)[section][key] for lang in LANGUAGES if lang != "en"}
+        key: {lang: word(lang, section, key) for lang in LANGUAGES if lang != "en"}
         for key in english
     }
 
@@ -71,7 +71,9 @@ def _words(english: str, translations: dict[str, str]) -> dict[str, str]:
 
 def game_name(name: str, lang: str) -> str:
     """A game's proper name in ``lang`` (``scopa-di-quindici``: ``Scopa di quindici``)."""
-    return catalogue(lang)["games"].get(f"name_{name}", name)
+    if f"name_{name}" not in catalogue(lang)["games"]:
+        return name
+    return word(lang, "games", f"name_{name}")
 
 
 def _touti_description() -> str:

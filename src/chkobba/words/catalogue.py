@@ -2,7 +2,11 @@
 
 Each catalogue is an object of sections (``page``, ``coach``, ``touti``, ``cards``,
 ``games``, ``terminal``, ``rules_*``), each an object of keys and texts; a text may hold
-placeholders in braces (``{name}``), filled by :func:`word`. English is complete by
+placeholders in braces (``{name}``), filled by :func:`word`. A text that counts
+something may instead be an object of its plural forms, keyed by the language's CLDR
+plural categories (``one``, ``other``; Arabic also ``zero``, ``two``, ``few``, ``many``):
+:func:`word` picks the form for its ``n`` value (Babel's plural rules), ``other`` when the
+form is missing. English is complete by
 definition; a missing key in another language falls back to English (the tests keep
 every language complete, so the fallback only protects a page from a half-written
 catalogue).
@@ -16,7 +20,7 @@ import re
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 CATALOGUES: Final = Path(__file__).parent / "catalogues"
 """Where the catalogues are (served to the pages at ``/static/i18n/``)."""
@@ -41,8 +45,12 @@ def _check(lang: str) -> None:
         raise CatalogueError(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
 
 
+Text = str | Mapping[str, str]
+"""A catalogue's text: a string, or its plural forms by CLDR category."""
+
+
 @cache
-def catalogue(lang: str) -> Mapping[str, Mapping[str, str]]:
+def catalogue(lang: str) -> Mapping[str, Mapping[str, Text]]:
     """The whole catalogue of ``lang``: its sections of keys and texts."""
     _check(lang)
     data = json.loads((CATALOGUES / f"{lang}.json").read_text(encoding="utf-8"))
@@ -67,7 +75,25 @@ def word(lang: str, section: str, key: str, **values: object) -> str:
         text = catalogue(DEFAULT_LANGUAGE).get(section, {}).get(key)
     if text is None:
         raise CatalogueError(f"no word {section}.{key}")
+    if not isinstance(text, str):
+        text = plural(lang, text, values.get("n"))
     return fill(text, values)
+
+
+@cache
+def _plural_rule(lang: str) -> Any:
+    from babel import Locale
+
+    return Locale.parse(lang).plural_form
+
+
+def plural(lang: str, forms: Mapping[str, str], n: object) -> str:
+    """The form among ``forms`` (by CLDR plural category) that ``lang`` uses for the
+    number ``n``; ``other`` when ``n`` is not a number or the form is missing."""
+    category = "other"
+    if isinstance(n, int | float) and not isinstance(n, bool):
+        category = _plural_rule(lang)(n)
+    return forms.get(category, forms["other"])
 
 
 def locale_language(environ: Mapping[str, str] | None = None) -> str:

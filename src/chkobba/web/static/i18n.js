@@ -58,9 +58,17 @@ export function bidiSafe(value) {
   return foreign ? isolate(text) : text;
 }
 
-/** The word for ``key`` in ``section`` of the page's catalogue (English if it has none). */
+/** The word for ``key`` in ``section`` of the page's catalogue (English if it has none).
+ * A text that counts is an object of plural forms (CLDR categories): the one the
+ * language uses for ``vars.n`` is taken, ``other`` when it is missing. */
 export function word(section, key, vars = {}) {
-  const text = catalogues[lang]?.[section]?.[key] ?? catalogues.en?.[section]?.[key] ?? key;
+  let text = catalogues[lang]?.[section]?.[key];
+  const from = text === undefined ? "en" : lang;
+  if (text === undefined) text = catalogues.en?.[section]?.[key] ?? key;
+  if (typeof text === "object") {
+    const form = typeof vars.n === "number" ? new Intl.PluralRules(from).select(vars.n) : "other";
+    text = text[form] ?? text.other;
+  }
   return fill(text, vars);
 }
 
