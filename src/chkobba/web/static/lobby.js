@@ -1,8 +1,9 @@
 // The lobby: Play now and challenges (playnow.js), a game against the computer, an online room, joining by code, the lists.
 import { t, bidiSafe, gameLine, gameName, isolate, levelName, onLangChange, word } from "./i18n.js";
-import { api, saveToken, seatName, setupHeader, el } from "./common.js";
+import { api, saveToken, seatName, setupHeader, sideName, el } from "./common.js";
 import { aw } from "./account-i18n.js";
 import { setupPlayNow, refreshPlayNow } from "./playnow.js";
+import { endingWords, sidesOf } from "./ending.js";
 
 let info = null;
 
@@ -133,6 +134,18 @@ async function join() {
   }
 }
 
+/** A finished game in the lobby's list: its players, its score, how it ended if it was
+ * not played out ("Selma: out of time"), and the link to its replay. */
+function finishedRow(g) {
+  const seats = g.names.map((name, seat) => ({ seat, name: g.computer[seat] ? null : name, computer: g.computer[seat] }));
+  const side = (k) => sideName(seats, sidesOf(g.seats, g.teams), k);
+  const ending = endingWords(g, side, word);
+  return el("li", { "data-game": g.game }, el("span", { class: "grow", text: g.names.map((n, i) => bidiSafe(seatName(seats, i))).join(" · ") }),
+    ...(ending ? [el("span", { class: "ending", text: ending })] : []),
+    el("span", { text: isolate((g.totals || []).join("–")) }),
+    el("a", { href: `/replay/${g.game}`, class: "replay-link", text: t("replay") }));
+}
+
 async function lists() {
   const playing = document.getElementById("playing");
   const finished = document.getElementById("finished");
@@ -143,12 +156,7 @@ async function lists() {
         el("li", {}, el("span", { class: "grow", text: `${gameName(g.rules ?? g.game_name)}: ${g.players.map((x) => bidiSafe(seatName(g.players, x.seat))).join(" · ")}` }),
           el("span", { text: isolate(g.totals.join("–")) }), el("a", { href: `${g.game_name === TOUTI ? "/touti" : "/g"}/${g.game}`, text: t("watch") }))),
     );
-    finished.replaceChildren(
-      ...f.games.map((g) =>
-        el("li", {}, el("span", { class: "grow", text: g.names.map((n, i) => bidiSafe(seatName(g.names.map((name, seat) => ({ seat, name: g.computer[seat] ? null : name, computer: g.computer[seat] })), i))).join(" · ") }),
-          el("span", { text: isolate((g.totals || []).join("–")) }),
-          el("a", { href: `/replay/${g.game}`, class: "replay-link", text: t("replay") }))),
-    );
+    finished.replaceChildren(...f.games.map(finishedRow));
     if (!p.games.length) playing.replaceChildren(el("li", { text: t("none_yet") }));
     if (!f.games.length) finished.replaceChildren(el("li", { text: t("none_yet") }));
   } catch (e) {
