@@ -106,6 +106,9 @@ async function create(mode, prefix) {
     const clock = document.getElementById("r-clock").value;
     if (clock !== "none") body.clock = Number(clock);
     body.coaching = document.getElementById("r-coaching").checked;
+    // Partners' free text while they play (docs/protocol.md, "Room settings"): quick
+    // phrases only unless the creator of a casual room allows it.
+    if (document.getElementById("r-free-talk").checked) body.team_talk = "free";
     // A rated game (docs/ratings.md): the server says why not, if it cannot be.
     if (document.getElementById("r-rated").checked) body.rated = true;
   }
