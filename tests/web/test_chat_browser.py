@@ -1,7 +1,8 @@
 """In headless Chromium: the chat at the table (issue 26, section 4). Two players and a
 signed-in spectator in a room: a quick phrase tapped in Italian reads in French to the
 other player; the spectators' channel stays apart from the players'; markup shows as
-text; muting a player hides their messages, unmuting shows them again."""
+text; muting a player hides their messages, unmuting shows them again; at a table of
+partners a player has the quick phrases only, and the panel says why."""
 
 from __future__ import annotations
 
@@ -107,6 +108,14 @@ def test_two_players_and_a_spectator_chat(server: ServerProcess) -> None:
         assert fr.execute_script("return localStorage.getItem('chkobba.chat.muted')")
         fr.find_element(By.CSS_SELECTOR, "#chat-muted button").click()
         wait(fr, lambda d: shows(d, "Marco: Merci !") and shows(d, "Marco: Bonne partie !"))
+
+        # At a table of partners a player has only the quick phrases, and is told why.
+        team = post(base, "/api/games", {"mode": "room", "seating": "2v2", "name": "Claire"})
+        open_game(fr, base, team["game"], team["token"], "fr")
+        assert body(fr, "data-chat-phrases-only") == "1"
+        assert not fr.find_element(By.ID, "chat-input").is_displayed()
+        assert fr.find_element(By.CSS_SELECTOR, "#chat-quick button").is_displayed()
+        assert "phrases rapides seulement" in fr.find_element(By.ID, "chat-note").text
     finally:
         it.quit()
         fr.quit()
