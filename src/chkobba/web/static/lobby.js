@@ -51,6 +51,13 @@ function fillForm(prefix) {
   target.value = p.targets.includes(tv) ? tv : p.target;
   rulesLink(prefix);
   if (prefix === "c") fillLevels();
+  if (prefix === "r") freeTalkRow();
+}
+
+/** The room's "partners may write freely" box, offered only for a table of partners. */
+function freeTalkRow() {
+  const teams = document.getElementById("r-seating").value.includes("v");
+  document.getElementById("r-free-talk-row").classList.toggle("hidden", !teams);
 }
 
 function fillSelects() {
@@ -108,7 +115,9 @@ async function create(mode, prefix) {
     body.coaching = document.getElementById("r-coaching").checked;
     // Partners' free text while they play (docs/protocol.md, "Room settings"): quick
     // phrases only unless the creator of a casual room allows it.
-    if (document.getElementById("r-free-talk").checked) body.team_talk = "free";
+    if (!document.getElementById("r-free-talk-row").classList.contains("hidden") && document.getElementById("r-free-talk").checked) {
+      body.team_talk = "free";
+    }
     // A rated game (docs/ratings.md): the server says why not, if it cannot be.
     if (document.getElementById("r-rated").checked) body.rated = true;
   }
@@ -200,6 +209,7 @@ async function main() {
   for (const prefix of ["c", "r"]) {
     document.getElementById(`${prefix}-rules`).addEventListener("change", () => fillForm(prefix));
   }
+  document.getElementById("r-seating").addEventListener("change", freeTalkRow);
   document.getElementById("c-start").addEventListener("click", () => create("computer", "c"));
   document.getElementById("r-create").addEventListener("click", () => create("room", "r"));
   document.getElementById("j-go").addEventListener("click", join);
