@@ -227,6 +227,8 @@ def test_partners_send_only_quick_phrases_until_the_end(c: TestClient) -> None:
         ({"seating": "2"}, True),  # no partners: not concerned
         ({"seating": "3"}, True),  # each for themselves
         ({"seating": "2v2"}, False),
+        ({"seating": "2v2", "rules": "scopone"}, False),
+        ({"seating": "2v2", "game": "touti"}, False),
     ],
 )
 def test_team_talk_is_a_room_setting(c: TestClient, extra: dict[str, Any], free: bool) -> None:

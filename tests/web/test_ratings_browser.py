@@ -1,6 +1,7 @@
 """Ratings in headless Chromium: a profile (its ratings, its chart, its recent games, every
 name shown as text) and the leaderboard with its pool switch, reached by the keyboard and
-clean for axe-core."""
+clean for axe-core; a rated game lost on time named so on the profile, the replay, the
+game's page and the lobby."""
 
 from __future__ import annotations
 
@@ -103,6 +104,9 @@ def test_a_profile_and_the_leaderboard(server: ServerProcess, browser: Any) -> N
     d.find_element(By.ID, "last").click()
     wait(d, lambda d: d.find_elements(By.ID, "ending"))
     assert d.find_element(By.ID, "ending").text.startswith(out_of_time)
+    d.get(f"{base}/g/{late['game']}")  # the game's own page, as a spectator
+    wait(d, lambda d: body(d, "data-over") == "1")
+    assert d.find_element(By.ID, "over-title").text.startswith(out_of_time)
     d.get(f"{base}/")
     row = f"#finished li[data-game='{late['game']}']"
     wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, row))
