@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from selenium.webdriver.common.by import By
-from test_web_browser import body, make_browser, needs_chromium, served, wait
+from test_web_browser import body, make_browser, needs_chromium, served, visible, wait
 from test_web_browser_pages import post
 from wsutil import ServerProcess
 
@@ -109,13 +109,22 @@ def test_two_players_and_a_spectator_chat(server: ServerProcess) -> None:
         fr.find_element(By.CSS_SELECTOR, "#chat-muted button").click()
         wait(fr, lambda d: shows(d, "Marco: Merci !") and shows(d, "Marco: Bonne partie !"))
 
-        # At a table of partners a player has only the quick phrases, and is told why.
+        # At a table of partners a player has only the quick phrases, and is told why,
+        # until the game is over.
         team = post(base, "/api/games", {"mode": "room", "seating": "2v2", "name": "Claire"})
-        open_game(fr, base, team["game"], team["token"], "fr")
-        assert body(fr, "data-chat-phrases-only") == "1"
-        assert not fr.find_element(By.ID, "chat-input").is_displayed()
-        assert fr.find_element(By.CSS_SELECTOR, "#chat-quick button").is_displayed()
-        assert "phrases rapides seulement" in fr.find_element(By.ID, "chat-note").text
+        for name in ("Amel", "Hedi", "Nour"):
+            post(base, f"/api/games/{team['game']}/join", {"name": name})
+        d = it
+        open_game(d, base, team["game"], team["token"], "fr")
+        assert body(d, "data-chat-phrases-only") == "1"
+        assert not d.find_element(By.ID, "chat-input").is_displayed()
+        assert d.find_element(By.CSS_SELECTOR, "#chat-quick button").is_displayed()
+        assert "phrases rapides seulement" in d.find_element(By.ID, "chat-note").text
+        visible(d, "#resign-btn")[0].click()
+        wait(d, lambda d: visible(d, "#resign-yes"))
+        visible(d, "#resign-yes")[0].click()
+        wait(d, lambda d: d.find_element(By.ID, "chat-input").is_displayed())
+        assert body(d, "data-chat-phrases-only") == "0"
     finally:
         it.quit()
         fr.quit()

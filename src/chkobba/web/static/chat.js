@@ -143,6 +143,9 @@ export function chatReceive(msg) {
     case "chat_history":
       on = msg.on;
       messages = msg.messages.slice(-KEEP);
+      // Both channels are read once the game is over (it is sent again at its end, also
+      // when it was played out, which no room message follows): partners write freely.
+      if (msg.channels?.length === 2) status = "finished";
       break;
     case "chat":
       if (msg.re) mine.add(msg.message);
