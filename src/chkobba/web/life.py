@@ -24,7 +24,7 @@ RATED_CLOCK: Final = 60.0
 TEAM_TALK: Final = ("phrases", "free")
 """How the players of a team game may chat while it is played (``team_talk``): ``phrases``,
 the quick phrases only, which say nothing of anyone's cards (partners may not signal
-their hands, as the Touti and Scopone tables hold); ``free``, any text (a casual room's
+their hands to each other); ``free``, any text (a casual room's
 choice, never a rated game's). Once the game is over, everyone writes freely."""
 SETTING_FIELDS: Final = (
     "unlisted", "grace", "clock", "abandon_after", "coaching", "rated", "team_talk"
