@@ -120,6 +120,7 @@ def test_two_players_and_a_spectator_chat(server: ServerProcess) -> None:
         assert not d.find_element(By.ID, "chat-input").is_displayed()
         assert d.find_element(By.CSS_SELECTOR, "#chat-quick button").is_displayed()
         assert "phrases rapides seulement" in d.find_element(By.ID, "chat-note").text
+        assert "partenaires : phrases rapides" in d.find_element(By.ID, "life-settings").text
         visible(d, "#resign-btn")[0].click()
         wait(d, lambda d: visible(d, "#resign-yes"))
         visible(d, "#resign-yes")[0].click()
