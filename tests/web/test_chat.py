@@ -181,6 +181,85 @@ def test_rate_limit_answers_the_message(url: str) -> None:
             assert recv_until(ws, "pong")[0]["re"] == 8
 
 
+def test_partners_send_only_quick_phrases_until_the_end(c: TestClient) -> None:
+    """At a table of partners a player's free text could tell their partner their cards:
+    quick phrases only until the game ends; the spectators write as before."""
+    watcher = Device(c)
+    signup(watcher, "Salma")
+    game, token = room(c, seating="2v2")
+    tokens = [token] + [join(c, game, name) for name in ("Amel", "Hedi", "Nour")]
+    summary = c.get(f"/api/games/{game}").json()
+    assert summary["status"] == "playing" and summary["settings"]["team_talk"] == "phrases"
+    with (
+        c.websocket_connect("/ws") as p0,
+        c.websocket_connect("/ws") as p2,
+        watcher.ws() as sp,
+    ):
+        follow(p0, game, tokens[0])
+        follow(p2, game, tokens[2])
+        follow(sp, game)
+        p0.send_json({"type": "chat", "text": "I hold the seven of coins", "id": 1})
+        err = expect_error(p0, "chat_phrases_only")
+        assert err["re"] == 1 and "quick phrases" in err["message"]
+        p0.send_json({"type": "chat", "phrase": "good_luck", "id": 2})
+        assert said(p0)["re"] == 2
+        assert said(p2)["phrase"] == "good_luck"
+        # The spectators' channel is not the partners'.
+        sp.send_json({"type": "chat", "text": "go team!", "id": "s"})
+        assert said(sp)["text"] == "go team!"
+        # Once the game is over, everyone writes freely again.
+        p0.send_json({"type": "resign", "id": 3})
+        recv_until(p0, "resigned")
+        recv_until(p2, "chat_history")
+        p0.send_json({"type": "chat", "text": "I held the seven of coins", "id": 4})
+        assert said(p0)["re"] == 4
+        assert said(p2)["text"] == "I held the seven of coins"
+    # Nothing refused was stored.
+    with c.websocket_connect("/ws") as again:
+        texts = [m.get("text") for m in follow(again, game, tokens[1])["messages"]]
+        assert "I hold the seven of coins" not in texts
+
+
+@pytest.mark.parametrize(
+    ("extra", "free"),
+    [
+        ({"seating": "2v2", "team_talk": "free"}, True),  # a casual room's choice
+        ({"seating": "2"}, True),  # no partners: not concerned
+        ({"seating": "3"}, True),  # each for themselves
+        ({"seating": "2v2"}, False),
+        ({"seating": "2v2", "rules": "scopone"}, False),
+        ({"seating": "2v2", "game": "touti"}, False),
+    ],
+)
+def test_team_talk_is_a_room_setting(c: TestClient, extra: dict[str, Any], free: bool) -> None:
+    game, token = room(c, **extra)
+    with c.websocket_connect("/ws") as ws:
+        follow(ws, game, token)
+        ws.send_json({"type": "chat", "text": "hello", "id": 1})
+        if free:
+            assert said(ws)["re"] == 1
+        else:
+            assert expect_error(ws, "chat_phrases_only")["re"] == 1
+
+
+def test_team_talk_s_values_and_rated_games(c: TestClient) -> None:
+    r = c.post("/api/games", json={"mode": "room", "seating": "2v2", "team_talk": "loud"})
+    assert r.status_code == 400 and r.json()["error"] == "bad_request"
+    assert r.json()["message"] == "team_talk must be 'phrases' or 'free', not 'loud'"
+    r = c.post("/api/games", json={"mode": "room", "team_talk": True})
+    assert r.status_code == 400 and "team_talk must be" in r.json()["message"]
+    host = Device(c)
+    signup(host, "Hedi")
+    r = host.post("/api/games", json={"mode": "room", "seating": "2v2", "rated": True,
+                                      "team_talk": "free"})
+    assert r.status_code == 400 and r.json()["error"] == "not_rateable"
+    assert "quick phrases only" in r.json()["message"]
+    r = host.post("/api/games", json={"mode": "room", "seating": "2v2", "rated": True})
+    assert r.status_code == 201, r.text
+    settings = c.get(f"/api/games/{r.json()['game']}").json()["settings"]
+    assert settings["rated"] is True and settings["team_talk"] == "phrases"
+
+
 def test_the_creator_turns_the_chat_off_and_computer_games_start_without(c: TestClient) -> None:
     game, token = room(c)
     guest = join(c, game)

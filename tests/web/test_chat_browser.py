@@ -1,7 +1,8 @@
 """In headless Chromium: the chat at the table (issue 26, section 4). Two players and a
 signed-in spectator in a room: a quick phrase tapped in Italian reads in French to the
 other player; the spectators' channel stays apart from the players'; markup shows as
-text; muting a player hides their messages, unmuting shows them again."""
+text; muting a player hides their messages, unmuting shows them again; at a table of
+partners a player has the quick phrases only, and the panel says why."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 import pytest
 from selenium.webdriver.common.by import By
-from test_web_browser import body, make_browser, needs_chromium, served, wait
+from test_web_browser import body, make_browser, needs_chromium, served, visible, wait
 from test_web_browser_pages import post
 from wsutil import ServerProcess
 
@@ -107,6 +108,24 @@ def test_two_players_and_a_spectator_chat(server: ServerProcess) -> None:
         assert fr.execute_script("return localStorage.getItem('chkobba.chat.muted')")
         fr.find_element(By.CSS_SELECTOR, "#chat-muted button").click()
         wait(fr, lambda d: shows(d, "Marco: Merci !") and shows(d, "Marco: Bonne partie !"))
+
+        # At a table of partners a player has only the quick phrases, and is told why,
+        # until the game is over.
+        team = post(base, "/api/games", {"mode": "room", "seating": "2v2", "name": "Claire"})
+        for name in ("Amel", "Hedi", "Nour"):
+            post(base, f"/api/games/{team['game']}/join", {"name": name})
+        d = it
+        open_game(d, base, team["game"], team["token"], "fr")
+        assert body(d, "data-chat-phrases-only") == "1"
+        assert not d.find_element(By.ID, "chat-input").is_displayed()
+        assert d.find_element(By.CSS_SELECTOR, "#chat-quick button").is_displayed()
+        assert "phrases rapides seulement" in d.find_element(By.ID, "chat-note").text
+        assert "partenaires : phrases rapides" in d.find_element(By.ID, "life-settings").text
+        visible(d, "#resign-btn")[0].click()
+        wait(d, lambda d: visible(d, "#resign-yes"))
+        visible(d, "#resign-yes")[0].click()
+        wait(d, lambda d: d.find_element(By.ID, "chat-input").is_displayed())
+        assert body(d, "data-chat-phrases-only") == "0"
     finally:
         it.quit()
         fr.quit()

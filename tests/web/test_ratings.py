@@ -149,6 +149,21 @@ def test_an_absent_player_loses_on_the_clock(c: TestClient) -> None:
     assert sorted(p["games"] for p in board) == [1, 1]
     assert sum(p["wins"] for p in board) == 1
     assert all(p["rating"] != 1500 for p in board)
+    # Every JSON API that says how a game ended names the timeout and the side out of time.
+    loser = summary["resigned"]
+    assert loser in (0, 1) and summary["winner"] == 1 - loser
+    [listed] = [g for g in c.get("/api/games?status=finished").json()["games"]
+                if g["game"] == code]
+    replay = c.get(f"/api/games/{code}/replay").json()
+    meta = c.get(f"/api/games/{code}/record").json()["meta"]
+    for said in (listed, replay, meta):
+        assert (said["ending"], said["resigned"]) == ("timeout", loser), said
+    for d, name in ((a, "alice"), (b, "bob")):
+        [recent] = profile(d, name)["recent"]
+        assert (recent["ending"], recent["resigned"], recent["side_of"]) == (
+            "timeout", loser, [0, 1]
+        )
+        assert recent["won"] is (recent["seat"] != loser)
 
 
 def test_a_casual_game_changes_no_rating(c: TestClient) -> None:

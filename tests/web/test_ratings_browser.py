@@ -1,6 +1,7 @@
 """Ratings in headless Chromium: a profile (its ratings, its chart, its recent games, every
 name shown as text) and the leaderboard with its pool switch, reached by the keyboard and
-clean for axe-core."""
+clean for axe-core; a rated game lost on time named so on the profile, the replay, the
+game's page and the lobby."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ def test_a_profile_and_the_leaderboard(server: ServerProcess, browser: Any) -> N
 
     base = server.base
     _, alice = call(base, "/api/account/signup", {"name": "alice", "password": "a long password"})
-    call(base, "/api/account/signup", {"name": "bob", "password": "a long password"})
+    _, bob = call(base, "/api/account/signup", {"name": "bob", "password": "a long password"})
     # Two rated games through the real rating code (computer players in the accounts' seats).
     for _ in range(2):
         code = call(base, "/api/bench/rated", {"pool": "chkobba", "names": ["alice", "bob"],
@@ -71,22 +72,47 @@ def test_a_profile_and_the_leaderboard(server: ServerProcess, browser: Any) -> N
         ws.send(json.dumps({"type": "resign", "game": made["game"]}))
         while json.loads(ws.recv(timeout=30))["type"] != "resigned":
             pass
+    # A rated game nobody plays: the seat to move runs out of time.
+    late, _ = call(base, "/api/games", {"mode": "room", "rated": True, "clock": 0.3}, alice)
+    call(base, f"/api/games/{late['game']}/join", {}, bob)
+    finished(base, late["game"])
+    out = call(base, f"/api/games/{late['game']}")[0]
+    out_of_time = f"{['alice', 'bob'][out['resigned']]}: out of time"
 
     d = browser
     d.get(f"{base}/u/alice")
     wait(d, lambda d: body(d, "data-ready") == "1")
     assert d.find_element(By.ID, "who").text == "alice"
-    assert "3 games played" in d.find_element(By.ID, "played").text
+    assert "4 games played" in d.find_element(By.ID, "played").text
     rating = d.find_element(By.CSS_SELECTOR, "#ratings li[data-pool=chkobba]").text
     assert "±" in rating and "provisional" in rating
     chart = d.find_element(By.CSS_SELECTOR, "#charts svg[data-pool=chkobba]")
     assert chart.get_attribute("role") == "img" and "Chkobba" in chart.get_attribute("aria-label")
-    assert len(chart.find_elements(By.CSS_SELECTOR, "circle")) == 2
+    assert len(chart.find_elements(By.CSS_SELECTOR, "circle")) == 3
     recent = d.find_element(By.ID, "recent")
     assert EVIL in recent.text and not recent.find_elements(By.TAG_NAME, "img")
     assert d.execute_script("return 'h' in window") is False
-    assert len(recent.find_elements(By.LINK_TEXT, "Replay")) == 3
+    assert len(recent.find_elements(By.LINK_TEXT, "Replay")) == 4
+    # How a game ended, on the profile, the replay and the lobby: resigned, out of time.
+    row = f"#recent li[data-game='{late['game']}']"
+    assert out_of_time in d.find_element(By.CSS_SELECTOR, row).text
+    row = f"#recent li[data-game='{made['game']}']"
+    assert "alice resigned" in d.find_element(By.CSS_SELECTOR, row).text
     assert not axe_problems(d)
+    d.get(f"{base}/replay/{late['game']}")
+    wait(d, lambda d: body(d, "data-step") is not None)
+    d.find_element(By.ID, "last").click()
+    wait(d, lambda d: d.find_elements(By.ID, "ending"))
+    assert d.find_element(By.ID, "ending").text.startswith(out_of_time)
+    d.get(f"{base}/g/{late['game']}")  # the game's own page, as a spectator
+    wait(d, lambda d: body(d, "data-over") == "1")
+    assert d.find_element(By.ID, "over-title").text.startswith(out_of_time)
+    d.get(f"{base}/")
+    row = f"#finished li[data-game='{late['game']}']"
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, row))
+    assert out_of_time in d.find_element(By.CSS_SELECTOR, row).text
+    d.get(f"{base}/u/alice")
+    wait(d, lambda d: body(d, "data-ready") == "1")
 
     # The leaderboard, from the profile's header, then another pool with the keyboard.
     d.find_element(By.CSS_SELECTOR, "header a[href='/leaderboard']").click()

@@ -73,6 +73,7 @@ def play_for(ws: Any, state: dict[str, Any], seat: int) -> dict[str, Any]:
         ({"coaching": 1}, "coaching must be true or false"),
         ({"mode": "computer", "coaching": False}, "always available against the computer"),
         ({"tempo": 3}, "unknown field(s): tempo"),
+        ({"team_talk": "whispers"}, "team_talk must be 'phrases' or 'free', not 'whispers'"),
     ],
 )
 def test_bad_room_settings_get_a_one_line_400(
@@ -89,7 +90,7 @@ def test_settings_are_stored_and_shown_with_their_defaults(client: TestClient) -
     shown = client.get(f"/api/games/{solo['game']}").json()
     assert shown["settings"] == {
         "unlisted": True, "grace": GRACE, "clock": None, "abandon_after": ABANDON_AFTER,
-        "coaching": True, "rated": False,
+        "coaching": True, "rated": False, "team_talk": "phrases",
     }
     assert shown["coaching"] is True and shown["ending"] is None
     gid, tokens = new_room(client, grace=5, clock=30.5, abandon_after=600, unlisted=True)
@@ -98,7 +99,7 @@ def test_settings_are_stored_and_shown_with_their_defaults(client: TestClient) -
         welcome, _ = recv_until(ws, "welcome")
     assert welcome["settings"] == {
         "unlisted": True, "grace": 5.0, "clock": 30.5, "abandon_after": 600.0,
-        "coaching": False, "rated": False,
+        "coaching": False, "rated": False, "team_talk": "phrases",
     }
     assert welcome["coaching"] is False
 

@@ -69,7 +69,8 @@ FAMILIES: dict[tuple[str, str], set[str]] = {
     ("rules_page", "holds_"): example_players(hands=True),
     ("chat", "phrase_"): set(QUICK_PHRASES),
     ("chat", "err_"): {
-        "chat_off", "chat_rate_limited", "chat_too_long", "silenced", "chat_sign_in"
+        "chat_off", "chat_rate_limited", "chat_too_long", "silenced", "chat_sign_in",
+        "chat_phrases_only",
     },
 }
 """The families of keys the pages build from a name, and every name they may be given."""

@@ -351,7 +351,7 @@ class Ratings:
                 select(
                     games.c.id, games.c.game, games.c.rules, games.c.pool, games.c.teams,
                     games.c.winner, games.c.finished_at, games.c.unlisted, games.c.ending,
-                    seats.c.seat,
+                    games.c.resigned, games.c.seats.label("seat_count"), seats.c.seat,
                 )
                 .join(seats, seats.c.game_id == games.c.id)
                 .where(*where)
@@ -379,6 +379,9 @@ class Ratings:
                     "seat": int(r.seat),
                     "won": r.winner is not None and r.winner == side,
                     "ending": r.ending,
+                    # The side that resigned or ran out of time, named as the game's.
+                    "resigned": r.resigned,
+                    "side_of": [s % 2 if r.teams else s for s in range(int(r.seat_count))],
                     "private": bool(r.unlisted),
                     "finished": _aware(r.finished_at).isoformat() if r.finished_at else None,
                     "replay": f"/replay/{r.id}",

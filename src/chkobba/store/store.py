@@ -26,6 +26,10 @@ from chkobba.store.ratings import Outcome, settle
 from chkobba.store.schema import coach_uses, games, moves, seats
 
 GAME_STATUSES: Final = ("open", "playing", "finished")
+ENDINGS: Final = ("resigned", "timeout", "abandoned")
+"""How a game ends without being played out (a game's ``ending``): a side resigned, a
+rated game's player to move ran out of time, or nobody came back to it. Every page that
+shows a game's end names each of them (static/ending.js)."""
 CONNECT_TIMEOUT: Final = 5
 """Seconds a new PostgreSQL connection may take before it fails (the driver waits forever)."""
 """A game is ``open`` while seats are free, ``playing``, then ``finished``."""
@@ -71,7 +75,7 @@ class Finish:
     winner: int | None
     totals: list[int]
     ending: str | None = None
-    """How it ended when not played out: ``resigned`` or ``abandoned``."""
+    """How it ended when not played out: one of :data:`ENDINGS`."""
     resigned: int | None = None
     """The side that resigned (or lost on the clock: ``ending`` ``timeout``)."""
     rated: Outcome | None = None
@@ -106,9 +110,9 @@ class StoredGame:
     """The room's settings chosen at creation (None for games stored before rooms had
     settings: they take the defaults)."""
     ending: str | None = None
-    """``resigned`` or ``abandoned`` for a game that ended without being played out."""
+    """One of :data:`ENDINGS` for a game that ended without being played out."""
     resigned: int | None = None
-    """The side that resigned, if one did."""
+    """The side that resigned (or ran out of time), if one did."""
     seen_at: dt.datetime | None = None
     """The last time one of its seats' holders was connected."""
     rematch: str | None = None

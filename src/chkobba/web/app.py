@@ -174,7 +174,7 @@ def rated_rules(spec: dict[str, Any], signed_in: bool) -> None:
         rules = played.with_target(rules, spec["target"])
     check_rated(
         played, rules, spec["seats"], spec["teams"], spec["kind"], signed_in,
-        spec["computers"], spec["settings"].coaching,
+        spec["computers"], spec["settings"].coaching, spec["settings"].team_talk,
     )
 
 

@@ -6,6 +6,11 @@ the spectators' by the spectators; while the game is played neither sees the oth
 is over everyone in the room reads both, each message marked with its channel, and each
 still writes on their own.
 
+At a table of partners (2 against 2) the players may not tell each other their cards:
+until the game ends a player sends only the quick phrases, which say nothing of a hand,
+unless the room's creator chose otherwise for a casual room (``team_talk`` ``free``,
+web/life.py; never in a rated game). The spectators' channel is not concerned.
+
 A seat's holder chats under the seat's name (a signed-in player's is their account's; a
 guest's, the name they typed to take the seat). A spectator chats only when signed in,
 under the account's name: a guest watching reads the spectators' channel but cannot
@@ -70,6 +75,18 @@ def readable(seat: int, finished: bool) -> tuple[str, ...]:
     if finished:
         return (PLAYERS, SPECTATORS)
     return (channel_of(seat),)
+
+
+def phrases_only(room: Room, seat: int) -> bool:
+    """Whether ``seat`` may send only quick phrases now: a player (not a spectator) at a
+    table of partners whose room keeps to phrases, until the game is over (the cards
+    are dealt from the room's creation, so also while it waits for its players)."""
+    return (
+        seat >= 0
+        and room.table.teams
+        and room.status != "finished"
+        and room.life.team_talk == "phrases"
+    )
 
 
 def message_json(row: ChatRow, account: bool) -> dict[str, Any]:
@@ -294,6 +311,13 @@ class TableChat:
             account, name = self._author(conn, room)
         except ProtocolError as e:
             raise ProtocolError(e.code, e.message, msg.id) from None
+        if msg.text is not None and phrases_only(room, seat):
+            raise ProtocolError(
+                "chat_phrases_only",
+                "partners may send only the quick phrases until the game ends, so that "
+                "nobody tells their partner their cards",
+                msg.id,
+            )
         who = ("account", account) if account is not None else ("seat", seat)
         self._limit(conn, room, who, msg.id)
         channel = channel_of(seat)

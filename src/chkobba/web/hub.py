@@ -229,9 +229,10 @@ class Room:
     life: RoomSettings = field(default_factory=RoomSettings)
     """The room's settings (docs/protocol.md, "Room settings")."""
     ending: str | None = None
-    """``resigned`` or ``abandoned`` once the game ended without being played out."""
+    """``resigned``, ``timeout`` or ``abandoned`` once the game ended without being
+    played out (:data:`chkobba.store.store.ENDINGS`)."""
     resigned: int | None = None
-    """The side that resigned."""
+    """The side that resigned, or ran out of time."""
     final_winner: int | None = None
     """The winner of a game that ended without being played out."""
     rematch: str | None = None
@@ -301,7 +302,7 @@ class Room:
             # Until every seat is taken, nobody may move.
             out["legal"] = []
         if self.ending is not None:
-            # Resigned or abandoned: over, though the match was not played out.
+            # Resigned, out of time or abandoned: over, though the match was not played out.
             out["over"] = True
             out["winner"] = self.final_winner
             out["ending"] = self.ending

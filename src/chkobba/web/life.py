@@ -2,8 +2,9 @@
 
 Whether the room is unlisted, how long a seat may be away before the computer plays
 for it, the turn clock, how long a game may wait with nobody connected before it is
-abandoned, and whether the coach may help in a game between people. They are stored
-with the game (``games.settings``) and shown in the room's messages.
+abandoned, whether the coach may help in a game between people, and how partners may
+talk in a team game (``team_talk``). They are stored with the game (``games.settings``)
+and shown in the room's messages.
 """
 
 from __future__ import annotations
@@ -20,7 +21,14 @@ MIN_SECONDS: Final = 0.1
 MAX_SECONDS: Final = 30 * 86_400.0
 RATED_CLOCK: Final = 60.0
 """A rated game's turn clock when its creator gave none (seconds a move, docs/ratings.md)."""
-SETTING_FIELDS: Final = ("unlisted", "grace", "clock", "abandon_after", "coaching", "rated")
+TEAM_TALK: Final = ("phrases", "free")
+"""How the players of a team game may chat while it is played (``team_talk``): ``phrases``,
+the quick phrases only, which say nothing of anyone's cards (partners may not signal
+their hands to each other); ``free``, any text (a casual room's
+choice, never a rated game's). Once the game is over, everyone writes freely."""
+SETTING_FIELDS: Final = (
+    "unlisted", "grace", "clock", "abandon_after", "coaching", "rated", "team_talk"
+)
 """The room settings a ``POST /api/games`` body may give."""
 
 
@@ -42,6 +50,9 @@ class RoomSettings:
     rated: bool = False
     """A rated game (docs/ratings.md): between signed-in people, in a pool's rules, on the
     turn clock; a player out of time loses."""
+    team_talk: str = "phrases"
+    """How the players of a team game (2 against 2) chat until it ends: one of
+    :data:`TEAM_TALK`. A table without partners is not concerned."""
 
     def to_json(self) -> dict[str, Any]:
         """The settings as stored and shown."""
@@ -109,4 +120,14 @@ def room_settings(data: dict[str, Any], kind: str) -> RoomSettings:
     if rated and clock is None:
         # A rated game always runs on the clock: an absent player loses on it.
         clock = RATED_CLOCK
-    return RoomSettings(unlisted, grace, clock, abandon_after, coaching, rated)
+    team_talk = base.team_talk
+    if data.get("team_talk") is not None:
+        team_talk = _team_talk(data["team_talk"])
+    return RoomSettings(unlisted, grace, clock, abandon_after, coaching, rated, team_talk)
+
+
+def _team_talk(value: object) -> str:
+    if value not in TEAM_TALK:
+        known = " or ".join(repr(k) for k in TEAM_TALK)
+        raise ValueError(f"team_talk must be {known}, not {value!r}")
+    return str(value)

@@ -90,6 +90,7 @@ ERROR_CODES: Final = {
     "chat_too_long": "the chat message is longer than the limit",
     "chat_rate_limited": "too many chat messages: wait a little",
     "chat_sign_in": "a spectator must be signed in to chat",
+    "chat_phrases_only": "partners chat in quick phrases only until the team game ends",
     "silenced": "a moderator silenced this account: it cannot chat",
     "unknown_phrase": "no quick phrase has that key",
     "unknown_message": "no chat message with that id can be seen here",

@@ -2,7 +2,8 @@
 ratings.
 
 A rated game is a room between signed-in people only: no computer seat, no coach,
-and the rules of its pool (:mod:`chkobba.store.pools`) unchanged. It always has a
+partners who chat in quick phrases only until the end (``team_talk`` ``phrases``), and
+the rules of its pool (:mod:`chkobba.store.pools`) unchanged. It always has a
 turn clock, and a player out of time loses the game (the computer never stands in).
 """
 
@@ -45,6 +46,7 @@ def check_rated(
     signed_in: bool,
     computers: Sequence[str | None] | None,
     coaching: bool,
+    team_talk: str = "phrases",
 ) -> Pool:
     """The pool of a game asked to be rated, or :class:`NotRateable` saying why not."""
     if kind != "room":
@@ -55,6 +57,10 @@ def check_rated(
         raise NotRateable("a rated game has no computer seat")
     if coaching:
         raise NotRateable("a rated game is played without the coach")
+    if team_talk != "phrases":
+        raise NotRateable(
+            "in a rated game partners chat in quick phrases only: team_talk must be 'phrases'"
+        )
     found = pool_for(played, rules, seats, teams)
     if found is None:
         raise NotRateable(

@@ -110,7 +110,8 @@ def replay_frames(g: StoredGame) -> dict[str, Any]:
         "points": point_names(match.rules),
         "totals": list(match.totals),
         "winner": g.winner if g.ending else match.winner,
-        # A game resigned or abandoned ends without being played out: the replay says so.
+        # A game resigned, lost on time or abandoned ends without being played out: the
+        # replay says so.
         "ending": g.ending,
         "resigned": g.resigned,
         "frames": frames,

@@ -1,7 +1,10 @@
 // The chat at the table (docs/play.md, "Chat and moderation"; docs/protocol.md, "Chat").
 // Every message is text: it is written with textContent, never as HTML and never as a
 // link. A quick phrase comes as a key and is shown in this reader's language. Muting is
-// this browser's own business: the muted authors are kept in localStorage.
+// this browser's own business: the muted authors are kept in localStorage. At a table of
+// partners the players send only quick phrases until the game ends (the room's
+// `team_talk`, docs/protocol.md "Room settings"): the message box is hidden, and the
+// panel says why.
 import { currentLang, word, onLangChange } from "./i18n.js";
 import { api, el } from "./common.js";
 
@@ -20,6 +23,8 @@ let seat = -1;
 let known = false; // the game's summary has come: the seat is known
 let on = null; // the room's switch, as the server last said
 let status = "open";
+let teams = false; // a table of partners (2 against 2)
+let teamTalk = "phrases"; // the room's team_talk: "phrases" or "free"
 let myName = null; // a signed-in spectator's own name
 let messages = [];
 let seq = 0;
@@ -121,6 +126,8 @@ export function chatRoom(room, mySeat) {
   seat = mySeat;
   known = true;
   status = room.status;
+  teams = Boolean(room.teams);
+  teamTalk = room.settings?.team_talk ?? "phrases";
   if (room.chat !== null && room.chat !== undefined) on = room.chat;
   draw();
 }
@@ -136,6 +143,9 @@ export function chatReceive(msg) {
     case "chat_history":
       on = msg.on;
       messages = msg.messages.slice(-KEEP);
+      // Both channels are read once the game is over (it is sent again at its end, also
+      // when it was played out, which no room message follows): partners write freely.
+      if (msg.channels?.length === 2) status = "finished";
       break;
     case "chat":
       if (msg.re) mine.add(msg.message);
@@ -249,13 +259,18 @@ function draw() {
   const finished = status === "finished";
   const spectatorGuest = seat < 0 && myName === null;
   const canWrite = on === true && !spectatorGuest;
+  // A player at a table of partners: quick phrases only until the end (the server
+  // refuses a text then: chat_phrases_only).
+  const phrasesOnly = seat >= 0 && teams && !finished && teamTalk === "phrases";
   $("chat-note").textContent = on === false ? cw("off")
     : spectatorGuest ? cw("sign_in")
-    : finished ? "" : cw("apart");
+    : finished ? ""
+    : phrasesOnly ? `${cw("apart")} ${cw("phrases_only")}` : cw("apart");
+  document.body.dataset.chatPhrasesOnly = phrasesOnly ? "1" : "0";
   $("chat-quick").hidden = !canWrite;
   $("chat-quick").setAttribute("aria-label", cw("quick"));
   for (const b of $("chat-quick").querySelectorAll("button")) b.textContent = cw(`phrase_${b.dataset.phrase}`);
-  $("chat-form").hidden = !canWrite;
+  $("chat-form").hidden = !canWrite || phrasesOnly;
   $("chat-input").setAttribute("aria-label", cw("message"));
   $("chat-input").placeholder = `${cw("message")}…`;
   $("chat-send").textContent = cw("send");

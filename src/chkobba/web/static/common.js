@@ -47,6 +47,8 @@ export function settingsWords(room) {
   else words.push(t("grace_is", { n: s.grace }));
   if (s.clock) words.push(t("clock_is", { n: s.clock }));
   if (room.kind === "room") words.push(t(room.coaching ? "coach_on" : "coach_off"));
+  // How partners may chat until the end (docs/play.md, "Chat and moderation").
+  if (room.teams) words.push(word("chat", s.team_talk === "free" ? "team_talk_free" : "team_talk_phrases"));
   return words.join(" · ");
 }
 

@@ -11,6 +11,7 @@ import { chatReceive, chatRoom, focusChat, initChat, isChat } from "./chat.js";
 import { chkobbaMove, hasLast, pacer, replayLast, snapshot } from "./motion.js";
 import { declaredBoxes, drawTableCards, drawWild, placeSeats, scoresBySeat, seatScore as scoreAtSeat } from "./table.js";
 import { scoreSheet } from "./scoresheet.js";
+import { endingLine } from "./ending.js";
 
 const game = decodeURIComponent(location.pathname.split("/").pop()).toUpperCase();
 let token = savedToken(game);
@@ -568,16 +569,9 @@ function renderOver() {
   $("over").classList.toggle("hidden", !state.over);
   if (!state.over) return;
   const won = state.winner === null ? t("game_over") : t("winner", { name: sideName(players(), sideOf(), state.winner) });
-  if (state.ending === "resigned") {
-    $("over-title").textContent = `${t("resigned_by", { name: sideName(players(), sideOf(), state.resigned) })} · ${won}`;
-  } else if (state.ending === "timeout") {
-    // A rated game's player out of time loses it (docs/ratings.md).
-    $("over-title").textContent = `${word("ratings", "out_of_time", { name: sideName(players(), sideOf(), state.resigned) })} · ${won}`;
-  } else if (state.ending === "abandoned") {
-    $("over-title").textContent = t("abandoned");
-  } else {
-    $("over-title").textContent = won;
-  }
+  // Resigned, out of time or abandoned: how, then who won (ending.js).
+  const side = (k) => sideName(players(), sideOf(), k);
+  $("over-title").textContent = endingLine(state, side, word) ?? won;
   // A rematch: offered by a person at the end, started once every person accepted.
   const accepted = room.rematch_accepted ?? [];
   $("rematch-btn").classList.toggle("hidden", seat < 0 || Boolean(room.rematch) || accepted.includes(seat));

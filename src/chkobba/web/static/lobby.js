@@ -1,8 +1,9 @@
 // The lobby: Play now and challenges (playnow.js), a game against the computer, an online room, joining by code, the lists.
 import { t, bidiSafe, gameLine, gameName, isolate, levelName, onLangChange, word } from "./i18n.js";
-import { api, saveToken, seatName, setupHeader, el } from "./common.js";
+import { api, saveToken, seatName, setupHeader, sideName, el } from "./common.js";
 import { aw } from "./account-i18n.js";
 import { setupPlayNow, refreshPlayNow } from "./playnow.js";
+import { endingWords, sidesOf } from "./ending.js";
 
 let info = null;
 
@@ -50,6 +51,13 @@ function fillForm(prefix) {
   target.value = p.targets.includes(tv) ? tv : p.target;
   rulesLink(prefix);
   if (prefix === "c") fillLevels();
+  if (prefix === "r") freeTalkRow();
+}
+
+/** The room's "partners may write freely" box, offered only for a table of partners. */
+function freeTalkRow() {
+  const teams = document.getElementById("r-seating").value.includes("v");
+  document.getElementById("r-free-talk-row").classList.toggle("hidden", !teams);
 }
 
 function fillSelects() {
@@ -105,6 +113,11 @@ async function create(mode, prefix) {
     const clock = document.getElementById("r-clock").value;
     if (clock !== "none") body.clock = Number(clock);
     body.coaching = document.getElementById("r-coaching").checked;
+    // Partners' free text while they play (docs/protocol.md, "Room settings"): quick
+    // phrases only unless the creator of a casual room allows it.
+    if (!document.getElementById("r-free-talk-row").classList.contains("hidden") && document.getElementById("r-free-talk").checked) {
+      body.team_talk = "free";
+    }
     // A rated game (docs/ratings.md): the server says why not, if it cannot be.
     if (document.getElementById("r-rated").checked) body.rated = true;
   }
@@ -133,6 +146,18 @@ async function join() {
   }
 }
 
+/** A finished game in the lobby's list: its players, its score, how it ended if it was
+ * not played out ("Selma: out of time"), and the link to its replay. */
+function finishedRow(g) {
+  const seats = g.names.map((name, seat) => ({ seat, name: g.computer[seat] ? null : name, computer: g.computer[seat] }));
+  const side = (k) => sideName(seats, sidesOf(g.seats, g.teams), k);
+  const ending = endingWords(g, side, word);
+  return el("li", { "data-game": g.game }, el("span", { class: "grow", text: g.names.map((n, i) => bidiSafe(seatName(seats, i))).join(" · ") }),
+    ...(ending ? [el("span", { class: "ending", text: ending })] : []),
+    el("span", { text: isolate((g.totals || []).join("–")) }),
+    el("a", { href: `/replay/${g.game}`, class: "replay-link", text: t("replay") }));
+}
+
 async function lists() {
   const playing = document.getElementById("playing");
   const finished = document.getElementById("finished");
@@ -143,12 +168,7 @@ async function lists() {
         el("li", {}, el("span", { class: "grow", text: `${gameName(g.rules ?? g.game_name)}: ${g.players.map((x) => bidiSafe(seatName(g.players, x.seat))).join(" · ")}` }),
           el("span", { text: isolate(g.totals.join("–")) }), el("a", { href: `${g.game_name === TOUTI ? "/touti" : "/g"}/${g.game}`, text: t("watch") }))),
     );
-    finished.replaceChildren(
-      ...f.games.map((g) =>
-        el("li", {}, el("span", { class: "grow", text: g.names.map((n, i) => bidiSafe(seatName(g.names.map((name, seat) => ({ seat, name: g.computer[seat] ? null : name, computer: g.computer[seat] })), i))).join(" · ") }),
-          el("span", { text: isolate((g.totals || []).join("–")) }),
-          el("a", { href: `/replay/${g.game}`, class: "replay-link", text: t("replay") }))),
-    );
+    finished.replaceChildren(...f.games.map(finishedRow));
     if (!p.games.length) playing.replaceChildren(el("li", { text: t("none_yet") }));
     if (!f.games.length) finished.replaceChildren(el("li", { text: t("none_yet") }));
   } catch (e) {
@@ -189,6 +209,7 @@ async function main() {
   for (const prefix of ["c", "r"]) {
     document.getElementById(`${prefix}-rules`).addEventListener("change", () => fillForm(prefix));
   }
+  document.getElementById("r-seating").addEventListener("change", freeTalkRow);
   document.getElementById("c-start").addEventListener("click", () => create("computer", "c"));
   document.getElementById("r-create").addEventListener("click", () => create("room", "r"));
   document.getElementById("j-go").addEventListener("click", join);

@@ -2,7 +2,8 @@
 // rating history drawn as an inline SVG chart, the recent public games (docs/ratings.md).
 // Every name and text is put in with textContent (or an SVG text node), never as HTML.
 import { onLangChange, word } from "./i18n.js";
-import { el, setupHeader } from "./common.js";
+import { el, setupHeader, sideName } from "./common.js";
+import { endingWords } from "./ending.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
@@ -109,6 +110,15 @@ function chart(pool, points) {
   return el("figure", {}, box, el("figcaption", { text: poolTitle(pool) }));
 }
 
+/** Whether a recent game was won or lost, and how it ended if it was not played out:
+ * "lost · alice: out of time". */
+function recentEnd(g) {
+  const result = g.won ? rt("won") : rt("lost");
+  const players = g.names.map((name, seat) => ({ seat, name }));
+  const how = endingWords(g, (k) => sideName(players, g.side_of ?? [], k), word);
+  return how ? `${result} · ${how}` : result;
+}
+
 function renderProfile() {
   applyRatingWords();
   if (!data) return;
@@ -123,7 +133,7 @@ function renderProfile() {
   for (const p of data.history) byPool.set(p.pool, [...(byPool.get(p.pool) ?? []), p]);
   $("charts").replaceChildren(...[...byPool].map(([pool, points]) => chart(pool, points)));
   const games = data.recent.map((g) => el("li", { "data-game": g.game },
-    el("span", { class: "grow", text: `${g.pool ? `${poolTitle(g.pool)} · ${rt("rated")}` : g.rules} — ${g.names.join(", ")} — ${g.won ? rt("won") : rt("lost")}` }),
+    el("span", { class: "grow", text: `${g.pool ? `${poolTitle(g.pool)} · ${rt("rated")}` : g.rules} — ${g.names.join(", ")} — ${recentEnd(g)}` }),
     el("a", { href: g.replay, text: rt("replay") })));
   $("recent").replaceChildren(...(games.length ? games : [el("li", { text: rt("no_games") })]));
 }

@@ -2,7 +2,8 @@
 // Chkobba family on the oval table (replay-table.js), Touti on its own (touti-table.js).
 // Stepping forward one step moves the cards as the game screens do (motion.js); the
 // arrows of the keyboard step too. Each round's breakdown is shown at its end.
-import { t, gameName, onLangChange } from "./i18n.js";
+import { t, gameName, onLangChange, word } from "./i18n.js";
+import { endingLine } from "./ending.js";
 import { api, breakdownTable, el, endNotes, setupHeader, sideName } from "./common.js";
 import { onDeckChange, setGameDeck } from "./cards.js";
 import { pacer, snapshot, toutiMove } from "./motion.js";
@@ -53,7 +54,8 @@ function draw(to) {
 }
 
 /** The breakdown of a round of the Chkobba family, under the table at its end; at the
- * last step of a game that was not played out, how it ended (resigned, abandoned). */
+ * last step of a game that was not played out, how it ended (resigned, out of time,
+ * abandoned). */
 function drawEnd(f) {
   const end = $("end");
   const ending = i === data.frames.length - 1 ? endingWords() : null;
@@ -70,14 +72,12 @@ function drawEnd(f) {
   );
 }
 
-/** How a game that was not played out ended, and who won: "Selma resigned · Hedi wins". */
+/** How a game that was not played out ended, and who won: "Selma resigned · Hedi wins",
+ * "Selma: out of time · Hedi wins" (ending.js); null for a game played out. */
 function endingWords() {
-  if (data.ending === "abandoned") return t("abandoned");
-  if (data.ending !== "resigned") return null;
   const p = players(data);
   const side = (s) => (touti() ? tt("team", { a: data.names[s], b: data.names[s + 2] }) : sideName(p, data.side_of, s));
-  const won = data.winner === null || data.winner === undefined ? t("game_over") : t("winner", { name: side(data.winner) });
-  return `${t("resigned_by", { name: side(data.resigned) })} · ${won}`;
+  return endingLine(data, side, word);
 }
 
 /** The story of the game up to step ``n``: every event its moves added. */

@@ -6,7 +6,8 @@ import { mountDeckPicker, onDeckChange, setGameDeck } from "./cards.js";
 import { hasLast, pacer, replayLast, snapshot, toutiMove } from "./motion.js";
 import { mountSoundToggle } from "./sound.js";
 import { heartbeat } from "./heartbeat.js";
-import { levelName, mountLangPicker, onLangChange, t } from "./i18n.js";
+import { levelName, mountLangPicker, onLangChange, t, word } from "./i18n.js";
+import { endingLine } from "./ending.js";
 import { toutiSheet } from "./scoresheet.js";
 import { applyToutiWords, tt } from "./touti-i18n.js";
 import { ct } from "./coach-i18n.js";
@@ -100,9 +101,8 @@ function render(v) {
     b.onclick = () => send(m);
     return b;
   }));
-  $("t-prompt").textContent = v.ending === "abandoned" ? tt("abandoned")
-    : v.ending === "resigned"
-      ? `${tt("resigned_by", { team: team(v.resigned) })} ${tt("win", { team: team(v.winner) })}`
+  // Resigned, out of time or abandoned: how, then who won (ending.js).
+  $("t-prompt").textContent = v.ending ? endingLine(v, team, word)
     : v.winner !== null
     ? tt("win", { team: team(v.winner) })
     : !mine ? tt("computers")
