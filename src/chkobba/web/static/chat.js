@@ -66,8 +66,29 @@ function saying(m) {
   return m.phrase ? cw(`phrase_${m.phrase}`) : m.text;
 }
 
-/** Set up the panel; ``send`` sends a protocol message on the game's connection. */
+// The panel's markup, the same on every game's page (its words are set by draw()).
+const PANEL = `
+  <h2 class="chat-head"><button id="chat-toggle" class="chat-toggle" type="button" aria-expanded="true" aria-controls="chat-body"><span id="chat-title">Chat</span> <span id="chat-unread" class="chat-unread"></span></button></h2>
+  <div id="chat-quick" class="chat-quick" role="group" aria-label="Quick phrases"></div>
+  <div id="chat-body">
+    <p id="chat-note" class="info"></p>
+    <ol id="chat-log" class="chat-log"></ol>
+    <p id="chat-empty" class="info"></p>
+    <form id="chat-form" class="chat-form">
+      <input id="chat-input" autocomplete="off" maxlength="200" enterkeyhint="send" aria-label="Message" placeholder="Message">
+      <button id="chat-send" type="submit">Send</button>
+    </form>
+    <p id="chat-muted" class="info"></p>
+    <button id="chat-switch" class="secondary hidden" type="button">Turn the chat off</button>
+  </div>
+  <p id="chat-status" class="info" role="status"></p>
+  <div id="chat-announce" class="sr-only" role="log" aria-live="polite" aria-labelledby="chat-title"></div>
+`;
+
+/** Set up the panel in the page's empty ``<section id="chat">``; ``send`` sends a
+ * protocol message on the game's connection. */
 export function initChat(options) {
+  $("chat").innerHTML = PANEL;  // a constant: nothing of a player's is in it
   sendFn = options.send;
   game = options.game;
   const small = window.matchMedia("(max-width: 760px)").matches;
