@@ -149,8 +149,9 @@ def check_passkey_name(name: object) -> str:
     """A passkey's name as its owner typed it, tidied: ``ValueError`` if unusable."""
     if not isinstance(name, str):
         raise ValueError("name (the passkey's) must be a string")
-    kept = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
-    kept = " ".join(kept.split())
+    # Tabs and line breaks become spaces; other control and format characters go.
+    spaced = " ".join(name.split())
+    kept = " ".join("".join(ch for ch in spaced if unicodedata.category(ch)[0] != "C").split())
     if not 1 <= len(kept) <= MAX_NAME:
         raise ValueError(f"a passkey's name has 1 to {MAX_NAME} characters")
     return kept
