@@ -306,3 +306,16 @@ def test_migration_0013_up_and_down(db_url: str) -> None:
         assert keys.of_account(account) == []
     finally:
         store.close()
+
+
+def test_serve_refuses_a_passkey_origin_with_a_path(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from chkobba.cli import main as cli
+
+    out = CliRunner().invoke(
+        cli,
+        ["serve", "--data-dir", str(tmp_path)],
+        env={"CHKOBBA_PASSKEY_ORIGIN": "https://chkobba.example/play"},
+    )
+    assert out.exit_code != 0 and "has no path" in out.output
