@@ -1,6 +1,7 @@
 """Passkeys in headless Chromium with its virtual authenticator (the WebDriver's stand-in for
 a phone or a security key): sign up, add a passkey on the account page, log out, log in
-with it without typing anything, then with the name typed.
+with it without typing anything, then with the name typed; axe-core finds nothing serious
+on the page with its passkeys listed.
 
 The page is opened at ``localhost``: WebAuthn needs a secure context and a relying party
 id that is a domain, which ``http://localhost`` is (``127.0.0.1``, an address, is not)."""
@@ -12,6 +13,7 @@ from typing import Any
 
 import pytest
 from test_web_browser import body, browser_at, needs_chromium, served, visible, wait
+from test_web_browser_a11y import axe_problems
 from wsutil import ServerProcess
 
 pytestmark = needs_chromium
@@ -65,6 +67,7 @@ def test_add_a_passkey_log_out_and_log_in_with_it(server: ServerProcess, browser
     assert d.find_element(By.ID, "k-done").text == "Passkey added."
     wait(d, lambda d: "Laptop" in d.find_element(By.ID, "passkeys").text)
     assert "never used" in d.find_element(By.ID, "passkeys").text
+    assert axe_problems(d) == []
     [stored] = d.get_credentials()
     assert stored.is_resident_credential and stored.rp_id == "localhost"
 
