@@ -17,10 +17,12 @@ from sqlalchemy import inspect
 from starlette.testclient import TestClient
 from test_accounts import CHEAP, PASSWORD, Device, app_client, rows, signup
 from test_accounts_store import downgrade
+from wsutil import FAST
 
 from chkobba.store import Store
 from chkobba.store.passkeys import Passkeys
 from chkobba.store.schema import accounts
+from chkobba.web.app import create_app
 from chkobba.web.auth import AccountPolicy
 from chkobba.web.passkeys import check_origins
 
@@ -61,8 +63,8 @@ def log_in(who: TestClient | Device, answer: dict[str, Any]) -> Any:
     return who.post("/api/account/passkey-login", json={"credential": answer})
 
 
-def test_add_log_in_with_and_remove_a_passkey(db_url: str) -> None:
-    with app_client(db_url) as c:
+def test_add_log_in_with_and_remove_a_passkey(url: str) -> None:
+    with app_client(url) as c:
         signup(c, "Hedi")
         key = SoftKey()
         r = add_passkey(c, key, "  My\tphone\n ")
@@ -94,6 +96,30 @@ def test_add_log_in_with_and_remove_a_passkey(db_url: str) -> None:
         c.post("/api/account/logout")
         r = log_in(c, key.get(log_in_options(c)))
         assert r.status_code == 401 and r.json()["error"] == "bad_passkey"
+
+
+def test_two_workers_of_a_cluster_share_the_challenges(pg_server: Any) -> None:
+    """A challenge sent by one worker is answered on the other, once (PostgreSQL)."""
+    url = pg_server.new_database()
+    with (
+        TestClient(create_app(url, FAST, worker="a", accounts=CHEAP)) as a,
+        TestClient(create_app(url, FAST, worker="b", accounts=CHEAP)) as b,
+    ):
+        on_a, on_b = Device(a), Device(b)
+        assert signup(on_a, "Hedi").status_code == 201
+        on_b.sid = on_a.sid
+        key = SoftKey()
+        options = on_a.post("/api/account/passkeys/options", json={"password": PASSWORD})
+        answer = key.create(options.json()["options"])
+        r = on_b.post("/api/account/passkeys", json={"name": "Phone", "credential": answer})
+        assert r.status_code == 201, r.text
+        on_a.post("/api/account/logout")
+        guest_a, guest_b = Device(a), Device(b)
+        answer = key.get(log_in_options(guest_b))
+        assert log_in(guest_a, answer).json()["account"]["name"] == "Hedi"
+        r = log_in(guest_b, answer)
+        assert r.status_code == 401 and r.json()["error"] == "passkey_expired"
+        assert guest_a.get("/api/account/passkeys").json()["passkeys"][0]["last_used"]
 
 
 def test_a_typed_name_asks_for_that_account_s_passkeys(c: TestClient) -> None:
