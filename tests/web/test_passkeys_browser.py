@@ -50,6 +50,12 @@ def test_add_a_passkey_log_out_and_log_in_with_it(server: ServerProcess, browser
             is_user_consenting=True,
         )
     )
+    # Opened by its address (127.0.0.1), the page says why it offers no passkey.
+    d.get(server.base + "/account")
+    wait(d, lambda d: body(d, "data-ready") == "1")
+    assert not visible(d, "#l-passkey")
+    [note] = visible(d, ".passkey-none")
+    assert "not an IP address" in note.text
     d.get(f"http://localhost:{server.port}/account")
     wait(d, lambda d: body(d, "data-ready") == "1")
     assert d.execute_script("return window.isSecureContext") is True

@@ -4,7 +4,7 @@
 import { onLangChange, word } from "./i18n.js";
 import { api, el, setupHeader } from "./common.js";
 import { aw, applyAccountWords } from "./account-i18n.js";
-import { addPasskey, listPasskeys, logInWithPasskey, passkeysSupported, removePasskey } from "./passkeys.js";
+import { addPasskey, listPasskeys, logInWithPasskey, passkeyState, removePasskey } from "./passkeys.js";
 
 const $ = (id) => document.getElementById(id);
 let me = null;
@@ -93,9 +93,12 @@ function onSubmit(id, fn) {
 function main() {
   setupHeader();
   onLangChange(render);
-  const supported = passkeysSupported();
-  for (const node of document.querySelectorAll(".passkey-only")) node.classList.toggle("hidden", !supported);
-  for (const node of document.querySelectorAll(".passkey-none")) node.classList.toggle("hidden", supported);
+  const state = passkeyState();
+  for (const node of document.querySelectorAll(".passkey-only")) node.classList.toggle("hidden", state !== "ok");
+  for (const node of document.querySelectorAll(".passkey-none")) {
+    node.classList.toggle("hidden", state === "ok");
+    node.dataset.aw = state === "address" ? "passkey_needs_name" : "passkey_unsupported";
+  }
   $("l-passkey").addEventListener("click", async () => {
     $("l-error").textContent = "";
     try {

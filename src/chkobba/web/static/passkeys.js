@@ -3,9 +3,14 @@
 // here they are only turned from JSON into what navigator.credentials takes, and back.
 import { api } from "./common.js";
 
-/** Whether this browser can make and use passkeys at all. */
-export function passkeysSupported() {
-  return Boolean(window.PublicKeyCredential && navigator.credentials && window.isSecureContext);
+/** Whether passkeys can be used here: "ok"; "unsupported" (an old browser, or a page that
+ * is not secure: plain http elsewhere than localhost); "address" (the page was opened by
+ * an IP address, such as 127.0.0.1, which no passkey can be bound to: open it by name). */
+export function passkeyState() {
+  if (!(window.PublicKeyCredential && navigator.credentials && window.isSecureContext)) return "unsupported";
+  const host = location.hostname;
+  if (host.includes(":") || host.startsWith("[") || /^[0-9.]+$/.test(host)) return "address";
+  return "ok";
 }
 
 function toBytes(b64url) {
