@@ -57,7 +57,7 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from chkobba.store.passkeys import LOGIN, REGISTER, Passkey, Passkeys, PasskeyTaken
+from chkobba.store.passkeys import LOGIN, REGISTER, Challenge, Passkey, Passkeys, PasskeyTaken
 from chkobba.store.store import now
 from chkobba.web.account import AccountService, profile
 from chkobba.web.auth import AccountPolicy, digest
@@ -207,14 +207,16 @@ class PasskeyService:
         )  # fmt: skip
         return challenge
 
-    async def take(self, credential: Any, purpose: str) -> tuple[bytes, Any]:
+    async def take(self, credential: Any, purpose: str) -> tuple[bytes, Challenge]:
         """The challenge an answer names, taken from the database (once): else
         :class:`Refused` (``passkey_expired``; 401 for a log-in)."""
         try:
             challenge = challenge_of(credential)
         except BadAnswer as e:
             raise Refused(400, "bad_request", str(e)) from None
-        taken = await self.db(self.passkeys.take_challenge, challenge_hash(challenge), purpose)
+        taken: Challenge | None = await self.db(
+            self.passkeys.take_challenge, challenge_hash(challenge), purpose
+        )
         if taken is None:
             raise Refused(
                 401 if purpose == LOGIN else 400,
@@ -277,7 +279,8 @@ class PasskeyService:
         if not isinstance(credential, dict):
             return error(400, "bad_request", "adding a passkey needs the credential (JSON)")
         challenge, taken = await self.take(credential, REGISTER)
-        if taken.account_id != account.id or taken.session_hash != digest(sid):
+        mine = taken.account_id == account.id and taken.session_hash == digest(sid)
+        if not mine or taken.user_handle is None:
             return error(
                 400, "passkey_expired", "this passkey request was made by another session"
             )
