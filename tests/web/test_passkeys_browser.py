@@ -65,6 +65,13 @@ def test_add_a_passkey_log_out_and_log_in_with_it(server: ServerProcess, browser
     wait(d, lambda d: body(d, "data-signed-in") == "1")
     assert d.find_element(By.ID, "passkeys").text == "No passkey yet."
 
+    # The page's own conversion to JSON, for browsers without credential.toJSON().
+    without_to_json = (
+        "window.savedToJSON = PublicKeyCredential.prototype.toJSON;"
+        "delete PublicKeyCredential.prototype.toJSON;"
+        "return typeof PublicKeyCredential.prototype.toJSON;"
+    )
+    assert d.execute_script(without_to_json) == "undefined"
     d.find_element(By.ID, "k-name").send_keys("Laptop")
     d.find_element(By.ID, "k-password").send_keys(PASSWORD)
     d.find_element(By.ID, "k-go").click()
@@ -77,6 +84,7 @@ def test_add_a_passkey_log_out_and_log_in_with_it(server: ServerProcess, browser
     [stored] = d.get_credentials()
     assert stored.is_resident_credential and stored.rp_id == "localhost"
 
+    d.execute_script("PublicKeyCredential.prototype.toJSON = window.savedToJSON;")
     d.find_element(By.ID, "logout").click()
     wait(d, lambda d: body(d, "data-signed-in") == "0" and visible(d, "#l-passkey"))
     # No name typed: the authenticator offers the site's passkey it holds.
@@ -86,7 +94,9 @@ def test_add_a_passkey_log_out_and_log_in_with_it(server: ServerProcess, browser
     assert d.find_element(By.ID, "who").text == "Signed in as Yasmine"
     assert "last used" in d.find_element(By.ID, "passkeys").text
 
-    # With the name typed first, its passkeys are asked for.
+    # With the name typed first, its passkeys are asked for (and the answer made JSON by
+    # the page itself).
+    assert d.execute_script(without_to_json) == "undefined"
     d.find_element(By.ID, "logout").click()
     wait(d, lambda d: body(d, "data-signed-in") == "0" and visible(d, "#l-passkey"))
     d.find_element(By.ID, "l-name").send_keys("yasmine")
