@@ -156,12 +156,21 @@ def answer_challenge(answer: dict[str, Any]) -> str:
     return str(json.loads(base64url_to_bytes(answer["response"]["clientDataJSON"]))["challenge"])
 
 
-def test_an_expired_challenge_is_refused(url: str) -> None:
-    with app_client(url, AccountPolicy(**{**CHEAP.__dict__, "passkey_seconds": 0.0})) as c:
+def test_an_expired_challenge_is_refused_and_challenges_are_budgeted(url: str) -> None:
+    policy = AccountPolicy(
+        **{**CHEAP.__dict__, "passkey_seconds": 0.0, "passkey_burst": 3, "passkey_rate": 0.01}
+    )
+    with app_client(url, policy) as c:
         signup(c, "Hedi")
         r = add_passkey(c, SoftKey())
         assert r.status_code == 400 and r.json()["error"] == "passkey_expired"
         assert c.get("/api/account/passkeys").json() == {"passkeys": []}
+        # Each challenge is a row: an address asks for a few, then waits.
+        log_in_options(c)
+        log_in_options(c)
+        r = c.post("/api/account/passkey-login/options", json={})
+        assert r.status_code == 429 and r.json()["error"] == "rate_limited"
+        assert int(r.headers["Retry-After"]) > 0
 
 
 def test_another_site_s_origin_or_relying_party_is_refused(c: TestClient) -> None:
