@@ -296,7 +296,7 @@ class PasskeyService:
                 require_user_verification=True,
             )
         except (WebAuthnException, ValueError, KeyError, TypeError) as e:
-            return error(400, "bad_passkey", f"the passkey was not added: {e}")
+            return error(400, "bad_passkey", f"the passkey was not added: {reason(e)}")
         if await self.db(self.passkeys.count, account.id) >= self.policy.max_passkeys:
             return too_many(self.policy.max_passkeys)
         transports = [t.value for t in parsed.response.transports or []]
@@ -396,7 +396,7 @@ class PasskeyService:
             )
         except (WebAuthnException, ValueError, KeyError, TypeError) as e:
             await self.db(members.accounts.fail, limits)
-            return error(401, "bad_passkey", f"the passkey did not sign in: {e}")
+            return error(401, "bad_passkey", f"the passkey did not sign in: {reason(e)}")
         counted = await self.db(
             self.passkeys.used, found.id, found.sign_count, verified.new_sign_count
         )
@@ -420,6 +420,12 @@ class PasskeyService:
             Route("/api/account/passkey-login/options", self.login_options, methods=["POST"]),
             Route("/api/account/passkey-login", self.login, methods=["POST"]),
         ]
+
+
+def reason(e: Exception) -> str:
+    """Why the library refused an answer, in one line (without its pointer to the cause,
+    which names nothing a client can see)."""
+    return str(e).replace(" See __cause__ for more info", "").strip() or type(e).__name__
 
 
 def too_many(most: int) -> Response:
