@@ -262,6 +262,34 @@ def test_failed_passkey_log_ins_are_limited_like_passwords(c: TestClient) -> Non
     assert r.status_code == 429
 
 
+def test_malformed_answers_are_refused_in_one_line_never_a_server_error(c: TestClient) -> None:
+    signup(c, "Hedi")
+    key = SoftKey()
+    broken: list[tuple[str, Any]] = [
+        ("attestationObject", "AAAA"), ("attestationObject", 5), ("clientDataJSON", "!!"),
+        ("transports", "usb"),
+    ]  # fmt: skip
+    codes = []
+    for field, value in broken:
+        options = c.post("/api/account/passkeys/options", json={"password": PASSWORD})
+        answer = key.create(options.json()["options"])
+        answer["response"][field] = value
+        r = c.post("/api/account/passkeys", json={"name": "Phone", "credential": answer})
+        codes.append(r.status_code)
+        said = r.json().get("message", "")
+        assert "\n" not in said and "__cause__" not in said
+    # A transports field that is no list is ignored: the passkey is added all the same.
+    assert codes == [400, 400, 400, 201]
+    c.post("/api/account/logout")
+    for field, value in [("authenticatorData", "AAAA"), ("signature", "!!"), ("userHandle", 3)]:
+        answer = key.get(log_in_options(c))
+        answer["response"][field] = value
+        r = log_in(c, answer)
+        assert r.status_code == 401 and r.json()["error"] == "bad_passkey", r.text
+    for junk in (None, [], {"id": 5}, {"id": "x"}, {"id": "x", "response": []}):
+        assert log_in(c, junk).status_code in (400, 401)
+
+
 def test_a_cross_site_passkey_request_is_refused(c: TestClient) -> None:
     signup(c, "Hedi")
     evil = {"Origin": "https://evil.example"}
