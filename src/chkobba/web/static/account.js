@@ -4,11 +4,12 @@
 import { onLangChange, word } from "./i18n.js";
 import { api, el, setupHeader } from "./common.js";
 import { aw, applyAccountWords } from "./account-i18n.js";
-import { addPasskey, listPasskeys, logInWithPasskey, passkeyState, removePasskey } from "./passkeys.js";
+import { addPasskey, autofillSupported, listPasskeys, logInWithPasskey, passkeyState, removePasskey } from "./passkeys.js";
 
 const $ = (id) => document.getElementById(id);
 let me = null;
 let passkeys = [];
+let autofill = null; // the pending passkey request of the name field's suggestions: { stop, done }
 
 function fail(id, e) {
   if (e.name === "NotAllowedError" || e.name === "AbortError") {
@@ -73,6 +74,35 @@ function render() {
   renderPasskeys();
 }
 
+/** Offer the site's passkeys among the user name field's suggestions while signed out: a
+ * pending request, which the browser resolves when one is chosen. */
+async function offerAutofill() {
+  if (me || autofill) return;
+  const entry = { stop: new AbortController(), done: Promise.resolve() };
+  autofill = entry;
+  if (!(await autofillSupported()) || entry.stop.signal.aborted) {
+    if (autofill === entry) autofill = null;
+    return;
+  }
+  entry.done = logInWithPasskey("", entry.stop.signal)
+    .then(() => load())
+    .catch((e) => {
+      // Stopped (for the button, or signed in otherwise) or never chosen: nothing to say.
+      // A passkey chosen and refused by the server: say why.
+      if (e.answered) fail("l-error", e);
+    })
+    .finally(() => { if (autofill === entry) autofill = null; });
+}
+
+/** Stop the suggestions' pending request (a page may hold one request at a time). */
+async function stopAutofill() {
+  const pending = autofill;
+  autofill = null;
+  if (!pending) return;
+  pending.stop.abort();
+  await pending.done;
+}
+
 async function load() {
   const r = await fetch("/api/account/session");
   const data = await r.json();
@@ -81,6 +111,8 @@ async function load() {
   render();
   document.body.dataset.ready = "1";
   document.body.dataset.signedIn = me ? "1" : "0";
+  if (me) stopAutofill();
+  else offerAutofill();
 }
 
 function onSubmit(id, fn) {
@@ -101,6 +133,7 @@ function main() {
   }
   $("l-passkey").addEventListener("click", async () => {
     $("l-error").textContent = "";
+    await stopAutofill();
     try {
       await logInWithPasskey($("l-name").value.trim());
       await load();

@@ -64,16 +64,31 @@ export async function addPasskey(name, password) {
 }
 
 /** Log in with a passkey: one of the typed ``name``'s, or (no name) any of this site's
- * that the browser or the phone holds. */
-export async function logInWithPasskey(name) {
+ * that the browser or the phone holds. With ``signal``, a request the browser offers in
+ * the user name field's suggestions (autofill) until it is chosen or ``signal`` aborts. */
+export async function logInWithPasskey(name, signal) {
   const { options } = await api("/api/account/passkey-login/options", name ? { name } : {});
   const publicKey = {
     ...options,
     challenge: toBytes(options.challenge),
     allowCredentials: descriptors(options.allowCredentials),
   };
-  const cred = await navigator.credentials.get({ publicKey });
-  return api("/api/account/passkey-login", { credential: credentialJSON(cred) });
+  const cred = await navigator.credentials.get(signal ? { publicKey, mediation: "conditional", signal } : { publicKey });
+  try {
+    return await api("/api/account/passkey-login", { credential: credentialJSON(cred) });
+  } catch (e) {
+    e.answered = true; // the server's answer to a passkey the player chose
+    throw e;
+  }
+}
+
+/** Whether the browser can offer passkeys among the user name field's suggestions. */
+export async function autofillSupported() {
+  try {
+    return passkeyState() === "ok" && Boolean(await PublicKeyCredential.isConditionalMediationAvailable?.());
+  } catch {
+    return false;
+  }
 }
 
 /** Remove one of the signed-in account's passkeys. */
