@@ -233,6 +233,28 @@ def play_touti(d: Any, stop: Callable[[Any], bool], limit: int = 200) -> None:
         until(d, lambda d, ply=ply: attr(d, "data-ply") != ply)
 
 
+def add_passkey(d: Any, base: str) -> None:
+    """Add a passkey named "Phone" on the account page, signed in (Chromium's virtual
+    authenticator stands for the phone)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.virtual_authenticator import (
+        Protocol,
+        Transport,
+        VirtualAuthenticatorOptions,
+    )
+
+    d.add_virtual_authenticator(VirtualAuthenticatorOptions(
+        protocol=Protocol.CTAP2, transport=Transport.INTERNAL, has_resident_key=True,
+        has_user_verification=True, is_user_verified=True,
+    ))
+    d.get(base + "/account")
+    until(d, lambda d: attr(d, "data-signed-in") == "1")
+    d.find_element(By.ID, "k-name").send_keys("Phone")
+    d.find_element(By.ID, "k-password").send_keys("a long password")
+    d.find_element(By.ID, "k-go").click()
+    until(d, lambda d: "Phone" in d.find_element(By.ID, "passkeys").text)
+
+
 def shoot(d: Any, out: Path, name: str, url: str | None, ready: Callable[[Any], Any],
           langs: list[str], sizes: list[tuple[int, int]], after: Callable[[Any], None] | None
           = None) -> list[Path]:
@@ -417,7 +439,10 @@ def take(d: Any, base: str, out: Path, langs: list[str], sizes: list[tuple[int, 
         # Last, so that its lists show the games being played and those finished.
         saved += shoot(d, out, "lobby", base + "/", ready, langs, sizes)
     if "account" in only:
-        # Signed up in the browser, with two games of the account being played.
+        # Signed up in the browser, with two games of the account being played and a
+        # passkey, made by Chromium's virtual authenticator: at localhost, as a passkey
+        # needs a name (127.0.0.1 is none).
+        base = base.replace("127.0.0.1", "localhost")
         d.get(base + "/account")
         until(d, ready)
         d.execute_async_script("""
@@ -429,8 +454,10 @@ def take(d: Any, base: str, out: Path, langs: list[str], sizes: list[tuple[int, 
               .then(() => post("/api/games", {rules: "chkobba", level: "random"}))
               .then(done);
         """)
+        add_passkey(d, base)
         saved += shoot(d, out, "account", base + "/account",
                        lambda d: attr(d, "data-signed-in") == "1", langs, sizes)
+        base = base.replace("localhost", "127.0.0.1")
     if only & {"leaderboard", "profile"}:
         # Rated Scopa games between four accounts, played by computer players of four
         # levels (docs/ratings.md), so that the ratings differ and the charts have lines.

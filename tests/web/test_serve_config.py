@@ -23,8 +23,12 @@ def started(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     recorded instead of serving."""
     seen: dict[str, Any] = {}
 
-    def fake_app(db_url: str, settings: Any, limits: Any = None, worker: Any = None) -> str:
-        seen.update(db_url=db_url, settings=settings, limits=limits, worker=worker)
+    def fake_app(
+        db_url: str, settings: Any, limits: Any = None, worker: Any = None, accounts: Any = None
+    ) -> str:
+        seen.update(
+            db_url=db_url, settings=settings, limits=limits, worker=worker, accounts=accounts
+        )
         return "app"
 
     def fake_run(app: Any, **kw: Any) -> None:
@@ -57,6 +61,8 @@ def test_environment_variables_are_honoured(tmp_path: Path, started: dict[str, A
         "CHKOBBA_TRUSTED_PROXIES": "10.0.0.1,10.0.0.2",
         "CHKOBBA_LOG_LEVEL": "warning",
         "CHKOBBA_LEASE_SECONDS": "6.5",
+        "CHKOBBA_PASSKEY_ORIGIN": "https://play.chkobba.example,https://chkobba.example:8443",
+        "CHKOBBA_PASSKEY_RP_ID": "chkobba.example",
     }
     res = serve([], env)
     assert res.exit_code == 0, res.output
@@ -68,6 +74,11 @@ def test_environment_variables_are_honoured(tmp_path: Path, started: dict[str, A
     assert (s.bot_delay, s.rate, s.lease_seconds) == (0.25, 5.0, 6.5)
     assert (lim.coach_rate, lim.analysis_rate) == (3.0, 0.5)
     assert (lim.analysis_workers, lim.light_workers) == (2, 3)
+    accounts = started["accounts"]
+    assert accounts.passkey_origins == (
+        "https://play.chkobba.example", "https://chkobba.example:8443"
+    )
+    assert accounts.passkey_rp_id == "chkobba.example"
     assert "warning" not in res.output
 
 

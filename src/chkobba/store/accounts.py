@@ -23,6 +23,8 @@ from chkobba.store.schema import (
     games,
     login_failures,
     moves,
+    passkey_challenges,
+    passkeys,
     queue_entries,
     rating_history,
     ratings,
@@ -153,9 +155,9 @@ class Accounts:
             )
 
     def delete(self, account_id: int) -> list[str]:
-        """Delete an account, its sessions and its chat messages (the reports of them
-        too); its seats keep their games under the neutral name. Return the unfinished
-        games it held a seat in."""
+        """Delete an account, its sessions, its passkeys and its chat messages (the
+        reports of them too); its seats keep their games under the neutral name. Return
+        the unfinished games it held a seat in."""
         with self.engine.begin() as conn:
             unfinished = list(
                 conn.execute(
@@ -170,6 +172,10 @@ class Accounts:
                 .values(name=NEUTRAL_NAME, account_id=None)
             )
             conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
+            conn.execute(delete(passkeys).where(passkeys.c.account_id == account_id))
+            conn.execute(
+                delete(passkey_challenges).where(passkey_challenges.c.account_id == account_id)
+            )
             # Its places in the "Play now" queue and its challenges, sent or received.
             conn.execute(delete(queue_entries).where(queue_entries.c.account_id == account_id))
             conn.execute(
@@ -296,8 +302,8 @@ class Accounts:
 
     def export(self, account_id: int) -> dict[str, Any]:
         """Everything stored of an account, for its owner: the profile (not the password's
-        hash), every game it played, with its seats' names and its moves, and every chat
-        message it wrote."""
+        hash), every game it played, with its seats' names and its moves, every chat
+        message it wrote and its passkeys."""
         account = self.get(account_id)
         if account is None:
             return {}
@@ -345,6 +351,18 @@ class Accounts:
                     .order_by(rating_history.c.at)
                 )
             ]
+            keys = [
+                {
+                    "name": r.name,
+                    "credential_id": r.credential_id,
+                    "created": _aware(r.created_at).isoformat(),
+                    "last_used": _aware(r.last_used_at).isoformat() if r.last_used_at else None,
+                }
+                for r in conn.execute(
+                    select(passkeys).where(passkeys.c.account_id == account_id)
+                    .order_by(passkeys.c.id)
+                )
+            ]
         out_games = []
         for g in played:
             winner, totals, ending = results.get(g.id, (None, None, None))
@@ -377,6 +395,7 @@ class Accounts:
             "games": out_games,
             "ratings": rated,
             "rating_history": history,
+            "passkeys": keys,
             "chat": [
                 {
                     "game": m.game_id,

@@ -24,6 +24,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -332,3 +333,43 @@ leases: Final = Table(
 )
 """Which cluster worker holds each game, until when, under which epoch (store/leases.py):
 the epoch grows at each take-over, and a write carrying an older one is refused."""
+
+passkeys: Final = Table(
+    "passkeys",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column(
+        "account_id",
+        Integer,
+        ForeignKey("accounts.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("credential_id", String(1400), nullable=False, unique=True),
+    Column("user_handle", String(128), nullable=False),
+    Column("public_key", LargeBinary, nullable=False),
+    Column("sign_count", BigInteger, nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("transports", String(200), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("last_used_at", DateTime(timezone=True), nullable=True),
+    sqlite_autoincrement=True,
+)
+"""The accounts' passkeys (WebAuthn credentials, store/passkeys.py): the credential's id
+(base64url), the account's WebAuthn user handle (random, the same for every passkey of an
+account), the COSE public key, the authenticator's signature counter at its last use and
+the name its owner gave it. No secret: the private key never leaves the authenticator."""
+
+passkey_challenges: Final = Table(
+    "passkey_challenges",
+    metadata,
+    Column("challenge_hash", String(64), primary_key=True),
+    Column("purpose", String(16), nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True),
+    Column("session_hash", String(64), nullable=True),
+    Column("user_handle", String(128), nullable=True),
+    Column("expires_at", DateTime(timezone=True), nullable=False, index=True),
+)
+"""The passkey ceremonies under way: the SHA-256 of each challenge the server sent, for
+what (``register`` or ``login``), for a registration the account and session that asked,
+and when it expires. A challenge is taken (deleted) by the answer that uses it: once."""

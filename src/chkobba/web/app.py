@@ -47,6 +47,7 @@ from chkobba.web.life import SETTING_FIELDS, room_settings
 from chkobba.web.matchmaking import Matchmaking, QueuePolicy, RatingFor
 from chkobba.web.metrics import Metrics
 from chkobba.web.moderation import Moderation
+from chkobba.web.passkeys import PasskeyService
 from chkobba.web.protocol import (
     ERROR_CODES,
     MAX_MESSAGE_BYTES,
@@ -216,6 +217,7 @@ def create_app(
     work = Work(limits or Limits())
     coach = Coach(hub, store, work)
     members = AccountService(hub, accounts)
+    passkeys = PasskeyService(members)
     rated = RatingService(members)
     matchmaking = Matchmaking(hub, members, queue, ratings or rated.rating_for)
     moderation = Moderation(members)
@@ -582,6 +584,7 @@ def create_app(
         Route("/api/rules/{name}", rules_of),
         *coach.routes(),
         *members.routes(),
+        *passkeys.routes(),
         *matchmaking.routes(),
         *rated.routes(page),
         *moderation.routes(),

@@ -52,6 +52,20 @@ class AccountPolicy:
     signup_rate: float = 0.2
     signup_burst: float = 5.0
     """Sign-ups a second from one address (each costs a hash), and their burst."""
+    passkey_origins: tuple[str, ...] = ()
+    """The origins (``https://chkobba.example``) whose pages may use the account's
+    passkeys; empty: the origin of each request (its scheme and ``Host``), which is right
+    unless a proxy in front changes the ``Host`` (docs/deploy.md, "Passkeys")."""
+    passkey_rp_id: str | None = None
+    """The WebAuthn relying party's id (a domain, which every passkey is bound to); None:
+    the host of the first of ``passkey_origins``, or else of the request."""
+    passkey_seconds: float = 300.0
+    """How long a passkey challenge may be answered (once) after it was sent."""
+    passkey_rate: float = 0.5
+    passkey_burst: float = 10.0
+    """Passkey challenges a second from one address (each is a row), and their burst."""
+    max_passkeys: int = 20
+    """The most passkeys one account may have."""
     time_cost: int = 3
     memory_cost: int = 65536
     """Argon2id's memory in KiB (64 MiB: RFC 9106's second recommended option)."""

@@ -50,6 +50,13 @@ HTTP_ERROR_CODES: Final = {
     "bad_name": "the user name is not 3 to 20 letters, digits, '_' or '-' (400)",
     "name_taken": "that user name, or one that looks like it, is registered (409)",
     "wrong_password": "the current password given is wrong (403)",
+    "bad_passkey": "the passkey's answer does not verify (origin, signature, counter), or "
+    "names no passkey of an account here (400 adding one, 401 logging in)",
+    "passkey_expired": "the passkey's challenge is unknown, expired, answered already or "
+    "another session's: start again (400 adding one, 401 logging in)",
+    "passkey_taken": "this passkey is already registered (409)",
+    "too_many_passkeys": "the account has as many passkeys as it may: remove one (409)",
+    "unknown_passkey": "the account has no passkey of that id (404)",
     "not_rateable": "a rated game must be a room between signed-in players, without the "
     "computer or the coach, in a pool's rules and table (400)",
     "rated_needs_account": "a rated game's seats are for signed-in players: log in (403)",

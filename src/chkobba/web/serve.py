@@ -34,6 +34,8 @@ ENVIRONMENT: Final = {
     "cluster": "CHKOBBA_CLUSTER",
     "worker": "CHKOBBA_WORKER",
     "lease_seconds": "CHKOBBA_LEASE_SECONDS",
+    "passkey_origin": "CHKOBBA_PASSKEY_ORIGIN",
+    "passkey_rp_id": "CHKOBBA_PASSKEY_RP_ID",
 }
 """Each option of ``chkobba serve`` and the environment variable that gives it when
 the flag is absent."""
@@ -177,6 +179,24 @@ def _env(name: str) -> dict[str, Any]:
     "last renewal.",
     **_env("lease_seconds"),
 )
+@click.option(
+    "--passkey-origin",
+    default=None,
+    metavar="ORIGINS",
+    help="Comma-separated origins (https://chkobba.example) whose pages may use passkeys "
+    "[default: each request's own scheme and Host]. Set it behind a proxy that changes the "
+    "Host header.",
+    **_env("passkey_origin"),
+)
+@click.option(
+    "--passkey-rp-id",
+    default=None,
+    metavar="DOMAIN",
+    help="The passkeys' relying party id, a domain every passkey is bound to [default: the "
+    "host of the first --passkey-origin, or of each request]. Changing it later orphans "
+    "every passkey made before.",
+    **_env("passkey_rp_id"),
+)
 @click.pass_context
 def serve(
     ctx: click.Context,
@@ -198,6 +218,8 @@ def serve(
     worker: str | None = None,
     bench_seats: bool = False,
     lease_seconds: float = 4.0,
+    passkey_origin: str | None = None,
+    passkey_rp_id: str | None = None,
 ) -> None:
     """Serve the game in the browser: lobby, games against the computer, online rooms."""
     # Imported here so that the other commands start without the web stack.
@@ -209,10 +231,16 @@ def serve(
     from chkobba.agents.base import AgentError, offer
     from chkobba.store import Store, StoreError, normalise_url, sqlite_url
     from chkobba.web.app import create_app
+    from chkobba.web.auth import AccountPolicy
     from chkobba.web.hub import Settings
+    from chkobba.web.passkeys import check_origins
     from chkobba.web.work import Limits
 
     db_url = database_url(ctx, db_url, db_url_file)
+    try:
+        origins, rp_id = check_origins(passkey_origin, passkey_rp_id)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--passkey-origin/--passkey-rp-id") from None
     if worker is not None:
         cluster = True
     if cluster and not (db_url or "").startswith(("postgresql", "postgres")):
@@ -264,7 +292,13 @@ def serve(
         shown += f", worker {worker_id}"
     click.echo(f"chkobba: http://{host}:{port}/  (database: {shown})", err=True)
     uvicorn.run(
-        create_app(db_url, settings, limits, worker=worker_id),
+        create_app(
+            db_url,
+            settings,
+            limits,
+            worker=worker_id,
+            accounts=AccountPolicy(passkey_origins=origins, passkey_rp_id=rp_id),
+        ),
         host=host,
         port=port,
         log_level=log_level,

@@ -1,14 +1,22 @@
 // The account page: sign up or log in; signed in, the account's games, its sessions,
-// its password, its data and its deletion (docs/web.md, "Accounts").
+// its password, its passkeys, its data and its deletion (docs/web.md, "Accounts").
 // Every name is put in with textContent, never as HTML.
 import { onLangChange, word } from "./i18n.js";
 import { api, el, setupHeader } from "./common.js";
 import { aw, applyAccountWords } from "./account-i18n.js";
+import { addPasskey, autofillSupported, listPasskeys, logInWithPasskey, passkeyState, removePasskey } from "./passkeys.js";
 
 const $ = (id) => document.getElementById(id);
 let me = null;
+let passkeys = [];
+let autofill = null; // the pending passkey request of the name field's suggestions: { stop, done }
 
 function fail(id, e) {
+  if (e.name === "NotAllowedError" || e.name === "AbortError") {
+    // The browser's passkey prompt was cancelled, timed out, or found no passkey.
+    $(id).textContent = aw("passkey_cancelled");
+    return;
+  }
   const wait = e.retryAfter ? ` (${e.retryAfter} s)` : "";
   $(id).textContent = `${aw("error")}: ${e.message}${wait}`;
 }
@@ -18,6 +26,34 @@ function gameItem(g) {
   const links = [el("a", { href: g.url, text: aw("open") })];
   if (g.replay) links.push(el("a", { href: g.replay, text: aw("replay") }));
   return el("li", { "data-game": g.game }, el("span", { class: "grow", text: `${g.game} — ${status}` }), ...links);
+}
+
+function when(iso) {
+  return new Date(iso).toLocaleDateString(document.documentElement.lang || undefined);
+}
+
+function passkeyItem(p) {
+  const used = p.last_used ? aw("passkey_used_on", { date: when(p.last_used) }) : aw("passkey_never_used");
+  const remove = el("button", { type: "button", class: "secondary", text: aw("remove") });
+  remove.addEventListener("click", async () => {
+    if (!window.confirm(aw("passkey_remove_confirm", { name: p.name }))) return;
+    try {
+      await removePasskey(p.id);
+      await loadPasskeys();
+    } catch (e) { fail("k-error", e); }
+  });
+  const about = `${p.name} — ${aw("passkey_added_on", { date: when(p.created) })} · ${used}`;
+  return el("li", { "data-passkey": String(p.id) }, el("span", { class: "grow", text: about }), remove);
+}
+
+function renderPasskeys() {
+  const items = passkeys.map(passkeyItem);
+  $("passkeys").replaceChildren(...(items.length ? items : [el("li", { text: aw("no_passkeys") })]));
+}
+
+async function loadPasskeys() {
+  passkeys = me ? await listPasskeys() : [];
+  renderPasskeys();
 }
 
 function render() {
@@ -35,15 +71,48 @@ function render() {
   $("moderation-link").textContent = word("chat", "reports");
   const games = me.games.map(gameItem);
   $("games").replaceChildren(...(games.length ? games : [el("li", { text: aw("no_games") })]));
+  renderPasskeys();
+}
+
+/** Offer the site's passkeys among the user name field's suggestions while signed out: a
+ * pending request, which the browser resolves when one is chosen. */
+async function offerAutofill() {
+  if (me || autofill) return;
+  const entry = { stop: new AbortController(), done: Promise.resolve() };
+  autofill = entry;
+  if (!(await autofillSupported()) || entry.stop.signal.aborted) {
+    if (autofill === entry) autofill = null;
+    return;
+  }
+  entry.done = logInWithPasskey("", entry.stop.signal)
+    .then(() => load())
+    .catch((e) => {
+      // Stopped (for the button, or signed in otherwise) or never chosen: nothing to say.
+      // A passkey chosen and refused by the server: say why.
+      if (e.answered) fail("l-error", e);
+    })
+    .finally(() => { if (autofill === entry) autofill = null; });
+}
+
+/** Stop the suggestions' pending request (a page may hold one request at a time). */
+async function stopAutofill() {
+  const pending = autofill;
+  autofill = null;
+  if (!pending) return;
+  pending.stop.abort();
+  await pending.done;
 }
 
 async function load() {
   const r = await fetch("/api/account/session");
   const data = await r.json();
   me = data.signed_in ? await api("/api/account") : null;
+  passkeys = me ? await listPasskeys() : [];
   render();
   document.body.dataset.ready = "1";
   document.body.dataset.signedIn = me ? "1" : "0";
+  if (me) stopAutofill();
+  else offerAutofill();
 }
 
 function onSubmit(id, fn) {
@@ -56,6 +125,31 @@ function onSubmit(id, fn) {
 function main() {
   setupHeader();
   onLangChange(render);
+  const state = passkeyState();
+  for (const node of document.querySelectorAll(".passkey-only")) node.classList.toggle("hidden", state !== "ok");
+  for (const node of document.querySelectorAll(".passkey-none")) {
+    node.classList.toggle("hidden", state === "ok");
+    node.dataset.aw = state === "address" ? "passkey_needs_name" : "passkey_unsupported";
+  }
+  $("l-passkey").addEventListener("click", async () => {
+    $("l-error").textContent = "";
+    await stopAutofill();
+    try {
+      await logInWithPasskey($("l-name").value.trim());
+      await load();
+    } catch (e) { fail("l-error", e); }
+  });
+  onSubmit("passkey-form", async () => {
+    $("k-error").textContent = "";
+    $("k-done").textContent = "";
+    try {
+      await addPasskey($("k-name").value.trim(), $("k-password").value);
+      $("k-name").value = "";
+      $("k-password").value = "";
+      $("k-done").textContent = aw("passkey_added");
+      await loadPasskeys();
+    } catch (e) { fail("k-error", e); }
+  });
   onSubmit("login-form", async () => {
     $("l-error").textContent = "";
     try {
