@@ -541,7 +541,14 @@ def test_the_data_download(c: TestClient) -> None:
     (g,) = data["games"]
     assert g["game"] == game and g["your_seat"] == 0 and g["names"][0] == "Hedi"
     # An unfinished game's moves wait for its end, like its record.
-    assert g["moves"] is None
+    assert g["moves"] is None and g["ending"] is None and g["resigned"] is None
+    # Ended by resigning: how it ended, and which side resigned.
+    with c.websocket_connect("/ws") as ws:
+        hello(ws, game)
+        ws.send_json({"type": "resign"})
+        recv_until(ws, "resigned")
+    (g,) = c.get("/api/account/export").json()["games"]
+    assert (g["status"], g["ending"], g["resigned"]) == ("finished", "resigned", 0)
     c.post("/api/account/logout")
     assert c.get("/api/account/export").status_code == 401
 

@@ -312,7 +312,7 @@ class Accounts:
         names: dict[str, list[str | None]] = {}
         agents: dict[str, list[str | None]] = {}
         plays: dict[str, list[str]] = {}
-        results: dict[str, tuple[Any, Any, Any]] = {}
+        results: dict[str, tuple[Any, Any, Any, Any]] = {}
         with self.engine.connect() as conn:
             for start in range(0, len(ids), 500):
                 chunk = ids[start : start + 500]
@@ -329,12 +329,13 @@ class Accounts:
                     .order_by(moves.c.game_id, moves.c.ply)
                 ):
                     plays.setdefault(game_id, []).append(move)
-                for game_id, winner, totals, ending in conn.execute(
-                    select(games.c.id, games.c.winner, games.c.totals, games.c.ending).where(
-                        games.c.id.in_(chunk)
-                    )
+                for game_id, winner, totals, ending, resigned in conn.execute(
+                    select(
+                        games.c.id, games.c.winner, games.c.totals, games.c.ending,
+                        games.c.resigned,
+                    ).where(games.c.id.in_(chunk))
                 ):
-                    results[game_id] = (winner, totals, ending)
+                    results[game_id] = (winner, totals, ending, resigned)
             rated = [
                 {"pool": r.pool, "mu": r.mu, "sigma": r.sigma, "games": r.games, "wins": r.wins}
                 for r in conn.execute(select(ratings).where(ratings.c.account_id == account_id))
@@ -365,7 +366,7 @@ class Accounts:
             ]
         out_games = []
         for g in played:
-            winner, totals, ending = results.get(g.id, (None, None, None))
+            winner, totals, ending, resigned = results.get(g.id, (None, None, None, None))
             out_games.append(
                 {
                     "game": g.id,
@@ -382,6 +383,8 @@ class Accounts:
                     "winner": winner,
                     "totals": json.loads(totals) if totals is not None else None,
                     "ending": ending,
+                    # The side that resigned or ran out of time (``ending`` says which).
+                    "resigned": resigned,
                     # An unfinished game's moves wait for its end, as its record does.
                     "moves": plays.get(g.id, []) if g.status == "finished" else None,
                 }
