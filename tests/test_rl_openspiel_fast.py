@@ -99,3 +99,40 @@ def test_an_illegal_action_is_the_engines_error_on_both_paths() -> None:
     with pytest.raises(osp.IllegalAction):
         state.apply_action(illegal)
     assert state.information_state_string(state.current_player()) == before
+
+
+def test_the_kernels_chance_outcomes_are_the_reference() -> None:
+    """A draw's chance outcomes made by the kernel (one C call on the mask of the cards
+    left) are the pure reference's: (card, 1/n) for each of the n cards, ascending."""
+    rng = random.Random(7)
+    masks = [osp._FULL_DECK, 0, 1, 1 << 39, (1 << 39) | 1]
+    masks += [rng.getrandbits(40) for _ in range(300)]
+    for left in masks:
+        cards = [c for c in range(40) if left >> c & 1]
+        want = [(c, 1.0 / len(cards)) for c in cards]
+        assert osp._outcomes_py(left) == want
+        assert osp._fastcore.spiel_outcomes(left) == want
+    assert osp.outcomes_of is osp._fastcore.spiel_outcomes
+    with pytest.raises(ValueError, match="above 39"):
+        osp._fastcore.spiel_outcomes(1 << 40)
+
+
+@pytest.mark.parametrize("drawn", [1, 38], ids=["first draw", "last draw"])
+def test_a_card_that_is_not_left_is_refused_and_changes_nothing(drawn: int) -> None:
+    """At a draw (one that ends no shuffle, or the 39th), a card already drawn or no card
+    at all is OpenSpiel's error, and the state stays as it was."""
+    game = pyspiel.load_game("chkobba")
+    state = game.new_initial_state()
+    state.apply_action(0)
+    for c in range(drawn):
+        state.apply_action(c)
+    before = (state.history(), state.chance_outcomes(), str(state))
+    for bad in (0, drawn - 1, 40, 82):
+        with pytest.raises(pyspiel.SpielError, match="not a card left"):
+            state.apply_action(bad)
+        assert (state.history(), state.chance_outcomes(), str(state)) == before
+    state.apply_action(39)  # a card left: drawn
+    if drawn == 1:
+        assert [a for a, _ in state.chance_outcomes()] == list(range(1, 39))
+    else:  # the shuffle is whole (this deck is not void): the cutter decides
+        assert state.current_player() == 1 and state.legal_actions() == [81, 82]

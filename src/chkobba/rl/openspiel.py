@@ -105,6 +105,26 @@ with a probability of a few percent, so a longer history is below 1e-30."""
 
 _OUTCOMES: Final = [[(c, 1.0 / n) for c in range(40)] if n else [] for n in range(41)]
 """``_OUTCOMES[n][c]``: the chance outcome of drawing card ``c`` among ``n`` cards left."""
+_FULL_DECK: Final = (1 << 40) - 1
+"""The mask of a shuffle's cards before its first draw."""
+
+
+def _outcomes_py(left: int) -> list[tuple[int, float]]:
+    """The chance outcomes of drawing one card of the mask ``left``: ``(card, 1/n)`` for
+    each of its ``n`` cards, ascending (the reference of the kernel's ``spiel_outcomes``)."""
+    row = _OUTCOMES[left.bit_count()]
+    out = []
+    while left:
+        low = left & -left
+        out.append(row[low.bit_length() - 1])
+        left ^= low
+    return out
+
+
+outcomes_of = (_fastcore.spiel_outcomes if _SPIEL_ROUND and hasattr(_fastcore, "spiel_outcomes")
+               else _outcomes_py)
+"""The chance outcomes of a draw among the cards of a mask: the compiled kernel's where
+it is live (the same list, made in one C call), else :func:`_outcomes_py`."""
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
 
@@ -442,8 +462,8 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         self.result = [0.0] * self.game.players
         self.shuffle_start = 0
         self._kernel = self.game.kernel
-        self.left = list(range(40))
-        """The cards of the shuffle not drawn yet, ascending."""
+        self.left = _FULL_DECK
+        """The cards of the shuffle not drawn yet, as a mask (bit ``c``: card ``c``)."""
         self.to_move = _CHANCE
         """:meth:`current_player`, kept up to date by each action (it is asked for
         several times a step, through OpenSpiel's C++ layer too)."""
@@ -532,21 +552,20 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         if self.dealer is None:
             n = self.game.players
             return [(s, 1.0 / n) for s in range(n)]
-        left = self.left
-        return list(map(_OUTCOMES[len(left)].__getitem__, left))
+        return outcomes_of(self.left)
 
     # -- applying actions -------------------------------------------------------
 
     def _apply_action(self, action: int) -> None:
         """A chance outcome, or a ``chkobba_v1`` action of the player to move."""
         if self.dealing:
-            left = self.left
-            if len(left) > 2 and self.dealer is not None:  # a draw that ends no shuffle
-                try:
-                    left.remove(action)
-                except ValueError:
-                    raise pyspiel.SpielError(f"draw {action}: not a card left to draw") from None
-                self.drawn.append(action)
+            drawn = self.drawn
+            if len(drawn) < 38 and self.dealer is not None:  # a draw that ends no shuffle
+                left = self.left
+                if action < 0 or not left >> action & 1:
+                    raise pyspiel.SpielError(f"draw {action}: not a card left to draw")
+                self.left = left ^ 1 << action
+                drawn.append(action)
             elif self._chance(action):
                 self._update_to_move()
             return
@@ -597,16 +616,16 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
             self.dealer = outcome
             self.shuffle_start = len(self.history()) + 1
             return False
-        try:
-            self.left.remove(outcome)
-        except ValueError:
-            raise pyspiel.SpielError(f"draw {outcome}: not a card left to draw") from None
+        left = self.left
+        if outcome < 0 or not left >> outcome & 1:
+            raise pyspiel.SpielError(f"draw {outcome}: not a card left to draw")
+        self.left = left = left ^ 1 << outcome
         self.drawn.append(outcome)
         if len(self.drawn) < 39:
             return False
-        deck = [*self.drawn, self.left[0]]
+        deck = [*self.drawn, left.bit_length() - 1]  # the one card left
         self.drawn = []
-        self.left = list(range(40))
+        self.left = _FULL_DECK
         d = Deal(self.game, self.dealer, bytes(deck), self.shuffle_start)
         self.deals.append(d)
         # On the fast path the engine's round is dealt only if a view asks for it.
