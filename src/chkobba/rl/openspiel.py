@@ -521,17 +521,17 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         """OpenSpiel's ``LegalActions``: the chance outcomes at a chance node, the
         ``chkobba_v1`` action ids of the player to move, none for the others."""
         to_move = self.to_move
-        if to_move == _TERMINAL:
+        if to_move >= 0:  # a player's decision, the common case first
+            if player is None or player == to_move:
+                if self.fast:
+                    return self.deals[-1].core.legal()  # type: ignore[no-any-return]
+                return self._legal_actions(to_move)
+            if player < 0:
+                raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
             return []
         if to_move == _CHANCE:
             return [a for a, _ in self.chance_outcomes()]
-        if player is None or player == to_move:
-            if self.fast:
-                return self.deals[-1].core.legal()  # type: ignore[no-any-return]
-            return self._legal_actions(to_move)
-        if player < 0:
-            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
-        return []
+        return []  # terminal
 
     def _legal_moves(self) -> Moves:
         """The engine's legal moves of the seat to move (the round caught up first)."""
