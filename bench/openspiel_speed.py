@@ -12,10 +12,14 @@ slower); the median of several runs is printed with its range, the ratio to
 ``hearts`` and the load average at the start and the end. The goal (issue 29):
 ``chkobba`` at least half of ``hearts``.
 
-    python bench/openspiel_speed.py [--seconds 3] [--runs 5] [--tensor] [--pure]
+    python bench/openspiel_speed.py [--seconds 3] [--runs 5] [--tensor] [--pure] [--floor]
 
 ``--pure`` measures the game with the compiled kernel turned off (``CHKOBBA_PURE=1``
-must be set before the import, so the script sets it and re-runs itself).
+must be set before the import, so the script sets it and re-runs itself). ``--floor``
+adds ``python_floor``, a Python game whose own steps cost next to nothing, shaped as a
+round of ``chkobba`` (a chance node for the dealer, 39 draws among the cards left, then
+38 decisions among 4 actions): what OpenSpiel's plumbing of a Python game (its C++ state
+calling back into Python) and this loop cost alone, the ceiling of any Python game here.
 """
 
 from __future__ import annotations
@@ -31,6 +35,81 @@ import pyspiel
 
 import chkobba.rl.openspiel  # noqa: F401  # registers "chkobba"
 from chkobba.search import fast
+
+_FLOOR_TYPE = pyspiel.GameType(
+    short_name="python_floor",
+    long_name="The cheapest Python game shaped as a round of chkobba",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=2,
+    min_num_players=2,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
+    provides_observation_string=False,
+    provides_observation_tensor=False,
+    parameter_specification={},
+)
+_FLOOR_DRAWS = [[(c, 1.0 / n) for c in range(n)] for n in range(41)]
+_FLOOR_LEGAL = [0, 3, 7, 12]
+
+
+class FloorGame(pyspiel.Game):  # type: ignore[misc]
+    """``python_floor``: 2 players, 83 actions, a dealer and 39 draws, then 38 decisions."""
+
+    def __init__(self, params: dict[str, object] | None = None) -> None:
+        info = pyspiel.GameInfo(num_distinct_actions=83, max_chance_outcomes=40,
+                                num_players=2, min_utility=-1.0, max_utility=1.0,
+                                utility_sum=0.0, max_game_length=78)
+        super().__init__(_FLOOR_TYPE, info, params or {})
+
+    def new_initial_state(self) -> FloorState:
+        """Before the dealer is drawn."""
+        return FloorState(self)
+
+
+class FloorState(pyspiel.State):  # type: ignore[misc]
+    """Each step is a counter: the draws' outcomes are the lowest cards (a list made
+    again each time, as a game's own would be), the decisions 4 fixed actions."""
+
+    def __init__(self, game: FloorGame) -> None:
+        super().__init__(game)
+        self.steps = 0
+        self.to_move = int(pyspiel.PlayerId.CHANCE)
+
+    def current_player(self) -> int:
+        return self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.steps >= 78
+
+    def is_chance_node(self) -> bool:
+        return self.steps < 40
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return list(_FLOOR_DRAWS[2 if self.steps == 0 else 40 - self.steps + 1])
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        return [] if self.steps >= 78 else list(_FLOOR_LEGAL)
+
+    def _apply_action(self, action: int) -> None:
+        self.steps += 1
+        steps = self.steps
+        if steps >= 78:
+            self.to_move = int(pyspiel.PlayerId.TERMINAL)
+        elif steps >= 40:
+            self.to_move = steps & 1
+
+    def returns(self) -> list[float]:
+        return [0.0, 0.0]
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return str(action)
+
+    def __str__(self) -> str:
+        return f"step {self.steps}"
 
 
 def run(game: pyspiel.Game, seconds: float, seed: int, tensor: bool) -> float:
@@ -65,6 +144,8 @@ def main() -> None:
     ap.add_argument("--tensor", action="store_true", help="read observation_tensor too")
     ap.add_argument("--pure", action="store_true", help="the game without the kernel")
     ap.add_argument("--preset", default="chkobba", help="the chkobba game's preset")
+    ap.add_argument("--floor", action="store_true",
+                    help="add python_floor, the cheapest Python game of the same shape")
     args = ap.parse_args()
     if args.pure and os.environ.get("CHKOBBA_PURE") != "1":
         os.environ["CHKOBBA_PURE"] = "1"
@@ -74,6 +155,11 @@ def main() -> None:
         "hearts": pyspiel.load_game("hearts"),
         "skat": pyspiel.load_game("skat"),
     }
+    if args.floor:
+        if args.tensor:
+            ap.error("--floor has no observation tensor: measure it without --tensor")
+        pyspiel.register_game(_FLOOR_TYPE, FloorGame)
+        games["python_floor"] = pyspiel.load_game("python_floor")
     start_load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     rates: dict[str, list[float]] = {name: [] for name in games}
     # Interleaved, so that a change of load touches every game alike.
@@ -91,6 +177,9 @@ def main() -> None:
     ours = next(iter(medians))
     print(f"{ours} / hearts: {medians[ours] / medians['hearts']:.2f}x; "
           f"/ skat: {medians[ours] / medians['skat']:.2f}x")
+    if args.floor:
+        print(f"python_floor / hearts: {medians['python_floor'] / medians['hearts']:.2f}x; "
+              f"{ours} / python_floor: {medians[ours] / medians['python_floor']:.2f}x")
 
 
 if __name__ == "__main__":
