@@ -70,37 +70,48 @@ class FloorGame(pyspiel.Game):  # type: ignore[misc]
         return FloorState(self)
 
 
+class _Counter:
+    """A floor state's data: slotted, as a pybind11 instance's own attributes are slow."""
+
+    __slots__ = ("steps", "to_move")
+
+    def __init__(self) -> None:
+        self.steps = 0
+        self.to_move = int(pyspiel.PlayerId.CHANCE)
+
+
 class FloorState(pyspiel.State):  # type: ignore[misc]
     """Each step is a counter: the draws' outcomes are the lowest cards (a list made
     again each time, as a game's own would be), the decisions 4 fixed actions."""
 
     def __init__(self, game: FloorGame) -> None:
         super().__init__(game)
-        self.steps = 0
-        self.to_move = int(pyspiel.PlayerId.CHANCE)
+        self.data = _Counter()
 
     def current_player(self) -> int:
-        return self.to_move
+        return self.data.to_move
 
     def is_terminal(self) -> bool:
-        return self.steps >= 78
+        return self.data.steps >= 78
 
     def is_chance_node(self) -> bool:
-        return self.steps < 40
+        return self.data.steps < 40
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return list(_FLOOR_DRAWS[2 if self.steps == 0 else 40 - self.steps + 1])
+        steps = self.data.steps
+        return list(_FLOOR_DRAWS[2 if steps == 0 else 41 - steps])
 
     def legal_actions(self, player: int | None = None) -> list[int]:
-        return [] if self.steps >= 78 else list(_FLOOR_LEGAL)
+        return [] if self.data.steps >= 78 else list(_FLOOR_LEGAL)
 
     def _apply_action(self, action: int) -> None:
-        self.steps += 1
-        steps = self.steps
+        data = self.data
+        data.steps += 1
+        steps = data.steps
         if steps >= 78:
-            self.to_move = int(pyspiel.PlayerId.TERMINAL)
+            data.to_move = int(pyspiel.PlayerId.TERMINAL)
         elif steps >= 40:
-            self.to_move = steps & 1
+            data.to_move = steps & 1
 
     def returns(self) -> list[float]:
         return [0.0, 0.0]
@@ -109,7 +120,7 @@ class FloorState(pyspiel.State):  # type: ignore[misc]
         return str(action)
 
     def __str__(self) -> str:
-        return f"step {self.steps}"
+        return f"step {self.data.steps}"
 
 
 def run(game: pyspiel.Game, seconds: float, seed: int, tensor: bool) -> float:
