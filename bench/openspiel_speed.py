@@ -5,12 +5,13 @@ Plays whole games of ``chkobba`` (2 players, one round), ``hearts`` and ``skat``
 chance node a uniformly drawn outcome of ``chance_outcomes()``, at a decision a
 uniformly drawn action of ``legal_actions()``; each ``apply_action`` of a player
 is one decision (the chance nodes' time counts, their number does not). With
-``--tensor`` each decision also reads the player's ``observation_tensor`` (what
-an RL agent does). The rate is per second of this process's CPU time (other work
-on the shared machine does not count against it, though a busy core still runs
-slower); the median of several runs is printed with its range, the ratio to
-``hearts`` and the load average at the start and the end. The goal (issue 29):
-``chkobba`` at least half of ``hearts``.
+``--tensor`` each decision also reads the player's tensor (what an RL agent does):
+its ``observation_tensor``, or its ``information_state_tensor`` in a game that has
+no observation tensor (``hearts``; the line printed names each game's). The rate
+is per second of this process's CPU time (other work on the shared machine does not
+count against it, though a busy core still runs slower); the median of several runs
+is printed with its range, the ratio to ``hearts`` and the load average at the start
+and the end. The goal (issue 29): ``chkobba`` at least half of ``hearts``.
 
     python bench/openspiel_speed.py [--seconds 3] [--runs 5] [--tensor] [--pure] [--floor]
 
@@ -123,7 +124,18 @@ class FloorState(pyspiel.State):  # type: ignore[misc]
         return f"step {self.data.steps}"
 
 
-def run(game: pyspiel.Game, seconds: float, seed: int, tensor: bool) -> float:
+def tensor_of(game: pyspiel.Game) -> str:
+    """The tensor a player of ``game`` reads: its observation tensor, or its information
+    state tensor where it has no observation tensor (``hearts``)."""
+    kind = game.get_type()
+    if kind.provides_observation_tensor:
+        return "observation_tensor"
+    if kind.provides_information_state_tensor:
+        return "information_state_tensor"
+    raise SystemExit(f"{kind.short_name} has no tensor: measure it without --tensor")
+
+
+def run(game: pyspiel.Game, seconds: float, seed: int, tensor: str | None) -> float:
     """Decisions per CPU second over at least ``seconds`` of CPU time (whole games)."""
     rng = random.Random(seed)
     decisions = 0
@@ -136,8 +148,8 @@ def run(game: pyspiel.Game, seconds: float, seed: int, tensor: bool) -> float:
                 outcomes = state.chance_outcomes()
                 state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
                 continue
-            if tensor:
-                state.observation_tensor(state.current_player())
+            if tensor is not None:
+                getattr(state, tensor)(state.current_player())
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
             decisions += 1
@@ -152,7 +164,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="CPU time of one run")
     ap.add_argument("--runs", type=int, default=5, help="runs per game (median printed)")
-    ap.add_argument("--tensor", action="store_true", help="read observation_tensor too")
+    ap.add_argument("--tensor", action="store_true",
+                    help="read the player's tensor too (observation, else information state)")
     ap.add_argument("--pure", action="store_true", help="the game without the kernel")
     ap.add_argument("--preset", default="chkobba", help="the chkobba game's preset")
     ap.add_argument("--floor", action="store_true",
@@ -168,20 +181,23 @@ def main() -> None:
     }
     if args.floor:
         if args.tensor:
-            ap.error("--floor has no observation tensor: measure it without --tensor")
+            ap.error("python_floor has no tensor: --floor goes without --tensor")
         pyspiel.register_game(_FLOOR_TYPE, FloorGame)
         games["python_floor"] = pyspiel.load_game("python_floor")
+    tensors = {name: tensor_of(game) if args.tensor else None for name, game in games.items()}
     start_load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     rates: dict[str, list[float]] = {name: [] for name in games}
     # Interleaved, so that a change of load touches every game alike.
     for i in range(args.runs):
         for name, game in games.items():
-            rates[name].append(run(game, args.seconds, i, args.tensor))
+            rates[name].append(run(game, args.seconds, i, tensors[name]))
     end_load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    what = "decision + observation_tensor" if args.tensor else "decision"
+    what = "decision + the player's tensor" if args.tensor else "decision"
     print(f"OpenSpiel random play, {what} per CPU second, median of {args.runs} runs of "
           f"{args.seconds}s (min, max); chkobba on {fast.BACKEND}; load average "
           f"{start_load} at the start, {end_load} at the end, {os.cpu_count()} cores")
+    if args.tensor:
+        print("tensors read: " + ", ".join(f"{name} {t}" for name, t in tensors.items()))
     medians = {name: statistics.median(r) for name, r in rates.items()}
     for name, r in rates.items():
         print(f"{name:20s} {medians[name]:10,.0f}  ({min(r):,.0f}, {max(r):,.0f})")
