@@ -136,3 +136,26 @@ def test_a_card_that_is_not_left_is_refused_and_changes_nothing(drawn: int) -> N
         assert [a for a, _ in state.chance_outcomes()] == list(range(1, 39))
     else:  # the shuffle is whole (this deck is not void): the cutter decides
         assert state.current_player() == 1 and state.legal_actions() == [81, 82]
+
+
+def test_a_clone_mid_round_goes_its_own_way() -> None:
+    """A clone taken mid-round (the kernel's round, the deals, the shuffle's cards all in
+    the state's one data object) shares nothing with its original: playing the clone to
+    the end leaves the original as it was, and the original then plays as a fresh clone."""
+    game = pyspiel.load_game("chkobba", {"preset": "cirulla", "players": 3})
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    while state.is_chance_node() or len(state.history()) < 55:
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert not state.is_chance_node() and state.data.deals[-1].core is not None
+    before = [*_views(state, 3), state.history()]
+    spare = state.clone()
+    clone = state.clone()
+    while not clone.is_terminal():
+        clone.apply_action(rng.choice(clone.legal_actions()))
+    assert [*_views(state, 3), state.history()] == before
+    for s in (state, spare):
+        play = random.Random(6)
+        while not s.is_terminal():
+            s.apply_action(play.choice(s.legal_actions()))
+    assert state.history() == spare.history() and state.returns() == spare.returns()
