@@ -99,3 +99,63 @@ def test_an_illegal_action_is_the_engines_error_on_both_paths() -> None:
     with pytest.raises(osp.IllegalAction):
         state.apply_action(illegal)
     assert state.information_state_string(state.current_player()) == before
+
+
+def test_the_kernels_chance_outcomes_are_the_reference() -> None:
+    """A draw's chance outcomes made by the kernel (one C call on the mask of the cards
+    left) are the pure reference's: (card, 1/n) for each of the n cards, ascending."""
+    rng = random.Random(7)
+    masks = [osp._FULL_DECK, 0, 1, 1 << 39, (1 << 39) | 1]
+    masks += [rng.getrandbits(40) for _ in range(300)]
+    for left in masks:
+        cards = [c for c in range(40) if left >> c & 1]
+        want = [(c, 1.0 / len(cards)) for c in cards]
+        assert osp._outcomes_py(left) == want
+        assert osp._fastcore.spiel_outcomes(left) == want
+    assert osp.outcomes_of is osp._fastcore.spiel_outcomes
+    with pytest.raises(ValueError, match="above 39"):
+        osp._fastcore.spiel_outcomes(1 << 40)
+
+
+@pytest.mark.parametrize("drawn", [1, 38], ids=["first draw", "last draw"])
+def test_a_card_that_is_not_left_is_refused_and_changes_nothing(drawn: int) -> None:
+    """At a draw (one that ends no shuffle, or the 39th), a card already drawn or no card
+    at all is OpenSpiel's error, and the state stays as it was."""
+    game = pyspiel.load_game("chkobba")
+    state = game.new_initial_state()
+    state.apply_action(0)
+    for c in range(drawn):
+        state.apply_action(c)
+    before = (state.history(), state.chance_outcomes(), str(state))
+    for bad in (0, drawn - 1, 40, 82):
+        with pytest.raises(pyspiel.SpielError, match="not a card left"):
+            state.apply_action(bad)
+        assert (state.history(), state.chance_outcomes(), str(state)) == before
+    state.apply_action(39)  # a card left: drawn
+    if drawn == 1:
+        assert [a for a, _ in state.chance_outcomes()] == list(range(1, 39))
+    else:  # the shuffle is whole (this deck is not void): the cutter decides
+        assert state.current_player() == 1 and state.legal_actions() == [81, 82]
+
+
+def test_a_clone_mid_round_goes_its_own_way() -> None:
+    """A clone taken mid-round (the kernel's round, the deals, the shuffle's cards all in
+    the state's one data object) shares nothing with its original: playing the clone to
+    the end leaves the original as it was, and the original then plays as a fresh clone."""
+    game = pyspiel.load_game("chkobba", {"preset": "cirulla", "players": 3})
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    while state.is_chance_node() or len(state.history()) < 55:
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert not state.is_chance_node() and state.data.deals[-1].core is not None
+    before = [*_views(state, 3), state.history()]
+    spare = state.clone()
+    clone = state.clone()
+    while not clone.is_terminal():
+        clone.apply_action(rng.choice(clone.legal_actions()))
+    assert [*_views(state, 3), state.history()] == before
+    for s in (state, spare):
+        play = random.Random(6)
+        while not s.is_terminal():
+            s.apply_action(play.choice(s.legal_actions()))
+    assert state.history() == spare.history() and state.returns() == spare.returns()

@@ -2677,6 +2677,46 @@ static PyObject *fc_encode_v1(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* ---- the OpenSpiel game's chance outcomes (chkobba.rl.openspiel) ------------------ */
+
+/* The chance outcomes of a shuffle's next draw, (card, 1/n) for each of the n cards left:
+   the tuples are made once and shared (they are immutable), so a list of them costs n
+   pointers instead of n lookups in Python. */
+static PyObject *spiel_outcome_cache[NCARDS + 1][NCARDS];
+
+PyDoc_STRVAR(spiel_outcomes_doc,
+             "spiel_outcomes(left) -> list[tuple[int, float]]\n--\n\n"
+             "OpenSpiel's chance outcomes of drawing one of the cards in the mask left "
+             "uniformly: (card, 1/n) for each of its n cards, ascending.");
+
+static PyObject *fc_spiel_outcomes(PyObject *Py_UNUSED(module), PyObject *arg) {
+    unsigned long long left = PyLong_AsUnsignedLongLong(arg);
+    if (left == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    if (left >> NCARDS) {
+        PyErr_SetString(PyExc_ValueError, "spiel_outcomes: the mask holds cards above 39");
+        return NULL;
+    }
+    mask_t m = (mask_t)left;
+    int n = popcount(m);
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (int i = 0; m; m &= m - 1, i++) {
+        int c = lowest(m);
+        PyObject *t = spiel_outcome_cache[n][c];
+        if (t == NULL) {
+            t = Py_BuildValue("(id)", c, 1.0 / n);
+            if (t == NULL) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            spiel_outcome_cache[n][c] = t; /* the cache's own reference */
+        }
+        Py_INCREF(t);
+        PyList_SET_ITEM(out, i, t);
+    }
+    return out;
+}
+
 /* ---- the module ------------------------------------------------------------ */
 
 static PyTypeObject VecEnvType; /* the batched environment, at the end of the file */
@@ -2691,6 +2731,7 @@ static PyMethodDef fastcore_methods[] = {
     {"evaluate", fc_evaluate, METH_VARARGS, evaluate_doc},
     {"likelihoods", fc_likelihoods, METH_VARARGS, likelihoods_doc},
     {"encode_v1", fc_encode_v1, METH_VARARGS, encode_v1_doc},
+    {"spiel_outcomes", fc_spiel_outcomes, METH_O, spiel_outcomes_doc},
     {NULL, NULL, 0, NULL},
 };
 

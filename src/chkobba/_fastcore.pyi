@@ -103,6 +103,8 @@ def encode_v1(
     /,
 ) -> None: ...
 
+def spiel_outcomes(left: int, /) -> list[tuple[int, float]]: ...
+
 class VecEnv:
     """N rounds of one rule set at one table, stepped together (chkobba.rl.vector.VecEnv)."""
 

@@ -39,6 +39,7 @@ when OpenSpiel is installed.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -105,6 +106,26 @@ with a probability of a few percent, so a longer history is below 1e-30."""
 
 _OUTCOMES: Final = [[(c, 1.0 / n) for c in range(40)] if n else [] for n in range(41)]
 """``_OUTCOMES[n][c]``: the chance outcome of drawing card ``c`` among ``n`` cards left."""
+_FULL_DECK: Final = (1 << 40) - 1
+"""The mask of a shuffle's cards before its first draw."""
+
+
+def _outcomes_py(left: int) -> list[tuple[int, float]]:
+    """The chance outcomes of drawing one card of the mask ``left``: ``(card, 1/n)`` for
+    each of its ``n`` cards, ascending (the reference of the kernel's ``spiel_outcomes``)."""
+    row = _OUTCOMES[left.bit_count()]
+    out = []
+    while left:
+        low = left & -left
+        out.append(row[low.bit_length() - 1])
+        left ^= low
+    return out
+
+
+outcomes_of = (_fastcore.spiel_outcomes if _SPIEL_ROUND and hasattr(_fastcore, "spiel_outcomes")
+               else _outcomes_py)
+"""The chance outcomes of a draw among the cards of a mask: the compiled kernel's where
+it is live (the same list, made in one C call), else :func:`_outcomes_py`."""
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
 
@@ -419,6 +440,73 @@ def event_text(event: tuple[str, Any]) -> str:
     return str(kind)
 
 
+class StateData:
+    """What a :class:`ChkobbaState` holds, in one plain object.
+
+    The state itself is a pybind11 instance, whose attributes CPython 3.11 reads and
+    writes by its slow generic path (it specializes attribute access only on objects
+    with a managed dictionary); a slotted object's are among its fastest, and a step
+    touches several. One object also suits OpenSpiel's ``clone``, which copies each of
+    the state's attributes on its own: this one is copied whole (:meth:`__deepcopy__`).
+    """
+
+    __slots__ = ("dealer", "dealing", "deals", "drawn", "fast", "game", "kernel", "left", "moves",
+                 "over", "result", "rounds_played", "shuffle_start", "to_move", "totals")
+
+    def __init__(self, game: Settings) -> None:
+        """The data of a game's initial state."""
+        self.game = game
+        self.dealer: int | None = None
+        """The dealer of the shuffle being drawn or of the round being played (None
+        before the first chance node)."""
+        self.drawn: list[int] = []
+        """The cards of the shuffle drawn so far, in order."""
+        self.left = _FULL_DECK
+        """The cards of the shuffle not drawn yet, as a mask (bit ``c``: card ``c``)."""
+        self.deals: list[Deal] = []
+        """Every deal of the match, void ones included: the round being played is the
+        last deal's (:attr:`ChkobbaState.round`)."""
+        self.dealing = True
+        """Whether a shuffle is being drawn (chance nodes)."""
+        self.moves: Moves | None = None
+        """The engine's legal moves of the seat to move, once asked for."""
+        self.totals = [0] * game.sides
+        self.rounds_played = 0
+        self.over = False
+        self.result = [0.0] * game.players
+        """Each seat's return, once over."""
+        self.shuffle_start = 0
+        """Where the shuffle being drawn starts in the state's history."""
+        self.to_move = _CHANCE
+        """:meth:`ChkobbaState.current_player`, kept up to date by each action (it is
+        asked for several times a step, through OpenSpiel's C++ layer too)."""
+        self.kernel = game.kernel
+        """Whether the compiled kernel lists the engine's legal plays."""
+        self.fast = FAST and game.fast
+        """Whether the compiled kernel plays the rounds (:class:`Deal`)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> StateData:
+        """A copy for OpenSpiel's ``clone``: the settings shared, each deal copied
+        (:meth:`Deal.__deepcopy__`), the legal moves listed again when asked for."""
+        c = StateData.__new__(StateData)
+        c.game = self.game
+        c.dealer = self.dealer
+        c.drawn = list(self.drawn)
+        c.left = self.left
+        c.deals = [copy.deepcopy(d, memo) for d in self.deals]
+        c.dealing = self.dealing
+        c.moves = None
+        c.totals = list(self.totals)
+        c.rounds_played = self.rounds_played
+        c.over = self.over
+        c.result = list(self.result)
+        c.shuffle_start = self.shuffle_start
+        c.to_move = self.to_move
+        c.kernel = self.kernel
+        c.fast = self.fast
+        return c
+
+
 class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
     """A state of the game: chance nodes, then the engine's round, round after round."""
 
@@ -426,45 +514,61 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         """The initial state (the first dealer is the first chance node)."""
         super().__init__(game)
         try:
-            self.game = game.settings
+            settings = game.settings
         except AttributeError:  # a game object without its Python attributes
-            self.game = settings_of(game.get_parameters())
-        self.dealer: int | None = None
-        self.drawn: list[int] = []
-        self.deals: list[Deal] = []
-        # OpenSpiel's clone copies each attribute on its own, so no two attributes may
-        # hold the same object: the round being played is the last deal's (see round).
-        self.dealing = True
-        self.moves: Moves | None = None
-        self.totals = [0] * self.game.sides
-        self.rounds_played = 0
-        self.over = False
-        self.result = [0.0] * self.game.players
-        self.shuffle_start = 0
-        self._kernel = self.game.kernel
-        self.left = list(range(40))
-        """The cards of the shuffle not drawn yet, ascending."""
-        self.to_move = _CHANCE
-        """:meth:`current_player`, kept up to date by each action (it is asked for
-        several times a step, through OpenSpiel's C++ layer too)."""
-        self.fast = FAST and self.game.fast
+            settings = settings_of(game.get_parameters())
+        self.data = StateData(settings)
+        """Everything the state holds, in one plain object (:class:`StateData`)."""
+
+    # The state's data, for the views and the tools around the game.
+
+    @property
+    def game(self) -> Settings:
+        """The game's settings."""
+        return self.data.game
+
+    @property
+    def deals(self) -> list[Deal]:
+        """Every deal of the match so far, void ones included, the current one last."""
+        return self.data.deals
+
+    @property
+    def totals(self) -> list[int]:
+        """Each side's points in the match, from the rounds played."""
+        return self.data.totals
+
+    @property
+    def rounds_played(self) -> int:
+        """How many rounds are over."""
+        return self.data.rounds_played
+
+    @property
+    def over(self) -> bool:
+        """Whether the round (or match) is over."""
+        return self.data.over
+
+    @property
+    def fast(self) -> bool:
         """Whether the compiled kernel plays the rounds (:class:`Deal`)."""
+        return self.data.fast
 
     @property
     def round(self) -> Round | None:
         """The round being played (None while a shuffle is being drawn)."""
-        if self.dealing:
+        s = self.data
+        if s.dealing:
             return None
-        d = self.deals[-1]
+        d = s.deals[-1]
         d.sync()
         return d.round
 
     @property
     def choice(self) -> Choice | None:
         """The capture the player to move is choosing card by card, if any."""
-        if self.dealing:
+        s = self.data
+        if s.dealing:
             return None
-        d = self.deals[-1]
+        d = s.deals[-1]
         d.sync()
         return d.choice
 
@@ -472,17 +576,18 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
 
     def current_player(self) -> int:
         """The seat to move, CHANCE while dealing, TERMINAL at the end."""
-        return self.to_move
+        return self.data.to_move
 
     def _update_to_move(self) -> None:
-        if self.over:
-            self.to_move = _TERMINAL
-        elif self.dealing:
-            self.to_move = _CHANCE
-        elif self.fast:
-            self.to_move = self.deals[-1].core.turn()
+        s = self.data
+        if s.over:
+            s.to_move = _TERMINAL
+        elif s.dealing:
+            s.to_move = _CHANCE
+        elif s.fast:
+            s.to_move = s.deals[-1].core.turn()
         else:
-            self.to_move = self.deals[-1].round.turn
+            s.to_move = s.deals[-1].round.turn
 
     # OpenSpiel's C++ State answers these by calling back into Python several times
     # (current_player, is_terminal, _legal_actions: a few microseconds each way); the
@@ -491,67 +596,71 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
 
     def is_chance_node(self) -> bool:
         """Whether a chance outcome is next (OpenSpiel's ``IsChanceNode``)."""
-        return self.to_move == _CHANCE
+        return self.data.to_move == _CHANCE
 
     def is_player_node(self) -> bool:
         """Whether a player decides next (OpenSpiel's ``IsPlayerNode``)."""
-        return self.to_move >= 0
+        return self.data.to_move >= 0
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """OpenSpiel's ``LegalActions``: the chance outcomes at a chance node, the
         ``chkobba_v1`` action ids of the player to move, none for the others."""
-        to_move = self.to_move
-        if to_move == _TERMINAL:
+        s = self.data
+        to_move = s.to_move
+        if to_move >= 0:  # a player's decision, the common case first
+            if player is None or player == to_move:
+                if s.fast:
+                    return s.deals[-1].core.legal()  # type: ignore[no-any-return]
+                return self._legal_actions(to_move)
+            if player < 0:
+                raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
             return []
         if to_move == _CHANCE:
             return [a for a, _ in self.chance_outcomes()]
-        if player is None or player == to_move:
-            if self.fast:
-                return self.deals[-1].core.legal()  # type: ignore[no-any-return]
-            return self._legal_actions(to_move)
-        if player < 0:
-            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
-        return []
+        return []  # terminal
 
     def _legal_moves(self) -> Moves:
         """The engine's legal moves of the seat to move (the round caught up first)."""
-        if self.moves is None:
+        s = self.data
+        if s.moves is None:
             r = self.round
             assert r is not None
-            self.moves = legal_moves(r, self._kernel)
-        return self.moves
+            s.moves = legal_moves(r, s.kernel)
+        return s.moves
 
     def _legal_actions(self, player: int) -> list[int]:
         """The legal ``chkobba_v1`` action ids of the player to move, ascending."""
-        if self.fast:
-            return self.deals[-1].core.legal()  # type: ignore[no-any-return]
+        s = self.data
+        if s.fast:
+            return s.deals[-1].core.legal()  # type: ignore[no-any-return]
         return legal_actions(self._legal_moves(), self.choice)  # type: ignore[arg-type]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The first dealer (one outcome per seat), or the next card of the shuffle."""
-        if self.dealer is None:
-            n = self.game.players
-            return [(s, 1.0 / n) for s in range(n)]
-        left = self.left
-        return list(map(_OUTCOMES[len(left)].__getitem__, left))
+        s = self.data
+        if s.dealer is None:
+            n = s.game.players
+            return [(seat, 1.0 / n) for seat in range(n)]
+        return outcomes_of(s.left)
 
     # -- applying actions -------------------------------------------------------
 
     def _apply_action(self, action: int) -> None:
         """A chance outcome, or a ``chkobba_v1`` action of the player to move."""
-        if self.dealing:
-            left = self.left
-            if len(left) > 2 and self.dealer is not None:  # a draw that ends no shuffle
-                try:
-                    left.remove(action)
-                except ValueError:
-                    raise pyspiel.SpielError(f"draw {action}: not a card left to draw") from None
-                self.drawn.append(action)
+        s = self.data
+        if s.dealing:
+            drawn = s.drawn
+            if len(drawn) < 38 and s.dealer is not None:  # a draw that ends no shuffle
+                left = s.left
+                if action < 0 or not left >> action & 1:
+                    raise pyspiel.SpielError(f"draw {action}: not a card left to draw")
+                s.left = left ^ 1 << action
+                drawn.append(action)
             elif self._chance(action):
                 self._update_to_move()
             return
-        if self.fast:
-            d = self.deals[-1]
+        if s.fast:
+            d = s.deals[-1]
             try:
                 code = d.core.act(action)
             except (ValueError, TypeError, OverflowError):
@@ -559,14 +668,14 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
                 decide(self._legal_moves(), self.choice, action)  # type: ignore[arg-type]
                 raise IllegalAction(f"{action} is illegal now") from None
             d.actions.append(action)
-            self.moves = None
+            s.moves = None
             if code >= 0:  # the seat to move next: the common case, kept short
-                self.to_move = code
+                s.to_move = code
             else:
                 self._kernel_end(d, code)
                 self._update_to_move()
             return
-        d = self.deals[-1]
+        d = s.deals[-1]
         step = decide(self._legal_moves(), d.choice, action)  # type: ignore[arg-type]
         d.actions.append(action)
         d.synced += 1
@@ -574,105 +683,113 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
             d.choice = step
             return
         d.choice = None
-        self.moves = None
+        s.moves = None
         self._play(d, step)  # type: ignore[arg-type]
         self._update_to_move()
 
     def _kernel_end(self, d: Deal, code: int) -> None:
         """The fast path after the kernel's round ended (-1) or its deal was void (-2)."""
+        s = self.data
         if code == -2:
             self._redeal()
             return
-        if self.game.episode == "round":
-            self.rounds_played += 1
-            self.result = round_rewards(d.core.points(), self.game.side_of)
-            self.over = True
+        if s.game.episode == "round":
+            s.rounds_played += 1
+            s.result = round_rewards(d.core.points(), s.game.side_of)
+            s.over = True
             return
         d.sync()
         self._end_round(d.round)
 
     def _chance(self, outcome: int) -> bool:
         """Apply a chance outcome; whether it ended the shuffle."""
-        if self.dealer is None:
-            self.dealer = outcome
-            self.shuffle_start = len(self.history()) + 1
+        s = self.data
+        if s.dealer is None:
+            s.dealer = outcome
+            s.shuffle_start = len(self.history()) + 1
             return False
-        try:
-            self.left.remove(outcome)
-        except ValueError:
-            raise pyspiel.SpielError(f"draw {outcome}: not a card left to draw") from None
-        self.drawn.append(outcome)
-        if len(self.drawn) < 39:
+        left = s.left
+        if outcome < 0 or not left >> outcome & 1:
+            raise pyspiel.SpielError(f"draw {outcome}: not a card left to draw")
+        s.left = left = left ^ 1 << outcome
+        s.drawn.append(outcome)
+        if len(s.drawn) < 39:
             return False
-        deck = [*self.drawn, self.left[0]]
-        self.drawn = []
-        self.left = list(range(40))
-        d = Deal(self.game, self.dealer, bytes(deck), self.shuffle_start)
-        self.deals.append(d)
+        deck = [*s.drawn, left.bit_length() - 1]  # the one card left
+        s.drawn = []
+        s.left = _FULL_DECK
+        d = Deal(s.game, s.dealer, bytes(deck), s.shuffle_start)
+        s.deals.append(d)
         # On the fast path the engine's round is dealt only if a view asks for it.
-        void = d.kernel().void if self.fast else d.round.void
+        void = d.kernel().void if s.fast else d.round.void
         if void:
             self._redeal()
         else:
-            self.dealing = False
+            s.dealing = False
         return True
 
     def _redeal(self) -> None:
         """A void deal: shuffled again by the same dealer (§2.2), chance nodes once more."""
-        self.dealing = True
-        self.shuffle_start = len(self.history()) + 1
+        s = self.data
+        s.dealing = True
+        s.shuffle_start = len(self.history()) + 1
 
     def _play(self, d: Deal, move: Move) -> None:
+        s = self.data
         d.advance(move)
         r = d.round
         if type(move) is Cut:
             if r.void:
                 self._redeal()
             else:
-                self.dealing = False
+                s.dealing = False
             return
         if r.phase is Phase.OVER:
             self._end_round(r)
 
     def _end_round(self, r: Round) -> None:
-        g = self.game
+        s = self.data
+        g = s.game
         assert r.score is not None
-        self.rounds_played += 1
+        s.rounds_played += 1
         if g.episode == "round":
-            self.result = round_rewards(r.score.points, r.side_of)
-            self.over = True
+            s.result = round_rewards(r.score.points, r.side_of)
+            s.over = True
             return
         for side, pts in enumerate(r.score.points):
-            self.totals[side] += pts
-        winner = decide_match(self.totals, g.rules, r.score)
-        if winner is not None or self.rounds_played >= g.max_rounds:
-            self.over = True
+            s.totals[side] += pts
+        winner = decide_match(s.totals, g.rules, r.score)
+        if winner is not None or s.rounds_played >= g.max_rounds:
+            s.over = True
             if winner is not None:
                 lose = -1.0 / (g.sides - 1)
-                self.result = [1.0 if g.side_of[s] == winner else lose for s in range(g.players)]
+                s.result = [1.0 if g.side_of[seat] == winner else lose for seat in range(g.players)]
             return
-        self.dealer = (r.dealer + 1) % g.players
+        s.dealer = (r.dealer + 1) % g.players
         self._redeal()
 
     # -- results and text ---------------------------------------------------------
 
     def is_terminal(self) -> bool:
         """Whether the round (or match) is over."""
-        return self.over
+        return self.data.over
 
     def returns(self) -> list[float]:
         """Each seat's return: zero until the end."""
-        return list(self.result) if self.over else [0.0] * self.game.players
+        s = self.data
+        return list(s.result) if s.over else [0.0] * s.game.players
 
     def _action_to_string(self, player: int, action: int) -> str:
+        s = self.data
         if player == pyspiel.PlayerId.CHANCE:
-            return f"dealer {action}" if self.dealer is None else f"draw {CARDS[action]}"
+            return f"dealer {action}" if s.dealer is None else f"draw {CARDS[action]}"
         return action_name(action)
 
     def __str__(self) -> str:
         """The whole table, for debugging (every hand shown)."""
+        s = self.data
         if self.round is None:
-            return f"dealing (dealer {self.dealer}, {len(self.drawn)} cards drawn)"
+            return f"dealing (dealer {s.dealer}, {len(s.drawn)} cards drawn)"
         r = self.round
         hands = " | ".join(format_cards(h) for h in r.hands)
         return f"{r.phase.value} turn {r.turn} hands {hands} table {format_cards(r.table)}"
@@ -681,26 +798,29 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
 
     def view_round(self) -> Round | None:
         """The round being played, or the last one once it is over (None before any)."""
-        if self.deals and (not self.dealing or self.over):
-            d = self.deals[-1]
+        s = self.data
+        if s.deals and (not s.dealing or s.over):
+            d = s.deals[-1]
             d.sync()
             return d.round
         return None
 
     def observation_of(self, player: int) -> Observation | None:
         """The engine's observation of ``player`` (None while nothing is dealt)."""
+        s = self.data
         r = self.view_round()
         if r is None:
             return None
-        return observe_round(r, player, tuple(self.totals), self.rounds_played + 1,
-                             self.game.rules.target)
+        return observe_round(r, player, tuple(s.totals), s.rounds_played + 1,
+                             s.game.rules.target)
 
     def recall(self, player: int) -> str:
         """Everything ``player`` has seen, in order: the perfect-recall string."""
+        s = self.data
         out = [f"p{player}"]
-        if self.dealer is not None and not self.deals:
-            out.append(f"dealer {self.dealer}")
-        for i, d in enumerate(self.deals):
+        if s.dealer is not None and not s.deals:
+            out.append(f"dealer {s.dealer}")
+        for i, d in enumerate(s.deals):
             out.append(f"[{i}] dealer {d.round.dealer}")
             out += [text for seat, text in d.text_log() if seat in (-1, player)]
         if self.choice is not None and self.round is not None and self.round.turn == player:
@@ -718,13 +838,14 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         kept as they were (nothing in them bears on what follows). ``probability_sampler``
         (OpenSpiel's) seeds the draw.
         """
+        s = self.data
         rng = random.Random(int(probability_sampler() * 2**53))
         r = self.round
         if r is None:
             return self.clone()  # type: ignore[no-any-return]
-        d = self.deals[-1]
+        d = s.deals[-1]
         want = self.recall(player_id)
-        obs = observe_round(r, player_id, tuple(self.totals), 1, self.game.rules.target)
+        obs = observe_round(r, player_id, tuple(s.totals), 1, s.game.rules.target)
         hidden = obs.unseen
         places = [i for i, c in enumerate(r.deck) if hidden >> c & 1]
         for _ in range(200):
