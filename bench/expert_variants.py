@@ -49,11 +49,12 @@ from chkobba.search import fast, policy
 
 _WEIGHTS = policy.weights
 
-NET_SETTINGS = ("prior", "candidates", "blend")
+NET_SETTINGS = ("prior", "candidates", "blend", "both")
 """The network's options (:class:`chkobba.agents.expertnet.NetExpertAgent`, issue 29 §2):
 ``prior`` the temperature of the network's model of the other seat (0: off), ``candidates``
 the other seat's hands it weighs a move, ``blend`` the weight of the network's
-log-probability beside the searched mean at the root (0: off)."""
+log-probability beside the searched mean at the root (0: off), ``both`` (1 or 0) whether the
+candidates' weights are the network's times the expert's own inference weights."""
 POLICY_SETTINGS = ("caution", "hold", "sweep", "worth", "seven", "pairs", "epsilon")
 SETTINGS = (
     "samples",
@@ -118,6 +119,7 @@ def register_variant(name: str, settings: dict[str, float]) -> None:
             "prior": net.get("prior", 0.0),
             "candidates": int(net.get("candidates", PRIOR_CANDIDATES)),
             "blend": net.get("blend", 0.0),
+            "both": bool(net.get("both", 0.0)),
         }
 
         @register(name)

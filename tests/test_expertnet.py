@@ -107,3 +107,15 @@ def test_a_large_blend_plays_the_networks_choice() -> None:
 def test_bad_options_are_clear_errors(options: dict[str, float]) -> None:
     with pytest.raises(ValueError, match="must"):
         NetExpertAgent(0, **options)  # type: ignore[arg-type]
+
+
+def test_the_weighted_evaluation_returns_the_same_sums_and_their_weight() -> None:
+    from chkobba.search import fast
+
+    if not fast.AVAILABLE:
+        pytest.skip("the compiled kernel is not built")
+    obs = next(o for o, _, _ in _positions("scopa", 1) if past_views(o))
+    sums, weight = fast.evaluate_weighted(obs, 50, 9)
+    assert sums == fast.evaluate(obs, 50, 9) and weight == 50.0
+    sums, weight = fast.evaluate_weighted(obs, 50, 9, temperature=0.1)
+    assert sums == fast.evaluate(obs, 50, 9, temperature=0.1) and 0.0 < weight < 50.0

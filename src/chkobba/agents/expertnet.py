@@ -52,7 +52,7 @@ from chkobba.fishing.moves import Play
 from chkobba.fishing.observe import Observation
 from chkobba.rl.neural import Network, load_network, move_features, weights_for
 from chkobba.rl.spaces import encode
-from chkobba.search import fast
+from chkobba.search import fast, inference
 
 PRIOR_CANDIDATES: Final = 64
 """Candidate hands of the other seat the network weighs a move
@@ -202,13 +202,17 @@ class NetExpertAgent(ExpertAgent):
         candidates: int = PRIOR_CANDIDATES,
         blend: float = 0.0,
         network: Network | None = None,
+        both: bool = False,
         **options: object,
     ) -> None:
         """``prior``: the temperature of the network's model of the other seat (1: its
         probabilities as they are; higher flattens them; 0: off). ``candidates``: the
         other seat's hands it weighs a move. ``blend``: the weight of the network's
         log-probability beside the searched mean margin at the root (0: off). ``network``:
-        None plays each game's shipped weights. ``options``: :class:`ExpertAgent`'s."""
+        None plays each game's shipped weights. ``both``: the candidates' weights are the
+        network's times the expert's own inference weights (at its temperature,
+        :mod:`chkobba.search.inference`); False: the network's alone. ``options``:
+        :class:`ExpertAgent`'s."""
         super().__init__(seed, **options)  # type: ignore[arg-type]
         if prior < 0.0 or not math.isfinite(prior):
             raise ValueError(f"prior must be a finite temperature >= 0, not {prior}")
@@ -220,6 +224,7 @@ class NetExpertAgent(ExpertAgent):
         self.candidates = candidates
         self.blend = blend
         self.network = network
+        self.both = both
 
     def network_for(self, obs: Observation) -> Network:
         """The network given, or the shipped weights of ``obs``'s preset."""
@@ -245,7 +250,13 @@ class NetExpertAgent(ExpertAgent):
         pasts = past_views(obs) if self.uses_prior(obs) and known is None else ()
         if pasts:
             values = self._prior_means(obs, pasts)
-        elif self.blend > 0.0 and obs.phase is Phase.PLAY and not self.solves_exactly(obs):
+        elif (
+            self.blend > 0.0
+            and obs.phase is Phase.PLAY
+            and not self.solves_exactly(obs)
+            and fast.AVAILABLE
+            and fast.supports(obs.rules, obs.seats)
+        ):
             values = self._plain_means(obs)
         else:
             return super()._evaluate(obs, known)
@@ -260,15 +271,17 @@ class NetExpertAgent(ExpertAgent):
         return values
 
     def _plain_means(self, obs: Observation) -> list[float]:
-        """The expert's search values as means over its samples: uniform sampling (the
-        sums of the weighted search carry no total weight to divide by)."""
+        """The expert's own search values as means over its samples (weighted by its
+        inference where it has a temperature: the sums divided by the samples' total weight)."""
         samples, deep, last = self.plan(obs)
         reply = 0.0 if deep else self.reply_for(obs.rules, obs.seats)
-        totals = fast.evaluate(
-            obs, samples, self.rng.getrandbits(63), reply=reply, solve_stock=deep,
-            solve_last=last,
+        totals, weight = fast.evaluate_weighted(
+            obs, samples, self.rng.getrandbits(63), temperature=self.temperature_for(obs.rules),
+            reply=reply, solve_stock=deep, solve_last=last,
         )
-        return [t / samples for t in totals]
+        if weight <= 0.0:
+            return [0.0] * len(totals)
+        return [t / weight for t in totals]
 
     def _prior_means(self, obs: Observation, pasts: tuple[PastView, ...]) -> list[float]:
         """The mean margins over deals whose other hand is drawn by the network's weights."""
@@ -284,7 +297,16 @@ class NetExpertAgent(ExpertAgent):
                 h |= 1 << c
             ll = sum(play_log_likelihood(net, p, h) for p in pasts)
             hands.append(h)
-            weights.append(math.exp(ll / self.prior) if ll > -math.inf else 0.0)
+            weights.append(ll / self.prior)
+        temp = self.temperature_for(obs.rules)
+        if self.both and inference.active(temp):
+            deals = [[obs.hand, h] if obs.seat == 0 else [h, obs.hand] for h in hands]
+            found = inference.decisions(obs)
+            policy_ll = fast.likelihoods(found, obs.rules, temp or 0.0, deals, obs.wild)
+            weights = [a + b for a, b in zip(weights, policy_ll, strict=True)]
+        # Relative to the best candidate, so no weight underflows for a long history.
+        best = max(weights)
+        weights = [math.exp(w - best) if w > -math.inf else 0.0 for w in weights]
         samples, deep, last = self.plan(obs)
         reply = 0.0 if deep else self.reply_for(obs.rules, obs.seats)
         if max(weights) <= 0.0:  # the network rules every candidate out: sample as usual
@@ -293,8 +315,7 @@ class NetExpertAgent(ExpertAgent):
                 solve_last=last,
             )
             return [t / samples for t in totals]
-        top = max(weights)
-        counts = resample([w / top for w in weights], samples, self.rng.random())
+        counts = resample(weights, samples, self.rng.random())
         totals = [0.0] * len(obs.legal_moves)
         for h, n in zip(hands, counts, strict=True):
             if n == 0:
