@@ -119,3 +119,12 @@ def test_the_weighted_evaluation_returns_the_same_sums_and_their_weight() -> Non
     assert sums == fast.evaluate(obs, 50, 9) and weight == 50.0
     sums, weight = fast.evaluate_weighted(obs, 50, 9, temperature=0.1)
     assert sums == fast.evaluate(obs, 50, 9, temperature=0.1) and 0.0 < weight < 50.0
+
+
+def test_the_helper_has_the_registered_experts_settings() -> None:
+    from chkobba.agents.expertnet import net_expert
+
+    ours, theirs = net_expert(0, prior=2.0), make_agent("expert", 0)
+    assert isinstance(theirs, ExpertAgent) and ours.prior == 2.0
+    for key in ("samples", "endgame_samples", "temperature", "solve_stock", "solve_last"):
+        assert getattr(ours, key) == getattr(theirs, key)
