@@ -38,6 +38,7 @@ from chkobba.agents.expert import (
     ExpertAgent,
     budget,
 )
+from chkobba.agents.expertnet import PRIOR_CANDIDATES, NetExpertAgent
 from chkobba.agents.player import register
 from chkobba.duel.harness import DuelResult, duel_spec, play_all
 from chkobba.duel.stats import mean_estimate
@@ -48,6 +49,12 @@ from chkobba.search import fast, policy
 
 _WEIGHTS = policy.weights
 
+NET_SETTINGS = ("prior", "candidates", "blend", "both")
+"""The network's options (:class:`chkobba.agents.expertnet.NetExpertAgent`, issue 29 §2):
+``prior`` the temperature of the network's model of the other seat (0: off), ``candidates``
+the other seat's hands it weighs a move, ``blend`` the weight of the network's
+log-probability beside the searched mean at the root (0: off), ``both`` (1 or 0) whether the
+candidates' weights are the network's times the expert's own inference weights."""
 POLICY_SETTINGS = ("caution", "hold", "sweep", "worth", "seven", "pairs", "epsilon")
 SETTINGS = (
     "samples",
@@ -59,6 +66,7 @@ SETTINGS = (
     "deal_samples",
     "last",
     "last_samples",
+    *NET_SETTINGS,
     *POLICY_SETTINGS,
 )
 """The settings a variant may change; the others are the registered expert's. ``reply`` is
@@ -105,6 +113,33 @@ def register_variant(name: str, settings: dict[str, float]) -> None:
     deal_samples = int(settings.get("deal_samples", EXPERT_DEAL_SAMPLES))
     last = bool(settings.get("last", EXPERT_SOLVE_LAST))
     last_samples = int(settings.get("last_samples", EXPERT_LAST_SAMPLES))
+    net = {k: v for k, v in settings.items() if k in NET_SETTINGS}
+    if net:
+        options: dict[str, object] = {
+            "prior": net.get("prior", 0.0),
+            "candidates": int(net.get("candidates", PRIOR_CANDIDATES)),
+            "blend": net.get("blend", 0.0),
+            "both": bool(net.get("both", 0.0)),
+        }
+
+        @register(name)
+        def _net_variant(seed: int) -> ExpertAgent:
+            return NetExpertAgent(
+                seed,
+                samples=budget(samples),
+                endgame_samples=endgame,
+                temperature=temperature,
+                faces_temperature=faces,
+                name=name,
+                reply=reply,
+                solve_stock=stock,
+                deal_samples=deal_samples,
+                solve_last=last,
+                last_samples=last_samples,
+                **options,  # type: ignore[arg-type]
+            )
+
+        return
 
     @register(name)
     def _variant(seed: int) -> ExpertAgent:

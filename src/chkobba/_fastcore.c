@@ -2068,7 +2068,7 @@ PyDoc_STRVAR(evaluate_doc,
              "evaluate(rules, cut_phase, seat, side_of, turn, dealer, hand, table, cut_card, "
              "piles, chkobba, last_capturer, hand_sizes, unseen, stock, declared, wild, shown, "
              "samples, seed, solve_cards, temperature, decisions, known=None, reply=0.0, "
-             "solve_stock=0, solve_last=False)\n--\n\n"
+             "solve_stock=0, solve_last=False, with_weight=False)\n--\n\n"
              "The expert's inner loop: the summed margin of each root move over sampled deals "
              "(chkobba.search.fast.evaluate takes an Observation). declared holds each side's "
              "declaration points, wild the value the 7♠ keeps this round (0: a 7), shown per "
@@ -2082,20 +2082,22 @@ PyDoc_STRVAR(evaluate_doc,
              "exactly, its deals to come included, once at most that many cards are left to "
              "deal and at most solve_cards are in hands. With `solve_last` every playout of "
              "the play phase solves exactly the last deal of a two-sided round once it is in "
-             "hands (at most solve_cards cards), rather than playing it with the policy.");
+             "hands (at most solve_cards cards), rather than playing it with the policy. With "
+             "`with_weight` the samples' total weight follows the sums (one more entry).");
 
 static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
     int cut_phase, seat, seats, turn, dealer, cut_card, last, stock, wild, sides, solve_cards;
     long long samples;
     double temperature, scale, reply = 0.0;
-    int solve_stock = 0, solve_last = 0;
+    int solve_stock = 0, solve_last = 0, with_weight = 0;
+    double weight_sum = 0.0;
     PyObject *rules_o, *side_o, *hand_o, *table_o, *piles_o, *chk_o, *sizes_o, *unseen_o,
         *declared_o, *shown_o, *seed_o, *dec_o, *known_o = Py_None;
-    if (!PyArg_ParseTuple(args, "OpiOiiOOiOOiOOiOiOLOidO|Odip:evaluate", &rules_o, &cut_phase,
+    if (!PyArg_ParseTuple(args, "OpiOiiOOiOOiOOiOiOLOidO|Odipp:evaluate", &rules_o, &cut_phase,
                           &seat, &side_o, &turn, &dealer, &hand_o, &table_o, &cut_card, &piles_o,
                           &chk_o, &last, &sizes_o, &unseen_o, &stock, &declared_o, &wild,
                           &shown_o, &samples, &seed_o, &solve_cards, &temperature, &dec_o,
-                          &known_o, &reply, &solve_stock, &solve_last))
+                          &known_o, &reply, &solve_stock, &solve_last, &with_weight))
         return NULL;
     if (solve_stock < 0 || solve_stock > NCARDS) {
         PyErr_SetString(PyExc_ValueError, "solve_stock must be from 0 to 40");
@@ -2304,6 +2306,7 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
             /* A deal that cannot explain the plays adds nothing: no playouts. */
             if (weight == 0.0) continue;
         }
+        weight_sum += weight;
         for (int i = 0; i < n_moves; i++) {
             Game g = deal;
             if (cut_phase)
@@ -2336,7 +2339,15 @@ static PyObject *fc_evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
         else
             PyErr_SetString(PyExc_ValueError, "a seat to move has no card: inconsistent state");
     } else {
-        out = PyList_New(n_moves);
+        out = PyList_New(n_moves + (with_weight ? 1 : 0));
+        if (out != NULL && with_weight) {
+            /* The samples' total weight last: the sums divided by it are means. */
+            PyObject *w = PyFloat_FromDouble(weight_sum);
+            if (w == NULL)
+                Py_CLEAR(out);
+            else
+                PyList_SET_ITEM(out, n_moves, w);
+        }
         for (int i = 0; out != NULL && i < n_moves; i++) {
             PyObject *v = PyFloat_FromDouble(totals[i]);
             if (v == NULL) {

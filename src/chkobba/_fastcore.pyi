@@ -64,6 +64,7 @@ def evaluate(
     reply: float = 0.0,
     solve_stock: int = 0,
     solve_last: bool = False,
+    with_weight: bool = False,
     /,
 ) -> list[float]: ...
 def likelihoods(

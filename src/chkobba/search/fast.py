@@ -804,6 +804,56 @@ def evaluate(
         return py_evaluate(
             obs, samples, seed, solve_cards, temperature, known, reply, solve_stock, solve_last
         )
+    totals = _kernel_evaluate(
+        obs, samples, seed, solve_cards, temperature, found, known, reply, solve_stock,
+        solve_last, False,
+    )
+    if len(totals) != len(obs.legal_moves):
+        raise RuntimeError("the kernel and the observation disagree on the legal moves")
+    return totals
+
+
+def evaluate_weighted(
+    obs: Observation,
+    samples: int,
+    seed: int,
+    temperature: float | None = None,
+    known: Sequence[int] | None = None,
+    reply: float = 0.0,
+    solve_stock: int = 0,
+    solve_last: bool = False,
+) -> tuple[list[float], float]:
+    """:func:`evaluate` on the kernel, with the samples' total weight: the summed margins
+    divided by it are the (weighted) mean margins. Raises ValueError where the kernel does
+    not play ``obs``'s rules."""
+    _check_observation(obs, samples)
+    check_reply(reply)
+    check_solve_stock(solve_stock)
+    if not _kernel(obs.rules, obs.seats):
+        raise ValueError(f"the kernel does not play {obs.rules.name} at {obs.seats} seats")
+    found = inference.decisions(obs) if inference.active(temperature) else ()
+    out = _kernel_evaluate(
+        obs, samples, seed, SOLVE_CARDS, temperature, found, known, reply, solve_stock,
+        solve_last, True,
+    )
+    if len(out) != len(obs.legal_moves) + 1:
+        raise RuntimeError("the kernel and the observation disagree on the legal moves")
+    return out[:-1], out[-1]
+
+
+def _kernel_evaluate(
+    obs: Observation,
+    samples: int,
+    seed: int,
+    solve_cards: int,
+    temperature: float | None,
+    found: Sequence[inference.Decision],
+    known: Sequence[int] | None,
+    reply: float,
+    solve_stock: int,
+    solve_last: bool,
+    with_weight: bool,
+) -> list[float]:
     cut = obs.phase is Phase.CUT
     if cut and obs.cut_card is None:
         raise ValueError("at the cut only the cutter can evaluate its choice")
@@ -835,7 +885,6 @@ def evaluate(
         reply,
         solve_stock,
         solve_last,
+        with_weight,
     )
-    if len(totals) != len(obs.legal_moves):
-        raise RuntimeError("the kernel and the observation disagree on the legal moves")
     return totals
