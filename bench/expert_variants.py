@@ -38,19 +38,19 @@ from chkobba.agents.expert import (
     ExpertAgent,
     budget,
 )
-from chkobba.agents.expertnet import PRIOR_CANDIDATES, NetExpertAgent
 from chkobba.agents.player import register
 from chkobba.duel.harness import DuelResult, duel_spec, play_all
 from chkobba.duel.stats import mean_estimate
 from chkobba.fishing.cards import VALUE_OF
 from chkobba.fishing.rules import PRESETS, RuleSet
 from chkobba.games.base import table_of
+from chkobba.rl.expertnet import PRIOR_CANDIDATES, NetExpertAgent
 from chkobba.search import fast, policy
 
 _WEIGHTS = policy.weights
 
 NET_SETTINGS = ("prior", "candidates", "blend", "both")
-"""The network's options (:class:`chkobba.agents.expertnet.NetExpertAgent`, issue 29 §2):
+"""The network's options (:class:`chkobba.rl.expertnet.NetExpertAgent`, issue 29 §2):
 ``prior`` the temperature of the network's model of the other seat (0: off), ``candidates``
 the other seat's hands it weighs a move, ``blend`` the weight of the network's
 log-probability beside the searched mean at the root (0: off), ``both`` (1 or 0) whether the

@@ -2,7 +2,7 @@
 
 Plays ``--deals`` seeded first rounds of two players (``--player`` against itself) and, at
 each of seat 0's decisions, for each play the other seat made earlier in the current deal,
-the log of the network's probability of that play (``chkobba.agents.expertnet``: the other
+the log of the network's probability of that play (``chkobba.rl.expertnet``: the other
 seat's view rebuilt from the public history) given the other seat's true hand, and given a
 hand of the same size drawn uniformly from the cards seat 0 has not seen. The same for the
 expert's own model (``chkobba.search.inference`` at the expert's temperature), per decision
@@ -21,10 +21,10 @@ import statistics
 
 from chkobba.agents.base import make_agent
 from chkobba.agents.expert import EXPERT_TEMPERATURE
-from chkobba.agents.expertnet import past_views, play_log_likelihood
 from chkobba.fishing.match import Match
 from chkobba.fishing.observe import observe
 from chkobba.fishing.rules import preset
+from chkobba.rl.expertnet import past_views, play_log_likelihood
 from chkobba.rl.neural import load_network, weights_for
 from chkobba.search import fast, inference
 

@@ -1,4 +1,4 @@
-"""The expert with the network inside its search (chkobba.agents.expertnet, issue 29 §2)."""
+"""The expert with the network inside its search (chkobba.rl.expertnet, issue 29 §2)."""
 
 from __future__ import annotations
 
@@ -6,16 +6,16 @@ import pytest
 
 from chkobba.agents import make_agent
 from chkobba.agents.expert import ExpertAgent
-from chkobba.agents.expertnet import (
+from chkobba.fishing.match import Match
+from chkobba.fishing.observe import Observation, observe
+from chkobba.fishing.rules import preset
+from chkobba.rl.expertnet import (
     NetExpertAgent,
     past_views,
     play_log_likelihood,
     resample,
     view_with,
 )
-from chkobba.fishing.match import Match
-from chkobba.fishing.observe import Observation, observe
-from chkobba.fishing.rules import preset
 from chkobba.rl.neural import load_network, weights_for
 
 Position = tuple[Observation, Observation, dict[int, Observation]]
@@ -122,7 +122,7 @@ def test_the_weighted_evaluation_returns_the_same_sums_and_their_weight() -> Non
 
 
 def test_the_helper_has_the_registered_experts_settings() -> None:
-    from chkobba.agents.expertnet import net_expert
+    from chkobba.rl.expertnet import net_expert
 
     ours, theirs = net_expert(0, prior=2.0), make_agent("expert", 0)
     assert isinstance(theirs, ExpertAgent) and ours.prior == 2.0
