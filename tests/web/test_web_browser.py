@@ -91,9 +91,17 @@ def browser() -> Iterator[Any]:
 
 
 def visible(d: Any, css: str) -> list[Any]:
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
 
-    return [e for e in d.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()]
+    shown = []
+    for e in d.find_elements(By.CSS_SELECTOR, css):
+        try:
+            if e.is_displayed():
+                shown.append(e)
+        except StaleElementReferenceException:
+            pass  # redrawn between the query and the look: no longer on the page
+    return shown
 
 
 def body(d: Any, attr: str) -> str | None:
@@ -104,9 +112,12 @@ def body(d: Any, attr: str) -> str | None:
 
 
 def wait(d: Any, cond: Any, timeout: float = 40) -> Any:
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(d, timeout, poll_frequency=0.05).until(cond)
+    # A page that redraws while the condition reads it is asked again, not failed.
+    return WebDriverWait(d, timeout, poll_frequency=0.05,
+                         ignored_exceptions=[StaleElementReferenceException]).until(cond)
 
 
 def choose_lang(d: Any, code: str) -> None:
