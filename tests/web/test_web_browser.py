@@ -27,12 +27,20 @@ needs_chromium = pytest.mark.skipif(
 pytestmark = needs_chromium
 
 
+SHORT = 1
+"""The target of a match played to its end where the test is about the pages, not the
+match's length: one round (``chkobba serve --short-matches``, docs/development.md)."""
+
+
 def served(
     tmp_path_factory: pytest.TempPathFactory, name: str, *extra: str
 ) -> Iterator[ServerProcess]:
-    """A ``chkobba serve`` for a module's browser tests (the computer moving at once),
-    stopped at the end: the body of each module's ``server`` fixture."""
-    srv = ServerProcess(tmp_path_factory.mktemp(name), "--bot-delay", "0", *extra)
+    """A ``chkobba serve`` for a module's browser tests (the computer moving at once; a
+    match may be played to 1 point, :data:`SHORT`), stopped at the end: the body of each
+    module's ``server`` fixture."""
+    srv = ServerProcess(
+        tmp_path_factory.mktemp(name), "--bot-delay", "0", "--short-matches", *extra
+    )
     try:
         srv.start()
         yield srv
