@@ -57,6 +57,28 @@ def browser_at(size: str) -> Iterator[Any]:
         d.quit()
 
 
+def as_new(d: Any, size: str) -> Any:
+    """``d`` made like a browser just started at window ``size``, for the next test of a
+    module sharing one browser (launching one and quitting it cost a second or more each
+    under load): no page open (every connection of the last test's pages closed), no
+    other window, no storage of any site (local storage, cookies, service workers,
+    caches), no emulated screen or touch, an empty HTTP cache and console log."""
+    d.get("about:blank")
+    for handle in d.window_handles[1:]:
+        d.switch_to.window(handle)
+        d.close()
+    d.switch_to.window(d.window_handles[0])
+    d.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": "*", "storageTypes": "all"})
+    d.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    d.execute_cdp_cmd("Network.clearBrowserCache", {})
+    d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    d.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+    w, h = (int(x) for x in size.split(","))
+    d.set_window_size(w, h)
+    d.get_log("browser")  # read: a test sees its own pages' messages only
+    return d
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     yield from served(tmp_path_factory, "browser")

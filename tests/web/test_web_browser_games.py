@@ -21,6 +21,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 from test_web_browser import (
     SHORT,
+    as_new,
     body,
     browser_at,
     make_browser,
@@ -43,9 +44,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     yield from served(tmp_path_factory, "games")
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
+@pytest.fixture(scope="module")
+def one_browser() -> Iterator[Any]:
     yield from browser_at("1280,900")
+
+
+@pytest.fixture
+def browser(one_browser: Any) -> Any:
+    # One browser for the module's tests, made like new for each.
+    return as_new(one_browser, "1280,900")
 
 
 def wait(d: Any, cond: Callable[[Any], Any], timeout: float = 40) -> Any:
