@@ -114,10 +114,16 @@ def make_browser(size: str, motion: bool = False, accept_languages: str | None =
     return webdriver.Chrome(service=Service(DRIVER), options=opts)
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
+@pytest.fixture(scope="module")
+def one_browser() -> Iterator[Any]:
     # A phone-sized window: the pages must work there.
     yield from browser_at("412,915")
+
+
+@pytest.fixture
+def browser(one_browser: Any) -> Any:
+    # One browser for the module's tests, made like new for each.
+    return as_new(one_browser, "412,915")
 
 
 def visible(d: Any, css: str) -> list[Any]:
