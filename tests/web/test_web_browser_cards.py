@@ -11,7 +11,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_browser import SHORT, body, browser_at, make_browser, needs_chromium, served, wait
+from test_web_browser import (
+    SHORT,
+    as_new,
+    body,
+    browser_at,
+    make_browser,
+    needs_chromium,
+    served,
+    wait,
+)
 from test_web_browser_pages import open_as, post
 from websockets.sync.client import connect
 from wsutil import ServerProcess
@@ -26,9 +35,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     yield from served(tmp_path_factory, "cards")
 
 
-@pytest.fixture
-def laptop() -> Iterator[Any]:
+@pytest.fixture(scope="module")
+def one_laptop() -> Iterator[Any]:
     yield from browser_at("1280,800")
+
+
+@pytest.fixture
+def laptop(one_laptop: Any) -> Any:
+    # One browser for the module's tests at a laptop's size, made like new for each.
+    return as_new(one_laptop, "1280,800")
 
 
 def shown(d: Any, css: str) -> list[Any]:
