@@ -45,7 +45,10 @@ def served(
         srv.start()
         yield srv
     finally:
-        srv.stop()
+        # Killed, not stopped: nothing is checked after the module's tests, and a polite
+        # stop waits for the coach's worker processes to finish (or still start) their
+        # jobs, tens of seconds under load. They end with the server (test_web_limits.py).
+        srv.kill()
 
 
 def browser_at(size: str) -> Iterator[Any]:
