@@ -49,7 +49,8 @@ def test_cfr_approaches_equilibrium_and_players_are_measured() -> None:
     game = pyspiel.load_game("chkobba_mini", {"ranks": 3, "hand": 2, "table": 0})
     uniform = exploitability.exploitability(game, os_policy.UniformRandomPolicy(game))
     solver = cfr.CFRPlusSolver(game)
-    for _ in range(20):
+    # Ten iterations bring it well under the bound (deterministic: no luck is needed).
+    for _ in range(10):
         solver.evaluate_and_update_policy()
     solved = exploitability.exploitability(game, solver.average_policy())
     assert solved < 0.05 < uniform

@@ -10,7 +10,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
-from test_web_browser import body, browser_at, needs_chromium, served, wait
+from test_web_browser import as_new, body, browser_at, needs_chromium, served, wait
 from wsutil import ServerProcess
 
 pytestmark = needs_chromium
@@ -21,8 +21,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     yield from served(tmp_path_factory, "queue")
 
 
-@pytest.fixture
-def two() -> Iterator[tuple[Any, Any]]:
+@pytest.fixture(scope="module")
+def two_browsers() -> Iterator[tuple[Any, Any]]:
     first = browser_at("1280,800")
     second = browser_at("1280,800")
     try:
@@ -30,6 +30,12 @@ def two() -> Iterator[tuple[Any, Any]]:
     finally:
         for gen in (first, second):
             next(gen, None)
+
+
+@pytest.fixture
+def two(two_browsers: tuple[Any, Any]) -> tuple[Any, Any]:
+    # Two browsers for the module's tests, made like new for each.
+    return as_new(two_browsers[0], "1280,800"), as_new(two_browsers[1], "1280,800")
 
 
 def test_two_players_press_play_now_and_meet_at_one_game(

@@ -123,3 +123,39 @@ def test_finished_game_record_and_replay(client: TestClient) -> None:
     ]
     listed = client.get("/api/games?status=finished").json()["games"]
     assert listed[0]["game"] == game and listed[0]["totals"] == last["totals"]
+
+
+def test_short_matches_only_on_a_server_for_tests(sqlite_url: str) -> None:
+    """``--short-matches`` (the browser tests' servers): a match to 1 point is accepted and
+    offered by the lobby, and is over after its first round unless tied there; without
+    it, 1 is refused like any target the game does not offer."""
+    from dataclasses import replace
+
+    from wsutil import FAST, make_client
+
+    from chkobba.web.hub import SHORT_TARGET
+
+    body = {"mode": "computer", "level": "random", "target": SHORT_TARGET, "name": "Sana"}
+    with make_client(sqlite_url) as plain:
+        r = plain.post("/api/games", json=body)
+        assert r.status_code == 400 and "target must be one of" in r.json()["message"]
+        was = plain.get("/api/info").json()["games"]
+        assert SHORT_TARGET not in was["chkobba"]["rules"]["scopa"]["targets"]
+    with make_client(sqlite_url, replace(FAST, short_matches=True)) as short:
+        info = short.get("/api/info").json()["games"]
+        for name in ("chkobba", "touti"):
+            for rules, each in info[name]["rules"].items():
+                before = was[name]["rules"][rules]
+                # Offered last, the rule set's own target still the lobby's first choice.
+                assert each["target"] == before["target"]
+                assert each["targets"] == [
+                    *before["targets"], *[SHORT_TARGET][:SHORT_TARGET not in before["targets"]]
+                ]
+        made = short.post("/api/games", json=body)
+        assert made.status_code == 201, made.json()
+        last = play_out(short, made.json()["game"], made.json()["token"])
+        assert last["over"] and max(last["totals"]) >= SHORT_TARGET
+        record = GameRecord.loads(short.get(f"/api/games/{made.json()['game']}/record").text)
+        first = replay(record).rounds[0].score
+        assert first is not None
+        assert len(record.rounds) == 1 or len(set(first.points)) == 1

@@ -27,17 +27,28 @@ needs_chromium = pytest.mark.skipif(
 pytestmark = needs_chromium
 
 
+SHORT = 1
+"""The target of a match played to its end where the test is about the pages, not the
+match's length: one round (``chkobba serve --short-matches``, docs/development.md)."""
+
+
 def served(
     tmp_path_factory: pytest.TempPathFactory, name: str, *extra: str
 ) -> Iterator[ServerProcess]:
-    """A ``chkobba serve`` for a module's browser tests (the computer moving at once),
-    stopped at the end: the body of each module's ``server`` fixture."""
-    srv = ServerProcess(tmp_path_factory.mktemp(name), "--bot-delay", "0", *extra)
+    """A ``chkobba serve`` for a module's browser tests (the computer moving at once; a
+    match may be played to 1 point, :data:`SHORT`), stopped at the end: the body of each
+    module's ``server`` fixture."""
+    srv = ServerProcess(
+        tmp_path_factory.mktemp(name), "--bot-delay", "0", "--short-matches", *extra
+    )
     try:
         srv.start()
         yield srv
     finally:
-        srv.stop()
+        # Killed, not stopped: nothing is checked after the module's tests, and a polite
+        # stop waits for the coach's worker processes to finish (or still start) their
+        # jobs, tens of seconds under load. They end with the server (test_web_limits.py).
+        srv.kill()
 
 
 def browser_at(size: str) -> Iterator[Any]:
@@ -47,6 +58,28 @@ def browser_at(size: str) -> Iterator[Any]:
         yield d
     finally:
         d.quit()
+
+
+def as_new(d: Any, size: str) -> Any:
+    """``d`` made like a browser just started at window ``size``, for the next test of a
+    module sharing one browser (launching one and quitting it cost a second or more each
+    under load): no page open (every connection of the last test's pages closed), no
+    other window, no storage of any site (local storage, cookies, service workers,
+    caches), no emulated screen or touch, an empty HTTP cache and console log."""
+    d.get("about:blank")
+    for handle in d.window_handles[1:]:
+        d.switch_to.window(handle)
+        d.close()
+    d.switch_to.window(d.window_handles[0])
+    d.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": "*", "storageTypes": "all"})
+    d.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    d.execute_cdp_cmd("Network.clearBrowserCache", {})
+    d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    d.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+    w, h = (int(x) for x in size.split(","))
+    d.set_window_size(w, h)
+    d.get_log("browser")  # read: a test sees its own pages' messages only
+    return d
 
 
 @pytest.fixture(scope="module")
@@ -84,10 +117,16 @@ def make_browser(size: str, motion: bool = False, accept_languages: str | None =
     return webdriver.Chrome(service=Service(DRIVER), options=opts)
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
+@pytest.fixture(scope="module")
+def one_browser() -> Iterator[Any]:
     # A phone-sized window: the pages must work there.
     yield from browser_at("412,915")
+
+
+@pytest.fixture
+def browser(one_browser: Any) -> Any:
+    # One browser for the module's tests, made like new for each.
+    return as_new(one_browser, "412,915")
 
 
 def visible(d: Any, css: str) -> list[Any]:
@@ -148,7 +187,8 @@ def test_play_a_game_against_the_computer_and_replay_it(
     assert "random" in levels and "cheater" not in levels
     d.find_element(By.ID, "c-name").send_keys("Selma")
     Select(d.find_element(By.ID, "c-level")).select_by_value("random")
-    Select(d.find_element(By.ID, "c-target")).select_by_value("11")
+    # A match of one round: the page is what is tested, not the match's length.
+    Select(d.find_element(By.ID, "c-target")).select_by_value(str(SHORT))
     d.find_element(By.ID, "c-start").click()
     wait(d, lambda d: "/g/" in d.current_url and body(d, "data-ply") is not None)
     game = d.current_url.rsplit("/", 1)[1]
@@ -192,6 +232,11 @@ def test_play_a_game_against_the_computer_and_replay_it(
             continue
         clicks += 1
         wait(d, lambda d, ply=ply: int(body(d, "data-ply") or 0) > ply)
+    # The last round's breakdown opens at the match's end too (after the table is collected).
+    wait(d, lambda d: visible(d, "dialog[open] #breakdown-close"))
+    text = d.find_element(By.ID, "breakdown").text
+    assert "كارطة" in text and "barmīla" in text
+    breakdowns += 1
     assert clicks >= 18 and breakdowns >= 1
     wait(d, lambda d: visible(d, "#over"))
     close = visible(d, "dialog[open] #breakdown-close")

@@ -11,7 +11,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_browser import body, browser_at, make_browser, needs_chromium, served, wait
+from test_web_browser import (
+    SHORT,
+    as_new,
+    body,
+    browser_at,
+    make_browser,
+    needs_chromium,
+    served,
+    wait,
+)
 from test_web_browser_pages import open_as, post
 from websockets.sync.client import connect
 from wsutil import ServerProcess
@@ -26,9 +35,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     yield from served(tmp_path_factory, "cards")
 
 
-@pytest.fixture
-def laptop() -> Iterator[Any]:
+@pytest.fixture(scope="module")
+def one_laptop() -> Iterator[Any]:
     yield from browser_at("1280,800")
+
+
+@pytest.fixture
+def laptop(one_laptop: Any) -> Any:
+    # One browser for the module's tests at a laptop's size, made like new for each.
+    return as_new(one_laptop, "1280,800")
 
 
 def shown(d: Any, css: str) -> list[Any]:
@@ -222,15 +237,20 @@ def test_a_game_is_played_to_its_end_on_a_phone_by_touch_and_on_a_laptop(
             d.execute_cdp_cmd(
                 "Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5}
             )
-        game, token = new_game(server, rules)
+        # A match of one round: the page is what is tested, not the match's length.
+        game, token = new_game(server, rules, SHORT)
         open_as(d, server.base, game, token)
         wait(d, lambda d: shown(d, "#hand .card, #cut .card"))  # or the card to cut
         # Nothing wider than the screen: no sideways scrolling on the phone.
         assert d.execute_script("return document.documentElement.scrollWidth") <= int(
             size.split(",")[0]
         )
-        moves = play_to_the_end(d, (lambda e: tap(d, e)) if touch else (lambda e: e.click()))
+        press = (lambda e: tap(d, e)) if touch else (lambda e: e.click())
+        moves = play_to_the_end(d, press)
         assert moves >= 10
+        # The last round's breakdown opens at the match's end too: closed by a tap or a click.
+        press(wait(d, lambda d: shown(d, "dialog[open] #breakdown-close"))[0])
+        wait(d, lambda d: not shown(d, "dialog[open] #breakdown-close"))
         wait(d, lambda d: shown(d, "#over"))
     finally:
         d.quit()

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from test_web_browser import (
     ARTIFACTS,
+    SHORT,
     body,
     choose_lang,
     make_browser,
@@ -41,7 +42,8 @@ def post(base: str, path: str, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def new_game(base: str) -> tuple[str, str]:
-    g = post(base, "/api/games", {"mode": "computer", "level": "random", "target": 11})
+    # A match of one round: its summary and analyses are what is tested, not its length.
+    g = post(base, "/api/games", {"mode": "computer", "level": "random", "target": SHORT})
     return g["game"], g["token"]
 
 

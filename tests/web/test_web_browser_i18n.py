@@ -28,6 +28,8 @@ from chkobba.words.cards import card_name
 pytestmark = needs_chromium
 
 FRENCH_SIGNS = re.compile("[♠♥♦♣]")
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"]
+"""The ranks of the 40-card decks in the notation, from the lowest."""
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +90,10 @@ def play_until_a_choice(
         for move in state["legal"]:
             by_card[move.split(":")[0]] = by_card.get(move.split(":")[0], 0) + 1
         twice = [c for c, n in by_card.items() if n > 1]
-        card = twice[0] if twice else next(iter(by_card))
+        # Without a choice, a card that takes nothing, the lowest, is laid: the table
+        # grows, and with it the ways to capture: a choice comes sooner.
+        lays = [c for c in by_card if c in state["legal"]]
+        card = twice[0] if twice else min(lays or by_card, key=lambda c: RANKS.index(c[:-1]))
         # The log is checked at the choice, so a choice met before any play has been
         # logged (the seat leads a random deal, or a round's log has just been cleared)
         # waits: another card is played first.

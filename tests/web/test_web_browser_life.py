@@ -8,7 +8,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_browser import body, browser_at, choose_lang, needs_chromium, served, visible, wait
+from test_web_browser import (
+    as_new,
+    body,
+    browser_at,
+    choose_lang,
+    needs_chromium,
+    served,
+    visible,
+    wait,
+)
 from test_web_browser_pages import open_as, post
 from wsutil import ServerProcess
 
@@ -20,9 +29,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     yield from served(tmp_path_factory, "life")
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
+@pytest.fixture(scope="module")
+def one_browser() -> Iterator[Any]:
     yield from browser_at("412,915")
+
+
+@pytest.fixture
+def browser(one_browser: Any) -> Any:
+    # One browser for the module's tests, made like new for each.
+    return as_new(one_browser, "412,915")
 
 
 def until(ws: Any, kind: str) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
-from test_web_browser import body, browser_at, needs_chromium, served, visible, wait
+from test_web_browser import as_new, body, browser_at, needs_chromium, served, visible, wait
 from test_web_browser_pages import post
 from wsutil import ServerProcess
 
@@ -27,9 +27,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     yield from served(tmp_path_factory, "presets")
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
+@pytest.fixture(scope="module")
+def one_browser() -> Iterator[Any]:
     yield from browser_at("1280,900")
+
+
+@pytest.fixture
+def browser(one_browser: Any) -> Any:
+    # One browser for the module's tests, made like new for each.
+    return as_new(one_browser, "1280,900")
 
 
 def test_the_lobby_offers_every_preset_and_its_seatings(

@@ -42,7 +42,15 @@ from chkobba.web.http import (
     error,
     json_body,
 )
-from chkobba.web.hub import Busy, Conn, Hub, Settings, clean_name, room_from_stored
+from chkobba.web.hub import (
+    SHORT_TARGET,
+    Busy,
+    Conn,
+    Hub,
+    Settings,
+    clean_name,
+    room_from_stored,
+)
 from chkobba.web.life import SETTING_FIELDS, room_settings
 from chkobba.web.matchmaking import Matchmaking, QueuePolicy, RatingFor
 from chkobba.web.metrics import Metrics
@@ -95,9 +103,10 @@ FIELDS: Final = (
 """The fields of a ``POST /api/games`` body."""
 
 
-def creation(data: dict[str, Any]) -> dict[str, Any]:
+def creation(data: dict[str, Any], settings: Settings | None = None) -> dict[str, Any]:
     """The arguments of :meth:`Hub.create_game` for a ``POST /api/games`` body, checked
-    field by field; a bad one is a ``ValueError`` in one line (docs/protocol.md)."""
+    field by field (the targets allowed are ``settings``'); a bad one is a ``ValueError``
+    in one line (docs/protocol.md)."""
     unknown = sorted(set(data) - set(FIELDS))
     if unknown:
         raise ValueError(f"unknown field(s): {', '.join(unknown)} (known: {', '.join(FIELDS)})")
@@ -141,8 +150,9 @@ def creation(data: dict[str, Any]) -> dict[str, Any]:
         seats, together = choose_table(played.seatings(rules), players, teams, False)
     played.check_table(rules, seats, together)
     target = data.get("target")
-    if target is not None and (type(target) is not int or target not in played.targets(rules)):
-        known_targets = ", ".join(str(t) for t in played.targets(rules))
+    allowed = (settings or Settings()).targets(played, rules)
+    if target is not None and (type(target) is not int or target not in allowed):
+        known_targets = ", ".join(str(t) for t in allowed)
         raise ValueError(f"target must be one of {known_targets}")
     computers = data.get("computers")
     if computers is not None and not (
@@ -281,11 +291,21 @@ def create_app(
     async def metrics_page(request: Request) -> Response:
         return Response(metrics.render(), media_type=metrics.content_type)
 
+    def offered(name: str) -> dict[str, Any]:
+        """What the lobby offers of a game: its catalogue, with :data:`SHORT_TARGET` among
+        each rule set's targets on a server for tests (``--short-matches``)."""
+        shown = catalogue(game(name))
+        if hub.settings.short_matches:
+            for each in shown["rules"].values():
+                if SHORT_TARGET not in each["targets"]:
+                    each["targets"].append(SHORT_TARGET)
+        return shown
+
     async def info(request: Request) -> Response:
         return JSONResponse(
             {
                 "protocol": PROTOCOL,
-                "games": {name: catalogue(game(name)) for name in GAME_NAMES},
+                "games": {name: offered(name) for name in GAME_NAMES},
                 "levels": levels(),
                 "targets": list(TARGETS),
                 "seatings": list(SEATINGS),
@@ -301,7 +321,7 @@ def create_app(
         data = await json_body(request, MAX_BODY, required=True)
         account = await members.current(request)
         try:
-            spec = creation(data)
+            spec = creation(data, hub.settings)
             # A signed-in player's name is their account's.
             name = account.name if account else clean_name(data.get("name"), "Player 1")
         except ValueError as e:

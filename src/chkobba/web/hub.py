@@ -571,6 +571,21 @@ class Settings:
     """Chat messages (and reports) per second each author may send in a room, sustained."""
     chat_burst: float = 5.0
     """Chat messages an author may send at once before the rate applies."""
+    short_matches: bool = False
+    """For the browser tests only (``chkobba serve --short-matches``, hidden): a new game
+    may also be played to :data:`SHORT_TARGET`, and the lobby offers it, so a test that
+    plays a whole match by clicks plays one round of it, not four."""
+
+    def targets(self, played: Game[Any], rules: Any) -> tuple[int, ...]:
+        """The targets a new match of ``rules`` may be played to: the game's own, and
+        :data:`SHORT_TARGET` with :attr:`short_matches`."""
+        own = played.targets(rules)
+        return (*own, SHORT_TARGET) if self.short_matches and SHORT_TARGET not in own else own
+
+
+SHORT_TARGET: Final = 1
+"""The match target ``--short-matches`` adds: a match over after its first round (unless
+tied there)."""
 
 
 class Hub:
@@ -707,8 +722,8 @@ class Hub:
         played = game(game_name)
         rules = played.make_rules(rules_name, {**(options or {})})
         if target is not None:
-            if target not in played.targets(rules):
-                known = ", ".join(str(t) for t in played.targets(rules))
+            if target not in self.settings.targets(played, rules):
+                known = ", ".join(str(t) for t in self.settings.targets(played, rules))
                 raise ValueError(f"target must be one of {known}")
             rules = played.with_target(rules, target)
         fair = played.levels()

@@ -169,6 +169,8 @@ def _env(name: str) -> dict[str, Any]:
     **_env("worker"),
 )
 @click.option("--bench-seats", is_flag=True, hidden=True)
+# For the browser tests only: a match may be played to 1 point (Settings.short_matches).
+@click.option("--short-matches", is_flag=True, hidden=True)
 @click.option(
     "--lease-seconds",
     default=4.0,
@@ -220,6 +222,7 @@ def serve(
     lease_seconds: float = 4.0,
     passkey_origin: str | None = None,
     passkey_rp_id: str | None = None,
+    short_matches: bool = False,
 ) -> None:
     """Serve the game in the browser: lobby, games against the computer, online rooms."""
     # Imported here so that the other commands start without the web stack.
@@ -277,6 +280,7 @@ def serve(
         # Only for bench/ratings_order.py: computer players in accounts' rated seats.
         bench_seats=bench_seats,
         lease_seconds=lease_seconds,
+        short_matches=short_matches,
     )  # fmt: skip
     limits = Limits(
         analysis_workers=analysis_workers,
