@@ -115,6 +115,31 @@ def test_a_cancelled_job_stops_in_its_worker() -> None:
         lane.close()
 
 
+def test_closing_a_lane_does_not_wait_for_a_job_between_checkpoints() -> None:
+    """A job that never reaches a checkpoint (here a minute's sleep) keeps its worker
+    busy: a server's stop terminates it after the grace instead of waiting for it."""
+    lane = Lane("analysis", workers=1, queue=4, per_client=4, seconds=120)
+
+    async def start() -> asyncio.Task[Any]:
+        task = asyncio.create_task(lane.run(lane.admit("a"), time.sleep, 60))
+        while lane.pool is None or not lane.pool._processes:  # type: ignore[attr-defined]
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(1.0)  # the worker is in the sleep
+        return task
+
+    loop = asyncio.new_event_loop()
+    try:
+        loop.run_until_complete(start())
+        assert lane.pool is not None
+        pids = set(lane.pool._processes)  # type: ignore[attr-defined]
+        began = time.monotonic()
+        lane.close(grace=1.0)
+        assert time.monotonic() - began < 10, "close waited for the job"
+        assert pids and not pids & children(os.getpid())
+    finally:
+        loop.close()
+
+
 def test_the_cost_of_an_analysis_is_limited(sqlite_client: TestClient) -> None:
     c = sqlite_client
     record = a_record()

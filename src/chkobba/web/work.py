@@ -40,6 +40,11 @@ T = TypeVar("T")
 
 WORKER_NICENESS: Final = 10
 """How much lower than the server's the workers' scheduling priority is."""
+
+CLOSE_GRACE_SECONDS: Final = 3.0
+"""How long a stopping server lets a busy worker reach its job's next checkpoint before
+terminating it (:meth:`Lane.close`)."""
+
 BUSY_RETRY_SECONDS: Final = 5
 """The ``Retry-After`` of a job refused for a full queue or a quota: a guess, jobs vary."""
 
@@ -290,13 +295,26 @@ class Lane:
             **{k: self.counts[k] for k in ("answered", "busy", "quota", "cancelled", "timeout")},
         }
 
-    def close(self) -> None:
-        """Stop every job and the worker processes."""
+    def close(self, grace: float = CLOSE_GRACE_SECONDS) -> None:
+        """Stop every job and the worker processes: a job stops at its next checkpoint;
+        a worker still busy after ``grace`` seconds (a job between checkpoints) is
+        terminated, so that a server's stop never waits for the rest of a job."""
         if self.flags is not None:
             for slot in range(self.workers):
                 self.flags[slot] = 1
         if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+            # The executor has no public handle on its processes before Python 3.14
+            # (terminate_workers); its own shutdown waits for every running job.
+            running = getattr(self.pool, "_processes", None)
+            processes = list(running.values()) if isinstance(running, dict) else []
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            deadline = time.monotonic() + grace
+            for process in processes:
+                process.join(max(0.0, deadline - time.monotonic()))
+            for process in processes:
+                if process.is_alive():
+                    process.terminate()
+                    process.join(1.0)
             self.pool = None
 
 
