@@ -114,36 +114,20 @@ def register_variant(name: str, settings: dict[str, float]) -> None:
     last = bool(settings.get("last", EXPERT_SOLVE_LAST))
     last_samples = int(settings.get("last_samples", EXPERT_LAST_SAMPLES))
     net = {k: v for k, v in settings.items() if k in NET_SETTINGS}
+    # The network's options make the variant a NetExpertAgent; without them, the expert.
+    kind: type[ExpertAgent] = NetExpertAgent if net else ExpertAgent
+    options: dict[str, object] = {}
     if net:
-        options: dict[str, object] = {
+        options = {
             "prior": net.get("prior", 0.0),
             "candidates": int(net.get("candidates", PRIOR_CANDIDATES)),
             "blend": net.get("blend", 0.0),
             "both": bool(net.get("both", 0.0)),
         }
 
-        @register(name)
-        def _net_variant(seed: int) -> ExpertAgent:
-            return NetExpertAgent(
-                seed,
-                samples=budget(samples),
-                endgame_samples=endgame,
-                temperature=temperature,
-                faces_temperature=faces,
-                name=name,
-                reply=reply,
-                solve_stock=stock,
-                deal_samples=deal_samples,
-                solve_last=last,
-                last_samples=last_samples,
-                **options,  # type: ignore[arg-type]
-            )
-
-        return
-
     @register(name)
     def _variant(seed: int) -> ExpertAgent:
-        return ExpertAgent(
+        return kind(
             seed,
             samples=budget(samples),
             endgame_samples=endgame,
@@ -155,6 +139,7 @@ def register_variant(name: str, settings: dict[str, float]) -> None:
             deal_samples=deal_samples,
             solve_last=last,
             last_samples=last_samples,
+            **options,  # type: ignore[arg-type]
         )
 
 
