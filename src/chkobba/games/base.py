@@ -389,16 +389,19 @@ DuelGame = Game
 """The name the strength tools first gave :class:`Game`."""
 
 
-def catalogue(g: Game[Any]) -> dict[str, Any]:
+def catalogue(
+    g: Game[Any], targets: Callable[[Game[Any], Any], Sequence[int]] | None = None
+) -> dict[str, Any]:
     """What a lobby offers of a game, as JSON: its rule sets (each one's seatings, target,
-    the targets offered and the points of its breakdown) and its computer players."""
+    the targets offered and the points of its breakdown) and its computer players. The
+    targets offered are ``targets(g, rules)`` when given (a server's own), else the game's."""
     sets: dict[str, Any] = {}
     for name in g.rule_sets():
         rules = g.make_rules(name, {})
         sets[name] = {
             "seatings": list(g.seatings(rules)),
             "target": g.targets(rules)[0],
-            "targets": list(g.targets(rules)),
+            "targets": list(targets(g, rules) if targets else g.targets(rules)),
             "points": g.point_names(rules),
         }
     return {"rules": sets, "levels": g.levels(), "level": g.default_level()}

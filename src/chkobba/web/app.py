@@ -43,7 +43,6 @@ from chkobba.web.http import (
     json_body,
 )
 from chkobba.web.hub import (
-    SHORT_TARGET,
     Busy,
     Conn,
     Hub,
@@ -291,21 +290,11 @@ def create_app(
     async def metrics_page(request: Request) -> Response:
         return Response(metrics.render(), media_type=metrics.content_type)
 
-    def offered(name: str) -> dict[str, Any]:
-        """What the lobby offers of a game: its catalogue, with :data:`SHORT_TARGET` among
-        each rule set's targets on a server for tests (``--short-matches``)."""
-        shown = catalogue(game(name))
-        if hub.settings.short_matches:
-            for each in shown["rules"].values():
-                if SHORT_TARGET not in each["targets"]:
-                    each["targets"].append(SHORT_TARGET)
-        return shown
-
     async def info(request: Request) -> Response:
         return JSONResponse(
             {
                 "protocol": PROTOCOL,
-                "games": {name: offered(name) for name in GAME_NAMES},
+                "games": {name: catalogue(game(name), hub.settings.targets) for name in GAME_NAMES},
                 "levels": levels(),
                 "targets": list(TARGETS),
                 "seatings": list(SEATINGS),
