@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_browser import as_new, body, browser_at, needs_chromium, served, wait
+from test_web_browser import body, needs_chromium, served, shared_browser, wait
 from test_web_browser_a11y import axe_problems
 from wsutil import ServerProcess
 
@@ -26,15 +26,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     yield from served(tmp_path_factory, "ratings", "--bench-seats", "--rate", "10000")
 
 
-@pytest.fixture(scope="module")
-def one_browser() -> Iterator[Any]:
-    yield from browser_at("1280,800")
-
-
-@pytest.fixture
-def browser(one_browser: Any) -> Any:
-    # One browser for the module's tests, made like new for each.
-    return as_new(one_browser, "1280,800")
+one_browser, browser = shared_browser("1280,800")
 
 
 def call(base: str, path: str, data: dict[str, Any] | None = None,

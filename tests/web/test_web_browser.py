@@ -117,16 +117,24 @@ def make_browser(size: str, motion: bool = False, accept_languages: str | None =
     return webdriver.Chrome(service=Service(DRIVER), options=opts)
 
 
-@pytest.fixture(scope="module")
-def one_browser() -> Iterator[Any]:
-    # A phone-sized window: the pages must work there.
-    yield from browser_at("412,915")
+def shared_browser(size: str) -> tuple[Any, Any]:
+    """The fixtures ``one_browser`` (one Chromium at window ``size`` for a module) and
+    ``browser`` (that one made like new for each test), for a module to bind:
+    ``one_browser, browser = shared_browser("1280,800")``."""
+
+    @pytest.fixture(scope="module", name="one_browser")
+    def one() -> Iterator[Any]:
+        yield from browser_at(size)
+
+    @pytest.fixture(name="browser")
+    def fresh(one_browser: Any) -> Any:
+        return as_new(one_browser, size)
+
+    return one, fresh
 
 
-@pytest.fixture
-def browser(one_browser: Any) -> Any:
-    # One browser for the module's tests, made like new for each.
-    return as_new(one_browser, "412,915")
+# A phone-sized window: the pages must work there.
+one_browser, browser = shared_browser("412,915")
 
 
 def visible(d: Any, css: str) -> list[Any]:

@@ -15,7 +15,15 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from test_web_browser import SHORT, as_new, body, browser_at, needs_chromium, served, visible, wait
+from test_web_browser import (
+    SHORT,
+    body,
+    needs_chromium,
+    served,
+    shared_browser,
+    visible,
+    wait,
+)
 from test_web_browser_pages import open_as, post
 from wsutil import ServerProcess, play_out
 
@@ -52,15 +60,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     yield from served(tmp_path_factory, "a11y", "--rate", "10000")
 
 
-@pytest.fixture(scope="module")
-def one_browser() -> Iterator[Any]:
-    yield from browser_at("1280,800")
-
-
-@pytest.fixture
-def browser(one_browser: Any) -> Any:
-    # One browser for the module's tests, made like new for each.
-    return as_new(one_browser, "1280,800")
+one_browser, browser = shared_browser("1280,800")
 
 
 def set_size(d: Any, size: str) -> None:

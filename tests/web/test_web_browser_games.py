@@ -21,12 +21,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 from test_web_browser import (
     SHORT,
-    as_new,
     body,
-    browser_at,
     make_browser,
     needs_chromium,
     served,
+    shared_browser,
     visible,
 )
 from wsutil import ServerProcess
@@ -44,15 +43,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     yield from served(tmp_path_factory, "games")
 
 
-@pytest.fixture(scope="module")
-def one_browser() -> Iterator[Any]:
-    yield from browser_at("1280,900")
-
-
-@pytest.fixture
-def browser(one_browser: Any) -> Any:
-    # One browser for the module's tests, made like new for each.
-    return as_new(one_browser, "1280,900")
+one_browser, browser = shared_browser("1280,900")
 
 
 def wait(d: Any, cond: Callable[[Any], Any], timeout: float = 40) -> Any:

@@ -12,12 +12,11 @@ from typing import Any
 
 import pytest
 from test_web_browser import (
-    as_new,
     body,
-    browser_at,
     choose_lang,
     needs_chromium,
     served,
+    shared_browser,
     visible,
     wait,
 )
@@ -31,15 +30,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     yield from served(tmp_path_factory, "pages")
 
 
-@pytest.fixture(scope="module")
-def one_browser() -> Iterator[Any]:
-    yield from browser_at("412,915")
-
-
-@pytest.fixture
-def browser(one_browser: Any) -> Any:
-    # One browser for the module's tests, made like new for each.
-    return as_new(one_browser, "412,915")
+one_browser, browser = shared_browser("412,915")
 
 
 def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from test_web_browser import as_new, body, browser_at, needs_chromium, served, wait
+from test_web_browser import body, needs_chromium, served, shared_browser, wait
 from test_web_browser_a11y import axe_problems
 from test_web_browser_pages import open_as, post
 from wsutil import ServerProcess
@@ -24,15 +24,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     yield from served(tmp_path_factory, "sheet", "--rate", "10000")
 
 
-@pytest.fixture(scope="module")
-def one_browser() -> Iterator[Any]:
-    yield from browser_at("1280,800")
-
-
-@pytest.fixture
-def browser(one_browser: Any) -> Any:
-    # One browser for the module's tests, made like new for each.
-    return as_new(one_browser, "1280,800")
+one_browser, browser = shared_browser("1280,800")
 
 
 def play_rounds(base: str, game: str, token: str, rounds: int) -> dict[str, Any]:
