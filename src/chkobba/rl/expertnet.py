@@ -47,7 +47,7 @@ from chkobba.agents.expert import (
     budget,
 )
 from chkobba.fishing.cards import FULL_DECK
-from chkobba.fishing.game import Phase, Turn
+from chkobba.fishing.game import Phase
 from chkobba.fishing.moves import Play
 from chkobba.fishing.observe import Observation
 from chkobba.rl.neural import Network, load_network, move_features, weights_for
@@ -76,70 +76,28 @@ class PastView:
 
 def past_views(obs: Observation) -> tuple[PastView, ...]:
     """The other seats' plays in the current deal, oldest first, each with what its seat
-    saw before it (rebuilt from ``obs``'s public history, as
-    :func:`chkobba.search.inference.decisions` does for the policy's model)."""
-    if obs.phase is not Phase.PLAY:
-        return ()
-    in_hands = sum(obs.hand_sizes)
-    played = obs.seats * obs.rules.hand_size - in_hands
-    plays = [i for i, t in enumerate(obs.history) if isinstance(t.move, Play)]
-    if not 0 <= played <= len(plays):
-        raise ValueError(
-            f"the history holds {len(plays)} plays, fewer than the {played} of the current deal"
-        )
-    first = len(plays) - played
-    last_before: dict[int, int | None] = {}
-    last: int | None = None
-    for k, i in enumerate(plays):
-        if k >= first:
-            last_before[i] = last
-        move = obs.history[i].move
-        if isinstance(move, Play) and move.capture:
-            last = obs.side_of[obs.history[i].seat]
-    table = obs.table
-    piles = list(obs.piles)
-    chkobba = list(obs.chkobba)
-    sizes = list(obs.hand_sizes)
-    later = [0] * obs.seats
+    saw before it (rebuilt from ``obs``'s public history by
+    :func:`chkobba.search.inference.rewind`, as the policy's model is)."""
     out: list[PastView] = []
-    for k in range(len(plays) - 1, first - 1, -1):
-        i = plays[k]
-        turn: Turn = obs.history[i]
-        move = turn.move
-        assert isinstance(move, Play)
-        seat = turn.seat
-        side = obs.side_of[seat]
-        bit = 1 << move.card
-        if move.capture:
-            table |= move.capture
-            piles[side] &= ~(move.capture | bit)
-        else:
-            table &= ~bit
-        if turn.chkobba:
-            chkobba[side] -= 1
-        sizes[seat] += 1
-        later[seat] |= bit
-        if seat == obs.seat:
-            continue
-        seen = table
-        for p in piles:
+    for r in inference.rewind(obs):
+        seen = r.table
+        for p in r.piles:
             seen |= p
         view = replace(
             obs,
-            seat=seat,
-            turn=seat,
+            seat=r.seat,
+            turn=r.seat,
             hand=0,
-            table=table,
-            history=obs.history[:i],
-            piles=tuple(piles),
-            chkobba=tuple(chkobba),
-            last_capturer=last_before[i],
-            hand_sizes=tuple(sizes),
+            table=r.table,
+            history=obs.history[: r.position],
+            piles=r.piles,
+            chkobba=r.chkobba,
+            last_capturer=r.last_capturer,
+            hand_sizes=r.hand_sizes,
             unseen=0,
             legal_moves=(),
         )
-        out.append(PastView(view, Play(move.card, move.capture), later[seat], seen))
-    out.reverse()
+        out.append(PastView(view, Play(r.move.card, r.move.capture), r.later, seen))
     return tuple(out)
 
 

@@ -68,18 +68,42 @@ class Decision(NamedTuple):
     then was its hand now plus these."""
 
 
-def decisions(obs: Observation) -> tuple[Decision, ...]:
-    """The other seats' plays in the current deal, oldest first, rebuilt from ``obs``.
+class Rewound(NamedTuple):
+    """Another seat's play of the current deal, with the public state just before it
+    (:func:`rewind`)."""
 
-    Only public facts are used: the history of plays, the table, the piles, the
-    hand sizes and the stock's size. The cards each seat still holds are left to
-    the sampled deal.
+    position: int
+    """The play's place in the observation's history."""
+    seat: int
+    move: Play
+    table: int
+    """The table just before the play."""
+    piles: tuple[int, ...]
+    """Each side's pile just before the play."""
+    chkobba: tuple[int, ...]
+    """Each side's chkobba count just before the play."""
+    hand_sizes: tuple[int, ...]
+    """Each seat's cards in hand just before the play."""
+    later: int
+    """The cards this seat has played from this play on, this one included."""
+    last_capturer: int | None
+    """The side that had captured last before the play."""
+    cards_then: int
+    """The cards every seat held together just before the play."""
+
+
+def rewind(obs: Observation) -> tuple[Rewound, ...]:
+    """The other seats' plays in the current deal, oldest first, each with the public
+    state before it, found by undoing the deal's plays from the present.
+
+    Only public facts are used: the history of plays, the table, the piles, the chkobba
+    counts and the hand sizes.
     """
     if obs.phase is not Phase.PLAY:
         return ()
     in_hands = sum(obs.hand_sizes)
     played = obs.seats * obs.rules.hand_size - in_hands
-    plays = [(t.seat, t.move) for t in obs.history if isinstance(t.move, Play)]
+    plays = [i for i, t in enumerate(obs.history) if isinstance(t.move, Play)]
     if not 0 <= played <= len(plays):
         raise ValueError(
             f"the history holds {len(plays)} plays, fewer than the {played} of the current deal"
@@ -88,19 +112,23 @@ def decisions(obs: Observation) -> tuple[Decision, ...]:
     # The side that had captured last before each play of the deal.
     last: int | None = None
     last_before: list[int | None] = []
-    for i, (seat, move) in enumerate(plays):
-        if i >= first:
+    for k, i in enumerate(plays):
+        if k >= first:
             last_before.append(last)
-        if move.capture:
-            last = obs.side_of[seat]
-    # Undo the deal's plays from the present, newest first, to see each table before.
+        move = obs.history[i].move
+        if isinstance(move, Play) and move.capture:
+            last = obs.side_of[obs.history[i].seat]
     table = obs.table
     piles = list(obs.piles)
+    chkobba = list(obs.chkobba)
     sizes = list(obs.hand_sizes)
     later = [0] * obs.seats
-    out: list[Decision] = []
-    for j in range(len(plays) - 1, first - 1, -1):
-        seat, move = plays[j]
+    out: list[Rewound] = []
+    for k in range(len(plays) - 1, first - 1, -1):
+        turn = obs.history[plays[k]]
+        move = turn.move
+        assert isinstance(move, Play)
+        seat = turn.seat
         side = obs.side_of[seat]
         bit = 1 << move.card
         if move.capture:
@@ -108,36 +136,63 @@ def decisions(obs: Observation) -> tuple[Decision, ...]:
             piles[side] &= ~(move.capture | bit)
         else:
             table &= ~bit
+        if turn.chkobba:
+            chkobba[side] -= 1
         sizes[seat] += 1
         later[seat] |= bit
         if seat == obs.seat:
             continue
-        cards_then = in_hands + (len(plays) - j)
-        nxt = (seat + 1) % obs.seats
-        if obs.side_of[nxt] == side:
-            next_hand = PARTNER
-        elif cards_then > 1:
-            next_hand = sizes[nxt]
-        else:
-            next_hand = obs.rules.hand_size if obs.stock > 0 else 0
-        public = table
-        for p in piles:
-            public |= p
         out.append(
-            Decision(
+            Rewound(
+                position=plays[k],
                 seat=seat,
-                card=move.card,
-                capture=move.capture,
+                move=move,
                 table=table,
-                public=public,
-                side=side,
-                last_capturer=last_before[j - first],
-                last_play=cards_then == 1 and obs.stock == 0,
-                next_hand=next_hand,
+                piles=tuple(piles),
+                chkobba=tuple(chkobba),
+                hand_sizes=tuple(sizes),
                 later=later[seat],
+                last_capturer=last_before[k - first],
+                cards_then=in_hands + (len(plays) - k),
             )
         )
     out.reverse()
+    return tuple(out)
+
+
+def decisions(obs: Observation) -> tuple[Decision, ...]:
+    """The other seats' plays in the current deal, oldest first, rebuilt from ``obs``
+    (:func:`rewind`) as the playout policy's model reads them.
+
+    The cards each seat still holds are left to the sampled deal.
+    """
+    out: list[Decision] = []
+    for r in rewind(obs):
+        side = obs.side_of[r.seat]
+        nxt = (r.seat + 1) % obs.seats
+        if obs.side_of[nxt] == side:
+            next_hand = PARTNER
+        elif r.cards_then > 1:
+            next_hand = r.hand_sizes[nxt]
+        else:
+            next_hand = obs.rules.hand_size if obs.stock > 0 else 0
+        public = r.table
+        for p in r.piles:
+            public |= p
+        out.append(
+            Decision(
+                seat=r.seat,
+                card=r.move.card,
+                capture=r.move.capture,
+                table=r.table,
+                public=public,
+                side=side,
+                last_capturer=r.last_capturer,
+                last_play=r.cards_then == 1 and obs.stock == 0,
+                next_hand=next_hand,
+                later=r.later,
+            )
+        )
     return tuple(out)
 
 
