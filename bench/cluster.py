@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import random
@@ -55,22 +54,12 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "web"))
-from wsutil import PgServer, free_port  # noqa: E402
+from wsutil import PgServer, cpu_seconds, free_port, post_json, wait_http  # noqa: E402
 
 from chkobba.fishing.record import GameRecord, replay  # noqa: E402
 from chkobba.touti.record import ToutiRecord  # noqa: E402
 from chkobba.touti.record import replay as touti_replay  # noqa: E402
 from chkobba.web.cluster import haproxy_config  # noqa: E402
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU seconds of a process and its waited-for children."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    ticks = os.sysconf("SC_CLK_TCK")
-    return sum(int(f) for f in fields[11:15]) / ticks
 
 
 def own_cpu() -> float:
@@ -199,27 +188,6 @@ class Cluster:
         self.pg.stop()
 
 
-def wait_http(url: str, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=2) as r:
-            if r.status == 200:
-                return
-        time.sleep(0.1)
-    raise RuntimeError(f"{url} does not answer")
-
-
-def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    req = urllib.request.Request(
-        base + path,
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(req, timeout=30) as r:
-        return dict(json.loads(r.read()))
-
-
 def create_games(base: str, n: int, touti: float, seed: int) -> list[tuple[str, str, str]]:
     """``n`` games against the computer: (code, token, game name)."""
     rng = random.Random(seed)
@@ -229,7 +197,7 @@ def create_games(base: str, n: int, touti: float, seed: int) -> list[tuple[str, 
         body: dict[str, Any] = {"game": kind, "mode": "computer", "level": "random"}
         if kind == "chkobba":
             body["target"] = 11
-        made = post(base, "/api/games", body)
+        made = post_json(base, "/api/games", body, timeout=30)
         return made["game"], made["token"], kind
 
     with ThreadPoolExecutor(16) as pool:

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import itertools
 import json
 import os
@@ -56,7 +55,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,7 +65,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "web"))
-from wsutil import PgServer, free_port  # noqa: E402
+from wsutil import PgServer, free_port, post_json, wait_http  # noqa: E402
 
 from chkobba.web.cluster import haproxy_config  # noqa: E402
 
@@ -227,25 +225,6 @@ class Cluster:
         self.pg.stop()
 
 
-def wait_http(url: str, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=2) as r:
-            if r.status == 200:
-                return
-        time.sleep(0.2)
-    raise RuntimeError(f"{url} does not answer")
-
-
-def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    req = urllib.request.Request(
-        base + path, data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"}, method="POST",
-    )  # fmt: skip
-    with urllib.request.urlopen(req, timeout=20) as r:
-        return dict(json.loads(r.read()))
-
-
 @dataclass
 class Game:
     """One game as its client saw it."""
@@ -321,7 +300,7 @@ class Players:
         while time.monotonic() < self.stop:
             try:
                 body = {"level": "random", "target": 21}
-                made = await asyncio.to_thread(post, self.cluster.base, "/api/games", body)
+                made = await asyncio.to_thread(post_json, self.cluster.base, "/api/games", body, 20)
                 break
             except OSError:
                 await asyncio.sleep(0.5)

@@ -51,7 +51,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "web"))
-from wsutil import PgServer, free_port
+from wsutil import PgServer, cpu_seconds, free_port, wait_http
 
 from chkobba.store import Store
 from chkobba.store.accounts import Accounts
@@ -68,16 +68,6 @@ app = create_app(db, Settings(bot_delay=0, rate=5000, burst=10000), worker=worke
                  ratings=lambda account, pool: ratings.get(account))
 uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
 """
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU seconds of a process and its waited-for children."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    ticks = os.sysconf("SC_CLK_TCK")
-    return sum(int(f) for f in fields[11:15]) / ticks
 
 
 def postgres_cpu(pg: PgServer | None) -> float:
@@ -152,17 +142,7 @@ class Worker:
         self.log = log
 
     def wait_ready(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"a server exited: {self.log.read_text()}")
-            try:
-                with urllib.request.urlopen(f"{self.base}/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"a server did not answer: {self.log.read_text()}")
+        wait_http(f"{self.base}/healthz", timeout, self.proc, self.log)
 
     def stop(self) -> None:
         if self.proc.poll() is None:

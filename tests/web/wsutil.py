@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pwd
@@ -10,6 +11,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import urllib.request
 import uuid
 from pathlib import Path
 from typing import Any
@@ -163,7 +165,6 @@ class ServerProcess:
     def start(self, timeout: float = 60) -> None:
         """Start the server and wait until /healthz answers."""
         import sys
-        import urllib.request
 
         cmd = [
             sys.executable,
@@ -183,18 +184,11 @@ class ServerProcess:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log.read_text()}")
-            try:
-                with urllib.request.urlopen(f"{self.base}/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.1)
-        self.kill()
-        raise RuntimeError(f"the server did not answer in {timeout}s: {self.log.read_text()}")
+        try:
+            wait_http(f"{self.base}/healthz", timeout, self.proc, self.log)
+        except RuntimeError:
+            self.kill()
+            raise
 
     def kill(self) -> None:
         """Kill the server at once (SIGKILL), as a crash would."""
@@ -212,18 +206,45 @@ class ServerProcess:
                 self.kill()
 
 
-def post_json(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+def post_json(base: str, path: str, body: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
     """POST a JSON body to a served app at ``base``; its JSON answer."""
-    import urllib.request
-
     req = urllib.request.Request(
         base + path,
         data=json.dumps(body).encode(),
         headers={"Content-Type": "application/json"},
         method="POST",
     )
-    with urllib.request.urlopen(req, timeout=10) as r:
+    with urllib.request.urlopen(req, timeout=timeout) as r:
         return dict(json.loads(r.read()))
+
+
+def wait_http(
+    url: str, timeout: float, proc: subprocess.Popen[bytes] | None = None, log: Path | None = None
+) -> None:
+    """Wait until ``url`` answers 200; raise if ``timeout`` seconds pass first or if the
+    server's process ``proc`` exits meanwhile (with its ``log``'s text)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"the server exited: {log.read_text() if log else ''}")
+        with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=2) as r:
+            if r.status == 200:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(
+        f"{url} did not answer in {timeout}s" + (f": {log.read_text()}" if log else "")
+    )
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a process and its waited-for children (0 once it
+    is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    ticks = os.sysconf("SC_CLK_TCK")
+    return sum(int(f) for f in fields[11:15]) / ticks
 
 
 def play_out(base: str, game: str, token: str) -> None:
