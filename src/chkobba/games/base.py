@@ -107,11 +107,49 @@ class _Match(Protocol):
     @property
     def winner(self) -> int | None: ...
 
+    def legal_moves(self) -> Sequence[Any]: ...
 
-class MatchTable:
-    """The part of a :class:`Table` that only repeats what its match says."""
+
+M = TypeVar("M")
+
+
+class MatchTable(Generic[M]):
+    """The part of a :class:`Table` that only repeats what its match says, and the checks
+    of a move sent for a seat (:meth:`check`); a game says how its notation is read
+    (:meth:`_read`) and why a move is illegal (:meth:`_why_illegal`)."""
 
     match: _Match
+    notation_error: type[ValueError] = ValueError
+    """What the game's :meth:`_read` raises for text that is no move."""
+
+    def _read(self, text: str) -> M:
+        raise NotImplementedError
+
+    def _why_illegal(self, move: M) -> str | None:
+        raise NotImplementedError
+
+    def _checked(self, seat: int, text: str) -> M:
+        try:
+            move = self._read(text)
+        except self.notation_error as e:
+            raise MoveRefused("bad_move", str(e)) from None
+        m = self.match
+        if m.is_over:
+            raise MoveRefused("game_over", "the match is over")
+        if seat != m.turn:
+            raise MoveRefused("not_your_turn", f"it is seat {m.turn}'s turn, not seat {seat}'s")
+        reason = self._why_illegal(move)
+        if reason is not None:
+            raise MoveRefused("illegal_move", reason)
+        return move
+
+    def legal(self) -> list[str]:
+        """The legal moves of the seat to move, in the notation."""
+        return [str(m) for m in self.match.legal_moves()]
+
+    def check(self, seat: int, text: str) -> str:
+        """``text`` in the canonical notation, if ``seat`` may play it now."""
+        return str(self._checked(seat, text))
 
     @property
     def turn(self) -> int:

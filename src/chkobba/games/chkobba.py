@@ -199,7 +199,7 @@ def draw_deck(
             return tuple(deck)
 
 
-class ChkobbaTable(MatchTable):
+class ChkobbaTable(MatchTable[Move]):
     """A :class:`~chkobba.fishing.match.Match` of the Chkobba family, as a :class:`Table`.
 
     With ``decks`` every round after the first is dealt from the pair's shared
@@ -287,27 +287,14 @@ class ChkobbaTable(MatchTable):
         """Whether partners play."""
         return self.match.teams
 
-    def legal(self) -> list[str]:
-        """The legal moves of the seat to move, in the notation."""
-        return [str(m) for m in self.match.legal_moves()]
+    notation_error = NotationError
 
-    def _checked(self, seat: int, text: str) -> Move:
+    def _read(self, text: str) -> Move:
+        return parse_move(text)
+
+    def _why_illegal(self, move: Move) -> str | None:
         m = self.match
-        try:
-            move = parse_move(text)
-        except NotationError as e:
-            raise MoveRefused("bad_move", str(e)) from None
-        if m.is_over:
-            raise MoveRefused("game_over", "the match is over")
-        if seat != m.turn:
-            raise MoveRefused("not_your_turn", f"it is seat {m.turn}'s turn, not seat {seat}'s")
-        if move not in m.legal_moves():
-            raise MoveRefused("illegal_move", m.round.explain_illegal(move))
-        return move
-
-    def check(self, seat: int, text: str) -> str:
-        """``text`` in the canonical notation, if ``seat`` may play it now."""
-        return str(self._checked(seat, text))
+        return None if move in m.legal_moves() else m.round.explain_illegal(move)
 
     def play(self, seat: int, text: str) -> str:
         """Play ``text`` for ``seat``, checked (:class:`~chkobba.games.base.MoveRefused`)."""

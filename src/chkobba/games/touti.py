@@ -179,7 +179,7 @@ def _in_order(hand: int, trump: int | None) -> list[int]:
     )
 
 
-class ToutiTable(MatchTable):
+class ToutiTable(MatchTable[ToutiMove]):
     """A :class:`~chkobba.touti.match.ToutiMatch` behind the game interface.
 
     With ``decks`` every deal after the first is dealt from the pair's shared
@@ -271,28 +271,13 @@ class ToutiTable(MatchTable):
         """Partners always play."""
         return True
 
-    def legal(self) -> list[str]:
-        """The legal moves of the seat to move, in the notation."""
-        return [str(m) for m in self.match.legal_moves()]
+    notation_error = NotationError
 
-    def _checked(self, seat: int, text: str) -> ToutiMove:
-        m = self.match
-        try:
-            move = parse_move(text)
-        except NotationError as e:
-            raise MoveRefused("bad_move", str(e)) from None
-        if m.is_over:
-            raise MoveRefused("game_over", "the match is over")
-        if seat != m.turn:
-            raise MoveRefused("not_your_turn", f"it is seat {m.turn}'s turn, not seat {seat}'s")
-        reason = m.deal.why_illegal(move)
-        if reason is not None:
-            raise MoveRefused("illegal_move", reason)
-        return move
+    def _read(self, text: str) -> ToutiMove:
+        return parse_move(text)
 
-    def check(self, seat: int, text: str) -> str:
-        """``text`` in the canonical notation, if ``seat`` may play it now."""
-        return str(self._checked(seat, text))
+    def _why_illegal(self, move: ToutiMove) -> str | None:
+        return self.match.deal.why_illegal(move)
 
     def play(self, seat: int, text: str) -> str:
         """Play ``text`` for ``seat``, checked (:class:`~chkobba.games.base.MoveRefused`)."""
