@@ -29,7 +29,10 @@ the information state tensor is the ``chkobba_v1+history`` vector of the round
 (:class:`~chkobba.rl.spaces.ObsSpec`) and the cut card the player saw as cutter;
 the observation string and tensor are the current ``chkobba_v1`` view; the
 public observation (``private_info=NONE``) leaves out the player's hand, cut
-card and choice. ``resample_from_infostate`` deals the cards the player has not
+card and choice. On the fast path the compiled kernel's round writes the observation
+and information state tensors (:class:`ChkobbaObserver`), and the state's
+``observation_tensor`` and ``information_state_tensor`` answer in Python.
+``resample_from_infostate`` deals the cards the player has not
 seen at random among the places they may be, which is what ISMCTS needs.
 
 Players for ``chkobba duel`` and ``tournament``: ``openspiel-ismcts`` and
