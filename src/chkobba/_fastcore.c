@@ -2754,28 +2754,33 @@ static PyObject *fc_float_list(PyObject *Py_UNUSED(module), PyObject *arg) {
         return NULL;
     }
     const uint32_t *bits = (const uint32_t *)b.buf;
+    /* The shared floats' references are counted, then added at once: one increment per
+       item would chain thousands of dependent writes to one counter. */
+    Py_ssize_t zeros = 0, ones = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *x;
         /* Compared bit for bit: -0.0 is not 0.0's object. */
         if (bits[i] == 0) {
             x = FLOAT_ZERO;
-            Py_INCREF(x);
+            zeros++;
         } else if (bits[i] == 0x3F800000u) {
             x = FLOAT_ONE;
-            Py_INCREF(x);
+            ones++;
         } else {
             float v;
             memcpy(&v, &bits[i], sizeof v);
             x = PyFloat_FromDouble((double)v);
-            if (x == NULL) {
-                Py_DECREF(out);
-                PyBuffer_Release(&b);
-                return NULL;
-            }
+            if (x == NULL) break;
         }
         PyList_SET_ITEM(out, i, x);
     }
+    Py_SET_REFCNT(FLOAT_ZERO, Py_REFCNT(FLOAT_ZERO) + zeros);
+    Py_SET_REFCNT(FLOAT_ONE, Py_REFCNT(FLOAT_ONE) + ones);
     PyBuffer_Release(&b);
+    if (PyErr_Occurred()) { /* the items not made yet are NULL, which the list skips */
+        Py_DECREF(out);
+        return NULL;
+    }
     return out;
 }
 
