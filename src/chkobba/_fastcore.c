@@ -2503,6 +2503,7 @@ typedef struct {
     int n_plays;
     int cut_to_move, stock, last_capturer, target;
     const int *chk, *totals;
+    int public_view; /* openspiel.public_view: the seat's hand and cut card among the unseen */
 } V1In;
 
 /* Write the vector of `in` into v and the mask of its plays (or of the cut) into mask. */
@@ -2523,8 +2524,14 @@ static void v1_write(float *v, int8_t *mask, const V1In *in) {
     set[0] = hand;
     set[1] = table;
     set[2] = unseen;
+    if (in->public_view) {
+        /* What everyone sees of the seat: its own cards are unseen (the caller gives no
+           choice and no plays). */
+        set[0] = 0;
+        set[2] |= hand | (in->cut_card >= 0 ? (mask_t)1 << in->cut_card : 0);
+    }
     for (int s = 0; s < sides; s++) set[3 + (s - my_side + sides) % sides] = in->piles[s];
-    if (in->cut_card >= 0) set[7] = (mask_t)1 << in->cut_card;
+    if (in->cut_card >= 0 && !in->public_view) set[7] = (mask_t)1 << in->cut_card;
     if (in->choice_card >= 0) {
         set[8] = (mask_t)1 << in->choice_card;
         set[9] = in->taken;
@@ -3778,16 +3785,19 @@ static inline int v1_seating(const Game *g) {
 
 PyDoc_STRVAR(
     spiel_round_observe_doc,
-    "observe(out, seat, totals, target)\n--\n\n"
+    "observe(out, seat, totals, target, public=False)\n--\n\n"
     "Write the chkobba_v1 vector of seat into out (868 float32): what encoder.encode_round "
     "writes from the engine's round, the legal moves and the capture being chosen if seat "
     "is to move. totals are the sides' match points, target the preset's (they scale the "
-    "totals' entries).");
+    "totals' entries). public: what every seat sees of it (openspiel.public_view: no hand, "
+    "cut card, choice or legal moves; those cards unseen).");
 
 static PyObject *spiel_round_observe(SpielRoundObject *self, PyObject *args) {
     PyObject *out_o, *totals_o;
-    int seat, target;
-    if (!PyArg_ParseTuple(args, "OiOi:observe", &out_o, &seat, &totals_o, &target)) return NULL;
+    int seat, target, public_view = 0;
+    if (!PyArg_ParseTuple(args, "OiOi|p:observe", &out_o, &seat, &totals_o, &target,
+                          &public_view))
+        return NULL;
     const VGame *vg = &self->vg;
     const Game *g = &vg->g;
     int seats = g->seats;
@@ -3800,7 +3810,7 @@ static PyObject *spiel_round_observe(SpielRoundObject *self, PyObject *args) {
     Py_buffer vb;
     if (get_out_buffer(out_o, &vb, V1_SIZE, sizeof(float), "out") < 0) return NULL;
     int phase = g->over ? 2 : vg->phase;
-    int to_move = phase < 2 && !g->void_deal && seat == g->turn;
+    int to_move = !public_view && phase < 2 && !g->void_deal && seat == g->turn;
     int last[MAX_SEATS - 1];
     mask_t shown = 0, shown_all = 0;
     for (int s = 0; s < seats; s++) {
@@ -3819,6 +3829,7 @@ static PyObject *spiel_round_observe(SpielRoundObject *self, PyObject *args) {
         .plays = vg->plays.v, .n_plays = to_move && phase == 1 ? vg->plays.n : 0,
         .cut_to_move = to_move && phase == 0, .stock = g->stock_len - g->stock_pos,
         .last_capturer = g->last, .target = target, .chk = g->chk, .totals = totals,
+        .public_view = public_view,
     };
     int8_t mask[V1_ACTIONS];
     v1_write((float *)vb.buf, mask, &in);

@@ -923,10 +923,10 @@ def _tensor_observer(game: Settings, perfect_recall: bool) -> ChkobbaObserver:
 class ChkobbaObserver:
     """OpenSpiel's observer of the game (``python/observation.py``'s interface).
 
-    On the fast path the kernel's round writes the tensor of the default observation and
-    of the information state straight into :attr:`tensor` (``SpielRound.observe`` and
-    ``history``), with no catching up of the engine's round; the public and factored
-    observations, and the pure path, write it from the engine's round (the reference:
+    On the fast path the kernel's round writes the tensor of the default observation, of
+    the information state and of their public views straight into :attr:`tensor`
+    (``SpielRound.observe`` and ``history``), with no catching up of the engine's round;
+    the factored private part and the pure path write it from the engine's round (the reference:
     ``tests/test_rl_openspiel_tensors.py`` checks that both write the same tensors).
     """
 
@@ -942,7 +942,7 @@ class ChkobbaObserver:
         # Factored observations: the player's own part alone (public_info=False).
         self.private_only = not iig_obs_type.public_info
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        self.kernel = _KERNEL_TENSORS and not self.public and not self.private_only
+        self.kernel = _KERNEL_TENSORS and not self.private_only
         """Whether the kernel's round writes the tensor of a state on the fast path."""
         self.spec = ObsSpec(self.game.rules, history=self.perfect_recall)
         self.entries = history_length(self.game.rules)
@@ -1024,14 +1024,15 @@ class ChkobbaObserver:
         core = d.core if d.core is not None else d.kernel()
         g = s.game
         # Every entry of the observation is written: no fill first.
-        core.observe(self._observation, player, s.totals, g.rules.target)
+        core.observe(self._observation, player, s.totals, g.rules.target, self.public)
         if not self.perfect_recall:
             return
         pieces = self.dict
         core.history(pieces["history"], player)
         cut_seen = pieces["cut_seen"]
         cut_seen.fill(0)
-        cut_choice = g.rules.cut_choice
+        # The cut card is the cutter's alone: never in a public view.
+        cut_choice = g.rules.cut_choice and not self.public
         players = g.players
         if cut_choice and player == (d.dealer + 1) % players:  # the cutter saw the top card
             cut_seen[d.deck[0]] = 1.0
