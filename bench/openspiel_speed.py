@@ -7,13 +7,21 @@ uniformly drawn action of ``legal_actions()``; each ``apply_action`` of a player
 is one decision (the chance nodes' time counts, their number does not). With
 ``--tensor`` each decision also reads the player's tensor (what an RL agent does):
 its ``observation_tensor``, or its ``information_state_tensor`` in a game that has
-no observation tensor (``hearts``; the line printed names each game's). The rate
+no observation tensor (``hearts``; the line printed names each game's), so that the
+fair comparison is with ``skat``, whose observation tensor is read as ``chkobba``'s.
+``--infostate`` reads every game's ``information_state_tensor`` instead, in the games
+that have one (``chkobba`` and ``hearts``; ``skat`` has none and is left out).
+With either, ``chkobba`` is also measured reading its tensor by OpenSpiel's own C++
+route (``pyspiel.State.observation_tensor(state, player)``, the line ``C++ route``):
+what a C++ algorithm pays, the state's Python answer bypassed. The rate
 is per second of this process's CPU time (other work on the shared machine does not
 count against it, though a busy core still runs slower); the median of several runs
-is printed with its range, the ratio to ``hearts`` and the load average at the start
-and the end. The goal (issue 29): ``chkobba`` at least half of ``hearts``.
+is printed with its range, the ratios to ``hearts`` and ``skat`` and the load average at
+the start and the end. The goal (issue 29): ``chkobba`` at least half of ``hearts``
+(and, reading its tensor, at least half of ``skat``).
 
-    python bench/openspiel_speed.py [--seconds 3] [--runs 5] [--tensor] [--pure] [--floor]
+    python bench/openspiel_speed.py [--seconds 3] [--runs 5] [--tensor | --infostate]
+                                    [--pure] [--floor]
 
 ``--pure`` measures the game with the compiled kernel turned off (``CHKOBBA_PURE=1``
 must be set before the import, so the script sets it and re-runs itself). ``--floor``
@@ -31,6 +39,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 
 import pyspiel
 
@@ -124,10 +133,13 @@ class FloorState(pyspiel.State):  # type: ignore[misc]
         return f"step {self.data.steps}"
 
 
-def tensor_of(game: pyspiel.Game) -> str:
+def tensor_of(game: pyspiel.Game, infostate: bool = False) -> str | None:
     """The tensor a player of ``game`` reads: its observation tensor, or its information
-    state tensor where it has no observation tensor (``hearts``)."""
+    state tensor where it has no observation tensor (``hearts``); with ``infostate`` its
+    information state tensor, None if it has none (``skat``)."""
     kind = game.get_type()
+    if infostate:
+        return "information_state_tensor" if kind.provides_information_state_tensor else None
     if kind.provides_observation_tensor:
         return "observation_tensor"
     if kind.provides_information_state_tensor:
@@ -135,8 +147,20 @@ def tensor_of(game: pyspiel.Game) -> str:
     raise SystemExit(f"{kind.short_name} has no tensor: measure it without --tensor")
 
 
-def run(game: pyspiel.Game, seconds: float, seed: int, tensor: str | None) -> float:
-    """Decisions per CPU second over at least ``seconds`` of CPU time (whole games)."""
+Reader = Callable[[pyspiel.State, int], list[float]]
+
+
+def reader_of(game: pyspiel.Game, tensor: str, cpp: bool = False) -> Reader:
+    """The function an RL loop's ``state.<tensor>(player)`` calls on a state of ``game``
+    (the state's own class's, a Python game's where it answers in Python), or with
+    ``cpp`` OpenSpiel's C++ one whatever the game."""
+    cls = pyspiel.State if cpp else type(game.new_initial_state())
+    return getattr(cls, tensor)  # type: ignore[no-any-return]
+
+
+def run(game: pyspiel.Game, seconds: float, seed: int, read: Reader | None) -> float:
+    """Decisions per CPU second over at least ``seconds`` of CPU time (whole games),
+    reading the player's tensor by ``read`` at each decision if given."""
     rng = random.Random(seed)
     decisions = 0
     start = time.process_time()
@@ -148,8 +172,8 @@ def run(game: pyspiel.Game, seconds: float, seed: int, tensor: str | None) -> fl
                 outcomes = state.chance_outcomes()
                 state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
                 continue
-            if tensor is not None:
-                getattr(state, tensor)(state.current_player())
+            if read is not None:
+                read(state, state.current_player())
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
             decisions += 1
@@ -164,8 +188,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="CPU time of one run")
     ap.add_argument("--runs", type=int, default=5, help="runs per game (median printed)")
-    ap.add_argument("--tensor", action="store_true",
-                    help="read the player's tensor too (observation, else information state)")
+    kind = ap.add_mutually_exclusive_group()
+    kind.add_argument("--tensor", action="store_true",
+                      help="read the player's tensor too (observation, else information state)")
+    kind.add_argument("--infostate", action="store_true",
+                      help="read the player's information state tensor too (skat left out)")
     ap.add_argument("--pure", action="store_true", help="the game without the kernel")
     ap.add_argument("--preset", default="chkobba", help="the chkobba game's preset")
     ap.add_argument("--floor", action="store_true",
@@ -174,36 +201,48 @@ def main() -> None:
     if args.pure and os.environ.get("CHKOBBA_PURE") != "1":
         os.environ["CHKOBBA_PURE"] = "1"
         os.execv(sys.executable, [sys.executable, *sys.argv])
-    games = {
-        f"chkobba ({args.preset})": pyspiel.load_game("chkobba", {"preset": args.preset}),
-        "hearts": pyspiel.load_game("hearts"),
-        "skat": pyspiel.load_game("skat"),
-    }
+    ours = f"chkobba ({args.preset})"
+    chkobba = pyspiel.load_game("chkobba", {"preset": args.preset})
+    games = {ours: chkobba, "hearts": pyspiel.load_game("hearts"),
+             "skat": pyspiel.load_game("skat")}
+    reading = args.tensor or args.infostate
     if args.floor:
-        if args.tensor:
-            ap.error("python_floor has no tensor: --floor goes without --tensor")
+        if reading:
+            ap.error("python_floor has no tensor: --floor goes without --tensor, --infostate")
         pyspiel.register_game(_FLOOR_TYPE, FloorGame)
         games["python_floor"] = pyspiel.load_game("python_floor")
-    tensors = {name: tensor_of(game) if args.tensor else None for name, game in games.items()}
+    tensors = {name: tensor_of(game, args.infostate) if reading else None
+               for name, game in games.items()}
+    games = {name: game for name, game in games.items() if not reading or tensors[name]}
+    readers: dict[str, Reader | None] = {}
+    for name, game in games.items():
+        t = tensors[name]
+        readers[name] = None if t is None else reader_of(game, t)
+    cpp = f"{ours}, C++ route"
+    if reading:
+        games[cpp] = chkobba
+        tensors[cpp] = tensors[ours]
+        readers[cpp] = reader_of(chkobba, str(tensors[ours]), cpp=True)
     start_load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     rates: dict[str, list[float]] = {name: [] for name in games}
     # Interleaved, so that a change of load touches every game alike.
     for i in range(args.runs):
         for name, game in games.items():
-            rates[name].append(run(game, args.seconds, i, tensors[name]))
+            rates[name].append(run(game, args.seconds, i, readers[name]))
     end_load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    what = "decision + the player's tensor" if args.tensor else "decision"
+    what = "decision + the player's tensor" if reading else "decision"
     print(f"OpenSpiel random play, {what} per CPU second, median of {args.runs} runs of "
           f"{args.seconds}s (min, max); chkobba on {fast.BACKEND}; load average "
           f"{start_load} at the start, {end_load} at the end, {os.cpu_count()} cores")
-    if args.tensor:
-        print("tensors read: " + ", ".join(f"{name} {t}" for name, t in tensors.items()))
+    if reading:
+        print("tensors read: " + ", ".join(f"{name} {tensors[name]}" for name in games))
     medians = {name: statistics.median(r) for name, r in rates.items()}
     for name, r in rates.items():
-        print(f"{name:20s} {medians[name]:10,.0f}  ({min(r):,.0f}, {max(r):,.0f})")
-    ours = next(iter(medians))
-    print(f"{ours} / hearts: {medians[ours] / medians['hearts']:.2f}x; "
-          f"/ skat: {medians[ours] / medians['skat']:.2f}x")
+        print(f"{name:26s} {medians[name]:10,.0f}  ({min(r):,.0f}, {max(r):,.0f})")
+    for mine in (ours, cpp) if reading else (ours,):
+        ratios = [f"/ {other}: {medians[mine] / medians[other]:.2f}x"
+                  for other in ("hearts", "skat") if other in medians]
+        print(f"{mine} " + "; ".join(ratios))
     if args.floor:
         print(f"python_floor / hearts: {medians['python_floor'] / medians['hearts']:.2f}x; "
               f"{ours} / python_floor: {medians[ours] / medians['python_floor']:.2f}x")

@@ -2503,6 +2503,7 @@ typedef struct {
     int n_plays;
     int cut_to_move, stock, last_capturer, target;
     const int *chk, *totals;
+    int public_view; /* openspiel.public_view: the seat's hand and cut card among the unseen */
 } V1In;
 
 /* Write the vector of `in` into v and the mask of its plays (or of the cut) into mask. */
@@ -2523,8 +2524,14 @@ static void v1_write(float *v, int8_t *mask, const V1In *in) {
     set[0] = hand;
     set[1] = table;
     set[2] = unseen;
+    if (in->public_view) {
+        /* What everyone sees of the seat: its own cards are unseen (the caller gives no
+           choice and no plays). */
+        set[0] = 0;
+        set[2] |= hand | (in->cut_card >= 0 ? (mask_t)1 << in->cut_card : 0);
+    }
     for (int s = 0; s < sides; s++) set[3 + (s - my_side + sides) % sides] = in->piles[s];
-    if (in->cut_card >= 0) set[7] = (mask_t)1 << in->cut_card;
+    if (in->cut_card >= 0 && !in->public_view) set[7] = (mask_t)1 << in->cut_card;
     if (in->choice_card >= 0) {
         set[8] = (mask_t)1 << in->choice_card;
         set[9] = in->taken;
@@ -2728,6 +2735,62 @@ static PyObject *fc_spiel_outcomes(PyObject *Py_UNUSED(module), PyObject *arg) {
     return out;
 }
 
+/* The floats 0.0 and 1.0, shared by the lists float_list makes (most of a tensor). */
+static PyObject *FLOAT_ZERO = NULL, *FLOAT_ONE = NULL;
+
+PyDoc_STRVAR(float_list_doc,
+             "float_list(tensor) -> list[float]\n--\n\n"
+             "The float32 items of a C-contiguous buffer as a list of Python floats, what "
+             "OpenSpiel's observation_tensor returns (tensor.tolist(), several times faster: "
+             "the zeros and ones, most of a tensor, are one shared float each).");
+
+static PyObject *fc_float_list(PyObject *Py_UNUSED(module), PyObject *arg) {
+    Py_buffer b;
+    if (PyObject_GetBuffer(arg, &b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
+    const char *f = b.format == NULL ? "B" : b.format;
+    if (*f == '<' || *f == '=' || *f == '@') f++;
+    if (b.itemsize != (Py_ssize_t)sizeof(float) || strcmp(f, "f") != 0) {
+        PyErr_SetString(PyExc_TypeError, "float_list: the tensor must hold float32 items");
+        PyBuffer_Release(&b);
+        return NULL;
+    }
+    Py_ssize_t n = b.len / (Py_ssize_t)sizeof(float);
+    PyObject *out = PyList_New(n);
+    if (out == NULL) {
+        PyBuffer_Release(&b);
+        return NULL;
+    }
+    const uint32_t *bits = (const uint32_t *)b.buf;
+    /* The shared floats' references are counted, then added at once: one increment per
+       item would chain thousands of dependent writes to one counter. */
+    Py_ssize_t zeros = 0, ones = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x;
+        /* Compared bit for bit: -0.0 is not 0.0's object. */
+        if (bits[i] == 0) {
+            x = FLOAT_ZERO;
+            zeros++;
+        } else if (bits[i] == 0x3F800000u) {
+            x = FLOAT_ONE;
+            ones++;
+        } else {
+            float v;
+            memcpy(&v, &bits[i], sizeof v);
+            x = PyFloat_FromDouble((double)v);
+            if (x == NULL) break;
+        }
+        PyList_SET_ITEM(out, i, x);
+    }
+    Py_SET_REFCNT(FLOAT_ZERO, Py_REFCNT(FLOAT_ZERO) + zeros);
+    Py_SET_REFCNT(FLOAT_ONE, Py_REFCNT(FLOAT_ONE) + ones);
+    PyBuffer_Release(&b);
+    if (PyErr_Occurred()) { /* the items not made yet are NULL, which the list skips */
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
+}
+
 /* ---- the module ------------------------------------------------------------ */
 
 static PyTypeObject VecEnvType; /* the batched environment, at the end of the file */
@@ -2743,6 +2806,7 @@ static PyMethodDef fastcore_methods[] = {
     {"likelihoods", fc_likelihoods, METH_VARARGS, likelihoods_doc},
     {"encode_v1", fc_encode_v1, METH_VARARGS, encode_v1_doc},
     {"spiel_outcomes", fc_spiel_outcomes, METH_O, spiel_outcomes_doc},
+    {"float_list", fc_float_list, METH_O, float_list_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2762,6 +2826,9 @@ PyMODINIT_FUNC PyInit__fastcore(void) {
     init_tables();
     init_value_major();
     init_byte_floats();
+    if (FLOAT_ZERO == NULL) FLOAT_ZERO = PyFloat_FromDouble(0.0);
+    if (FLOAT_ONE == NULL) FLOAT_ONE = PyFloat_FromDouble(1.0);
+    if (FLOAT_ZERO == NULL || FLOAT_ONE == NULL) return NULL;
     if (PyType_Ready(&RulesType) < 0) return NULL;
     PyObject *m = PyModule_Create(&fastcore_module);
     if (m == NULL) return NULL;
@@ -3438,9 +3505,22 @@ static PyTypeObject VecEnvType = {
 /* One round dealt from a given deck (the OpenSpiel game's chance nodes drew it) and
    played by chkobba_v1 action ids, as the batched environment plays each of its games:
    the OpenSpiel state's legal actions and steps, without the pure engine. */
+/* One entry of the round's public history (chkobba.fishing.game.Turn), for the
+   information state tensor: a play (card >= 0, its capture, whether it swept) or the cut
+   (card -1, kind 0 keep, 1 table). */
+typedef struct {
+    mask_t capture;
+    int8_t seat, card, kind;
+} SpielTurn;
+
+/* A round's history holds at most one cut and one play per card. */
+#define SPIEL_TURNS (NCARDS + 1)
+
 typedef struct {
     PyObject_HEAD PyObject *rules_o;
     VGame vg;
+    int n_turns;
+    SpielTurn turns[SPIEL_TURNS];
 } SpielRoundObject;
 
 PyDoc_STRVAR(spiel_round_doc,
@@ -3499,6 +3579,7 @@ static PyObject *spiel_round_new(PyTypeObject *Py_UNUSED(type), PyObject *args,
     if (self == NULL) return NULL;
     VGame *vg = &self->vg;
     memset(vg, 0, sizeof(*vg));
+    self->n_turns = 0;
     ml_init(&vg->plays);
     vg->dealer = dealer;
     game_new(&vg->g, R, seats, side_of, dealer, cards);
@@ -3580,6 +3661,26 @@ static PyObject *spiel_round_legal(SpielRoundObject *self, PyObject *Py_UNUSED(i
     return out;
 }
 
+/* Log one entry of the round's history. */
+static void spiel_turn(SpielRoundObject *self, int seat, int card, mask_t capture, int kind) {
+    if (self->n_turns >= SPIEL_TURNS) return; /* cannot happen: one entry per card, one cut */
+    SpielTurn *t = &self->turns[self->n_turns++];
+    t->seat = (int8_t)seat;
+    t->card = (int8_t)card;
+    t->capture = capture;
+    t->kind = (int8_t)kind;
+}
+
+/* vg_play, logged: whether the play swept is whether it scored a sweep point. */
+static int spiel_play(SpielRoundObject *self, int card, mask_t capture) {
+    VGame *vg = &self->vg;
+    int seat = vg->g.turn, side = vg->g.side_of[seat], sweeps = vg->g.chk[side];
+    float rew[MAX_PLAYERS];
+    int code = vg_play(vg, card, capture, rew);
+    spiel_turn(self, seat, card, capture, vg->g.chk[side] != sweeps);
+    return code;
+}
+
 PyDoc_STRVAR(spiel_round_act_doc,
              "act(action) -> int\n--\n\nApply a legal action id of the seat to move: the "
              "seat to move next when play goes on, -1 when it ended the round, -2 when the "
@@ -3595,13 +3696,13 @@ static PyObject *spiel_round_act(SpielRoundObject *self, PyObject *arg) {
     }
     int code = 0;
     if (vg->phase == 0) {
+        spiel_turn(self, vg->g.turn, -1, 0, a == V1_KEEP ? 0 : 1);
         game_deal(&vg->g, a == V1_KEEP ? 1 : 0);
         if (vg->g.void_deal) return PyLong_FromLong(-2);
         vg->phase = 1;
         vg_after_deal(vg);
         vg_gen(vg);
     } else {
-        float rew[MAX_SEATS];
         int before = vg->choice_card;
         /* vg_act without its void-deal branch (phase 1 here). */
         if (before < 0) {
@@ -3613,19 +3714,19 @@ static PyObject *spiel_round_act(SpielRoundObject *self, PyObject *arg) {
                     cap = vg->plays.v[i].capture;
                 }
             if (count == 1) {
-                code = vg_play(vg, (int)a, cap, rew);
+                code = spiel_play(self, (int)a, cap);
             } else {
                 vg->choice_card = (int)a;
                 vg->taken = 0;
             }
         } else if (a == V1_DONE) {
-            code = vg_play(vg, vg->choice_card, vg->taken, rew);
+            code = spiel_play(self, vg->choice_card, vg->taken);
         } else {
             vg->taken |= (mask_t)1 << (a - V1_TAKE);
             int done, open;
             mask_t only = 0;
             vg_next_takes(vg, &done, &open, &only);
-            if (open == 1) code = vg_play(vg, vg->choice_card, only, rew);
+            if (open == 1) code = spiel_play(self, vg->choice_card, only);
         }
     }
     if (spiel_round_failed(self)) return NULL;
@@ -3661,6 +3762,8 @@ static PyObject *spiel_round_copy(SpielRoundObject *self, PyObject *Py_UNUSED(ig
     SpielRoundObject *c = spiel_round_alloc(self->rules_o, self->vg.g.R);
     if (c == NULL) return NULL;
     c->vg = self->vg;
+    c->n_turns = self->n_turns;
+    memcpy(c->turns, self->turns, sizeof(SpielTurn) * (size_t)self->n_turns);
     /* The legal plays live in the list's own buffer (or on the heap): listed again. */
     ml_init(&c->vg.plays);
     if (c->vg.phase == 1 && !c->vg.g.over && !c->vg.g.void_deal) vg_gen(&c->vg);
@@ -3675,7 +3778,119 @@ static PyObject *spiel_round_deepcopy(SpielRoundObject *self, PyObject *Py_UNUSE
     return spiel_round_copy(self, NULL);
 }
 
+/* The chkobba_v1 seating index (encoder._SEATING): 2, 3 or 4 seats alone, or 2 against 2. */
+static inline int v1_seating(const Game *g) {
+    return g->sides != g->seats ? 3 : g->seats - 2;
+}
+
+PyDoc_STRVAR(
+    spiel_round_observe_doc,
+    "observe(out, seat, totals, target, public=False)\n--\n\n"
+    "Write the chkobba_v1 vector of seat into out (868 float32): what encoder.encode_round "
+    "writes from the engine's round, the legal moves and the capture being chosen if seat "
+    "is to move. totals are the sides' match points, target the preset's (they scale the "
+    "totals' entries). public: what every seat sees of it (openspiel.public_view: no hand, "
+    "cut card, choice or legal moves; those cards unseen).");
+
+static PyObject *spiel_round_observe(SpielRoundObject *self, PyObject *args) {
+    PyObject *out_o, *totals_o;
+    int seat, target, public_view = 0;
+    if (!PyArg_ParseTuple(args, "OiOi|p:observe", &out_o, &seat, &totals_o, &target,
+                          &public_view))
+        return NULL;
+    const VGame *vg = &self->vg;
+    const Game *g = &vg->g;
+    int seats = g->seats;
+    if (seat < 0 || seat >= seats) {
+        PyErr_Format(PyExc_ValueError, "observe: seat must be from 0 to %d", seats - 1);
+        return NULL;
+    }
+    int totals[MAX_PLAYERS];
+    if (get_ints(totals_o, g->sides, INT_MIN, INT_MAX, totals, NULL, "totals") < 0) return NULL;
+    Py_buffer vb;
+    if (get_out_buffer(out_o, &vb, V1_SIZE, sizeof(float), "out") < 0) return NULL;
+    int phase = g->over ? 2 : vg->phase;
+    int to_move = !public_view && phase < 2 && !g->void_deal && seat == g->turn;
+    int last[MAX_SEATS - 1];
+    mask_t shown = 0, shown_all = 0;
+    for (int s = 0; s < seats; s++) {
+        mask_t m = vg->declared[s] & g->hands[s];
+        shown_all |= m;
+        if (s != seat) shown |= m;
+    }
+    for (int k = 0; k < seats - 1; k++) last[k] = vg->last_card[(seat + 1 + k) % seats];
+    V1In in = {
+        .seat = seat, .seats = seats, .sides = g->sides, .seating = v1_seating(g),
+        .dealer = vg->dealer, .phase = phase, .side_of = g->side_of, .hands = g->hands,
+        .piles = g->piles, .table = g->table, .leftover = g->leftover,
+        .taken = to_move ? vg->taken : 0, .shown = shown, .shown_all = shown_all,
+        .cut_card = phase == 0 && seat == g->cutter ? vg->cut_card : -1,
+        .choice_card = to_move ? vg->choice_card : -1, .last_cards = last, .n_last = seats - 1,
+        .plays = vg->plays.v, .n_plays = to_move && phase == 1 ? vg->plays.n : 0,
+        .cut_to_move = to_move && phase == 0, .stock = g->stock_len - g->stock_pos,
+        .last_capturer = g->last, .target = target, .chk = g->chk, .totals = totals,
+        .public_view = public_view,
+    };
+    int8_t mask[V1_ACTIONS];
+    v1_write((float *)vb.buf, mask, &in);
+    PyBuffer_Release(&vb);
+    Py_RETURN_NONE;
+}
+
+/* One history entry (spaces.HISTORY_FIELDS): the relative seat (4), the card (40), its
+   capture (40), whether it swept (1), a cut (2: keep, table). */
+#define HIST_SEAT 0
+#define HIST_CARD 4
+#define HIST_CAPTURE 44
+#define HIST_SWEEP 84
+#define HIST_CUT 85
+#define HIST_ENTRY 87
+
+PyDoc_STRVAR(spiel_round_history_doc,
+             "history(out, seat)\n--\n\n"
+             "Write the round's public history as seat sees it into out (float32, whole rows "
+             "of 87: spaces.encode_history's), the rows past it 0. ValueError if out has "
+             "fewer rows than the history has entries.");
+
+static PyObject *spiel_round_history(SpielRoundObject *self, PyObject *args) {
+    PyObject *out_o;
+    int seat;
+    if (!PyArg_ParseTuple(args, "Oi:history", &out_o, &seat)) return NULL;
+    int seats = self->vg.g.seats;
+    if (seat < 0 || seat >= seats) {
+        PyErr_Format(PyExc_ValueError, "history: seat must be from 0 to %d", seats - 1);
+        return NULL;
+    }
+    Py_buffer vb;
+    if (PyObject_GetBuffer(out_o, &vb, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    Py_ssize_t row = (Py_ssize_t)sizeof(float) * HIST_ENTRY;
+    if (vb.len % row || vb.len / row < self->n_turns) {
+        PyErr_Format(PyExc_ValueError,
+                     "history: out must be whole rows of %d float32, at least %d of them",
+                     HIST_ENTRY, self->n_turns);
+        PyBuffer_Release(&vb);
+        return NULL;
+    }
+    float *v = (float *)vb.buf;
+    memset(v, 0, (size_t)vb.len);
+    for (int i = 0; i < self->n_turns; i++, v += HIST_ENTRY) {
+        const SpielTurn *t = &self->turns[i];
+        v[HIST_SEAT + (t->seat - seat + seats) % seats] = 1.0f;
+        if (t->card < 0) {
+            v[HIST_CUT + t->kind] = 1.0f;
+            continue;
+        }
+        v[HIST_CARD + t->card] = 1.0f;
+        for (mask_t m = t->capture; m; m &= m - 1) v[HIST_CAPTURE + lowest(m)] = 1.0f;
+        v[HIST_SWEEP] = (float)t->kind;
+    }
+    PyBuffer_Release(&vb);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef spiel_round_methods[] = {
+    {"observe", (PyCFunction)spiel_round_observe, METH_VARARGS, spiel_round_observe_doc},
+    {"history", (PyCFunction)spiel_round_history, METH_VARARGS, spiel_round_history_doc},
     {"legal", (PyCFunction)spiel_round_legal, METH_NOARGS, spiel_round_legal_doc},
     {"act", (PyCFunction)spiel_round_act, METH_O, spiel_round_act_doc},
     {"turn", (PyCFunction)spiel_round_turn, METH_NOARGS, spiel_round_turn_doc},

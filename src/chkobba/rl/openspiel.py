@@ -29,7 +29,10 @@ the information state tensor is the ``chkobba_v1+history`` vector of the round
 (:class:`~chkobba.rl.spaces.ObsSpec`) and the cut card the player saw as cutter;
 the observation string and tensor are the current ``chkobba_v1`` view; the
 public observation (``private_info=NONE``) leaves out the player's hand, cut
-card and choice. ``resample_from_infostate`` deals the cards the player has not
+card and choice. On the fast path the compiled kernel's round writes the observation
+and information state tensors (:class:`ChkobbaObserver`), and the state's
+``observation_tensor`` and ``information_state_tensor`` answer in Python.
+``resample_from_infostate`` deals the cards the player has not
 seen at random among the places they may be, which is what ISMCTS needs.
 
 Players for ``chkobba duel`` and ``tournament``: ``openspiel-ismcts`` and
@@ -83,6 +86,8 @@ except ImportError:  # not built: no compiler where the package was installed
     _fastcore = None  # type: ignore[assignment]
 
 _SPIEL_ROUND: Final = fast.AVAILABLE and hasattr(_fastcore, "SpielRound")
+_KERNEL_TENSORS: Final = _SPIEL_ROUND and hasattr(_fastcore.SpielRound, "observe")
+"""Whether the kernel's round writes the observers' tensors itself (:class:`ChkobbaObserver`)."""
 FAST = True
 """Whether new states play their rounds on the compiled kernel where it can (the rules
 and table it supports, ``CHKOBBA_PURE`` unset): the fast path. False: the engine plays
@@ -121,6 +126,16 @@ def _outcomes_py(left: int) -> list[tuple[int, float]]:
         left ^= low
     return out
 
+
+def _tolist(tensor: np.ndarray) -> list[float]:
+    """A tensor as OpenSpiel's list of floats (the reference of the kernel's ``float_list``)."""
+    return tensor.tolist()  # type: ignore[no-any-return]
+
+
+float_list = _fastcore.float_list if _KERNEL_TENSORS else _tolist
+"""A float32 tensor as a list of Python floats, what OpenSpiel's ``observation_tensor``
+returns: the kernel's where it is live (several times faster than ``tolist``), else
+:func:`_tolist`."""
 
 outcomes_of = (_fastcore.spiel_outcomes if _SPIEL_ROUND and hasattr(_fastcore, "spiel_outcomes")
                else _outcomes_py)
@@ -190,6 +205,10 @@ class Settings:
     """The kernel's rule struct (the fast path), or None."""
     key: tuple[tuple[str, Any], ...]
     """The parameters, as :func:`settings_of` files them."""
+    observers: dict[bool, ChkobbaObserver] = field(default_factory=dict, compare=False,
+                                                   repr=False)
+    """The observers that answer the states' ``observation_tensor`` (False) and
+    ``information_state_tensor`` (True) calls, made when first asked for."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Settings:
         """Immutable: OpenSpiel's ``clone`` shares it."""
@@ -805,6 +824,20 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
             return d.round
         return None
 
+    # OpenSpiel's C++ State answers these through the observer too, but first makes a new
+    # initial state to size the tensor (at every call), then copies the tensor twice: the
+    # same list given here directly costs a fraction of it. C++ callers still go that way.
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """OpenSpiel's ``observation_tensor``: the default observer's tensor of ``player``
+        (the player to move if None), as a list of floats."""
+        return _tensor_observer(self.data.game, False).tensor_list(self, player)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """OpenSpiel's ``information_state_tensor``: the perfect-recall observer's tensor of
+        ``player`` (the player to move if None), as a list of floats."""
+        return _tensor_observer(self.data.game, True).tensor_list(self, player)
+
     def observation_of(self, player: int) -> Observation | None:
         """The engine's observation of ``player`` (None while nothing is dealt)."""
         s = self.data
@@ -877,24 +910,45 @@ class ChkobbaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         return state
 
 
-class ChkobbaObserver:
-    """OpenSpiel's observer of the game (``python/observation.py``'s interface)."""
+def _tensor_observer(game: Settings, perfect_recall: bool) -> ChkobbaObserver:
+    """The observer of OpenSpiel's default observation (``perfect_recall`` False) or
+    information state (True) of ``game``, one per game's settings."""
+    got = game.observers.get(perfect_recall)
+    if got is None:
+        got = game.observers[perfect_recall] = ChkobbaObserver(
+            game, pyspiel.IIGObservationType(perfect_recall=perfect_recall), None)
+    return got
 
-    def __init__(self, game: ChkobbaGame, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
+
+class ChkobbaObserver:
+    """OpenSpiel's observer of the game (``python/observation.py``'s interface).
+
+    On the fast path the kernel's round writes the tensor of the default observation, of
+    the information state and of their public views straight into :attr:`tensor`
+    (``SpielRound.observe`` and ``history``), with no catching up of the engine's round;
+    the factored private part and the pure path write it from the engine's round (the reference:
+    ``tests/test_rl_openspiel_tensors.py`` checks that both write the same tensors).
+    """
+
+    def __init__(self, game: ChkobbaGame | Settings, iig_obs_type: Any,
+                 params: dict[str, Any] | None) -> None:
         """The tensor's pieces for this kind of observation."""
         if params:
             raise ValueError(f"the chkobba observer takes no parameters, not {params}")
         if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ValueError("the chkobba observer shows one player's cards, never all players'")
-        self.game = settings_of(game.get_parameters())
+        self.game = game if isinstance(game, Settings) else settings_of(game.get_parameters())
         self.public = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
         # Factored observations: the player's own part alone (public_info=False).
         self.private_only = not iig_obs_type.public_info
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.kernel = _KERNEL_TENSORS and not self.private_only
+        """Whether the kernel's round writes the tensor of a state on the fast path."""
         self.spec = ObsSpec(self.game.rules, history=self.perfect_recall)
+        self.entries = history_length(self.game.rules)
         pieces: list[tuple[str, int, tuple[int, ...]]] = [("observation", OBS_SIZE, (OBS_SIZE,))]
         if self.perfect_recall:
-            n = history_length(self.game.rules)
+            n = self.entries
             pieces.append(("history", n * HISTORY_ENTRY, (n, HISTORY_ENTRY)))
             pieces.append(("cut_seen", 40, (40,)))
             if self.game.infostate == "match":
@@ -907,9 +961,26 @@ class ChkobbaObserver:
         for name, size, shape in pieces:
             self.dict[name] = self.tensor[at : at + size].reshape(shape)
             at += size
+        self._observation = self.dict["observation"]
+
+    def tensor_list(self, state: ChkobbaState, player: int | None) -> list[float]:
+        """The tensor of ``state`` as ``player`` sees it (the player to move if None), as
+        OpenSpiel's ``observation_tensor`` returns it: a list of floats."""
+        s = state.data
+        if player is None:
+            player = s.to_move
+        if not 0 <= player < s.game.players:
+            raise pyspiel.SpielError(
+                f"a tensor is a player's: player {player} is not among 0 to {s.game.players - 1}")
+        self.set_from(state, player)
+        return float_list(self.tensor)
 
     def set_from(self, state: ChkobbaState, player: int) -> None:
         """Fill the tensor with ``state`` as ``player`` sees it (all 0 before the deal)."""
+        s = state.data
+        if self.kernel and s.fast:
+            self._set_from_kernel(s, player)
+            return
         self.tensor.fill(0)
         r = state.view_round()
         if r is None:
@@ -942,6 +1013,47 @@ class ChkobbaObserver:
                 self.dict["cut_seen"][r.shuffle[0]] = 1.0
             if "earlier_rounds" in self.dict:
                 self._earlier_rounds(state, r, player)
+
+    def _set_from_kernel(self, s: StateData, player: int) -> None:
+        """:meth:`set_from` on the fast path: the kernel's rounds write the tensor."""
+        deals = s.deals
+        if not deals or (s.dealing and not s.over):
+            self.tensor.fill(0)  # nothing dealt yet (see ChkobbaState.view_round)
+            return
+        d = deals[-1]
+        core = d.core if d.core is not None else d.kernel()
+        g = s.game
+        # Every entry of the observation is written: no fill first.
+        core.observe(self._observation, player, s.totals, g.rules.target, self.public)
+        if not self.perfect_recall:
+            return
+        pieces = self.dict
+        core.history(pieces["history"], player)
+        cut_seen = pieces["cut_seen"]
+        cut_seen.fill(0)
+        # The cut card is the cutter's alone: never in a public view.
+        cut_choice = g.rules.cut_choice and not self.public
+        players = g.players
+        if cut_choice and player == (d.dealer + 1) % players:  # the cutter saw the top card
+            cut_seen[d.deck[0]] = 1.0
+        rows = pieces.get("earlier_rounds")
+        if rows is None:
+            return
+        # As _earlier_rounds: one row per earlier round, void deals left out.
+        rows.fill(0)
+        n = self.entries * HISTORY_ENTRY
+        k = 0
+        for e in deals[:-1]:
+            if k >= len(rows):
+                break
+            core = e.core if e.core is not None else e.kernel()
+            if core.void:
+                continue
+            row = rows[k]
+            core.history(row[:n], player)
+            if cut_choice and player == (e.dealer + 1) % players:
+                row[n + e.deck[0]] = 1.0
+            k += 1
 
     def _earlier_rounds(self, state: ChkobbaState, now: Round, player: int) -> None:
         """The rounds of the match before ``now`` (void deals left out: they were dealt
