@@ -364,7 +364,7 @@ def scorer_from(network, seed: int = 0):  # type: ignore[no-untyped-def]
 
 
 def segment_log_softmax(x, seg, b):  # type: ignore[no-untyped-def]
-    """The log-softmax of ``x`` within each decision (``seg``: each row's decision, ``b`` of them)."""
+    """The log-softmax of ``x`` within each decision (``seg``: each row's decision, of ``b``)."""
     import torch
 
     m = torch.full((b,), -1e9).scatter_reduce(0, seg, x, "amax")

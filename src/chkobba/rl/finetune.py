@@ -59,8 +59,9 @@ class FinetuneError(ValueError):
 
 def log_softmax(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """The log-probabilities of the softmax of ``x`` (one decision's moves)."""
-    z = x - x.max()
-    return z - np.log(np.exp(z).sum())
+    z: npt.NDArray[np.float64] = x - x.max()
+    out: npt.NDArray[np.float64] = z - np.log(np.exp(z).sum())
+    return out
 
 
 @dataclass
@@ -239,7 +240,9 @@ def play_pair(
     for me in (0, 1):
         r = Rollouts()
         learner = Sampler(network, r, draws, temperature)
-        other = opponent_agent(name, frozen, network, sub_seed(seed, index, 3 + me))
+        # The opponent's seed is the one ``chkobba duel`` gives it (game ``me``, seat
+        # ``1 - me``): at a temperature near zero the pair is the duel's.
+        other = opponent_agent(name, frozen, network, sub_seed(seed, index, me, 1 - me))
         agents: list[Agent] = [learner, other] if me == 0 else [other, learner]
         table = g.start(rules, 2, False, seed=0, dealer=dealer, decks=lambda k: deck)
         play_out(table, agents, [[], []], "round")
