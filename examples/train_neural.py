@@ -373,17 +373,6 @@ def segment_log_softmax(x, seg, b):  # type: ignore[no-untyped-def]
     return x - m[seg] - torch.log(z[seg])
 
 
-def duel_network(network, b: str, rules_name: str, pairs: int, seed: int):  # type: ignore[no-untyped-def]
-    """The network alone (its best move, no solve) against ``b``: the duel's result."""
-    from chkobba.agents.base import AGENTS
-    from chkobba.duel.harness import run_duel
-    from chkobba.fishing.rules import preset
-    from chkobba.rl.neural import NeuralAgent
-
-    AGENTS["finetune-candidate"] = lambda s: NeuralAgent(network, "finetune-candidate")
-    return run_duel("finetune-candidate", b, pairs, seed=seed, rules=preset(rules_name), jobs=1)
-
-
 def ppo_step(model, reference, opt, batch, args, rng):  # type: ignore[no-untyped-def]
     """PPO's clipped update (Schulman et al. 2017) on one round's decisions: ``--epochs``
     passes of minibatches; the loss is the clipped surrogate of the chosen moves'
@@ -454,7 +443,7 @@ def finetune(args: argparse.Namespace) -> None:
 
     import torch
 
-    from chkobba.rl.finetune import League, collect
+    from chkobba.rl.finetune import League, collect, pair_margins, paired_gain
     from chkobba.rl.neural import load_network
 
     if args.seed >= SEED_LIMIT:
@@ -481,18 +470,29 @@ def finetune(args: argparse.Namespace) -> None:
     weights = out / f"neural_{args.rules}.npz"
     last = out / f"last_{args.rules}.npz"
 
+    start: dict[str, np.ndarray] = {}
+    checkpoints = out / "checkpoints"
+    checkpoints.mkdir(exist_ok=True)
+
     def measure(round_number: int, decisions: int, extra: dict) -> None:
+        # The network alone against heuristic and greedy on the selection seed's pairs,
+        # and, paired on the same deals, its gain over the initial network there: the
+        # weights kept are the best gain against heuristic.
         nonlocal best
         net = model.export(args.rules)
+        net.save(checkpoints / f"round{round_number:05d}.npz")
         point: dict = {"round": round_number, "decisions": decisions,
                        "cpu_seconds": round(time.process_time() - c0, 1),
                        "seconds": round(time.perf_counter() - t0, 1), **extra}
         for b, pairs in (("heuristic", args.pairs), ("greedy", args.greedy_pairs)):
             if pairs:
-                r = duel_network(net, b, args.rules, pairs, args.duel_seed)
-                point[b] = [r.margin.mean, r.margin.low, r.margin.high]
-        if point["heuristic"][0] > best:
-            best = point["heuristic"][0]
+                m = pair_margins(net, b, args.rules, args.duel_seed, pairs)
+                start.setdefault(b, m)
+                half = 1.96 * float(m.std(ddof=1)) / np.sqrt(pairs)
+                point[b] = [float(m.mean()), float(m.mean()) - half, float(m.mean()) + half]
+                point[b + "_gain"] = list(paired_gain(m, start[b]))
+        if point["heuristic_gain"][0] > best:
+            best = point["heuristic_gain"][0]
             net.save(weights)
             point["kept"] = True
         curve.append(point)
@@ -528,7 +528,8 @@ def finetune(args: argparse.Namespace) -> None:
             if k % args.measure_every:
                 measure(k, decisions, {})
             break
-    print(f"wrote {weights} (best against heuristic on seed {args.duel_seed}: {best:+.3f}), "
+    print(f"wrote {weights} (best gain over the initial network against heuristic on seed "
+          f"{args.duel_seed}: {best:+.3f}), "
           f"{time.process_time() - c0:.0f} CPU seconds")
 
 
@@ -572,17 +573,25 @@ def plot(args: argparse.Namespace) -> None:
     for ax, meta in zip(axes[0], curves, strict=True):
         for who, colour in (("greedy", "tab:green"), ("heuristic", "tab:orange")):
             pts = [p for p in meta["curve"] if who in p]
-            x = [p["epoch"] for p in pts]
+            # A distillation's curve is by epoch, a fine-tuning's by decisions played.
+            tuned = "init" in meta
+            x = [p["decisions"] / 1e6 if tuned else p["epoch"] for p in pts]
             ax.errorbar(x, [p[who][0] for p in pts],
                         yerr=[[p[who][0] - p[who][1] for p in pts],
                               [p[who][2] - p[who][0] for p in pts]],
                         marker="o", capsize=3, color=colour, label=f"against {who}")
         ax.axhline(0, color="grey", lw=0.8)
-        ax.set_title(f"{meta['rules']}: {meta['decisions']:,} expert decisions")
-        ax.set_xlabel("epoch")
-        ax.set_ylabel(f"margin, points a deal ({meta['pairs']} pairs, 95%)")
+        if "init" in meta:
+            ax.set_title(f"{meta['rules']}: PPO from the distilled network")
+            ax.set_xlabel("learner's decisions (millions)")
+        else:
+            ax.set_title(f"{meta['rules']}: {meta['decisions']:,} expert decisions")
+            ax.set_xlabel("epoch")
+        pairs = meta["pairs"] if "greedy_pairs" not in meta else (
+            f"{meta['pairs']} and {meta['greedy_pairs']} pairs")
+        ax.set_ylabel(f"margin, points a deal ({pairs}, 95%)")
         ax.legend()
-    fig.suptitle("The learned player `neural` while it is distilled from the expert")
+    fig.suptitle(args.title)
     fig.tight_layout()
     fig.savefig(args.out, dpi=90)
     print(f"wrote {args.out}")
@@ -747,6 +756,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("plot", help="draw training curves as a PNG")
     p.add_argument("curve", nargs="+", help="curve files written by train --curve")
     p.add_argument("--out", default="docs/img/neural_curve.png")
+    p.add_argument("--title", default="The learned player `neural` while it is distilled "
+                   "from the expert")
     p.set_defaults(run=plot)
     return parser
 

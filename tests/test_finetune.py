@@ -31,6 +31,8 @@ from chkobba.rl.finetune import (
     advantages,
     collect,
     log_softmax,
+    pair_margins,
+    paired_gain,
     play_pair,
 )
 from chkobba.rl.neural import NeuralAgent, load_network, move_features, weights_for
@@ -80,6 +82,19 @@ def test_the_returns_are_the_duels_margins(monkeypatch: pytest.MonkeyPatch) -> N
         assert r.pair == [index] * len(r) and r.opponent == ["heuristic"] * len(r)
         # The pair's summed margin is the duel pair's (twice its mean margin).
         assert r.ret[0] + r.other[0] == pytest.approx(2 * duel_pair(spec, index).margin)
+
+
+def test_pair_margins_are_the_duels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The network alone against a player, pair by pair, is ``chkobba duel``'s pair; two
+    networks' paired gain is the mean of their per-pair differences."""
+    net = shipped("scopa")
+    monkeypatch.setitem(AGENTS, "finetune-test", lambda s: NeuralAgent(net, "finetune-test"))
+    spec = DuelSpec("finetune-test", "greedy", 2, "round", 11, preset("scopa"))
+    got = pair_margins(net, "greedy", "scopa", 11, 3)
+    assert got.tolist() == [duel_pair(spec, i).margin for i in range(3)]
+    assert paired_gain(got, got) == (0.0, 0.0, 0.0)
+    mean, low, high = paired_gain(got + np.array([1.0, 0.0, 2.0]), got)
+    assert mean == pytest.approx(1.0) and low < 1.0 < high
 
 
 def test_the_rollouts_are_reproducible() -> None:

@@ -216,6 +216,49 @@ def margins(rules_name: str, table_points: Sequence[int], side_of: Sequence[int]
     return [sign * (a - b), sign * (b - a)]
 
 
+def play_game(
+    rules_name: str, seed: int, index: int, me: int, learner: Agent, other: Agent
+) -> float:
+    """Game ``me`` of pair ``index`` of ``seed`` (the deal ``chkobba duel`` deals there),
+    ``learner`` in seat ``me`` against ``other``: the learner's round-point margin."""
+    g = game("chkobba")
+    rules = preset(rules_name)
+    rng = random.Random(sub_seed(seed, index))
+    dealer = rng.randrange(2)
+    deck = g.draw_deck(rng, rules, 2, False, dealer)
+    agents = [learner, other] if me == 0 else [other, learner]
+    table = g.start(rules, 2, False, seed=0, dealer=dealer, decks=lambda k: deck)
+    play_out(table, agents, [[], []], "round")
+    return margins(rules_name, table.round_points(0), table.side_of)[me]
+
+
+def pair_margins(
+    network: Network, opponent: str, rules_name: str, seed: int, pairs: int
+) -> npt.NDArray[np.float64]:
+    """The network alone (its best move, :class:`~chkobba.rl.neural.NeuralAgent`) against
+    the registered player ``opponent``: each pair's mean margin, as ``chkobba duel``
+    plays pairs ``0`` to ``pairs - 1`` of ``seed``. Two networks measured on the same
+    seed play the same deals, so their per-pair difference (:func:`paired_gain`) is free of
+    most of the cards' luck: where they choose alike, their games are the same."""
+    out = np.zeros(pairs)
+    for index in range(pairs):
+        out[index] = sum(
+            play_game(rules_name, seed, index, me, NeuralAgent(network, "candidate"),
+                      make_agent(opponent, sub_seed(seed, index, me, 1 - me)))
+            for me in (0, 1)
+        ) / 2
+    return out
+
+
+def paired_gain(
+    new: npt.NDArray[np.float64], old: npt.NDArray[np.float64]
+) -> tuple[float, float, float]:
+    """The mean per-pair difference ``new - old`` and its 95% interval (normal)."""
+    d = np.asarray(new, np.float64) - np.asarray(old, np.float64)
+    half = 1.96 * float(d.std(ddof=1)) / np.sqrt(len(d)) if len(d) > 1 else float("inf")
+    return float(d.mean()), float(d.mean()) - half, float(d.mean()) + half
+
+
 def play_pair(
     network: Network,
     league: League,
@@ -228,11 +271,6 @@ def play_pair(
     against a league member drawn for the pair, the learner (:class:`Sampler`) in seat 0
     and then in seat 1. Returns the learner's decisions of both games, each with its
     game's margin (:attr:`Rollouts.ret`) and the other game's (:attr:`Rollouts.other`)."""
-    g = game("chkobba")
-    rules = preset(rules_name)
-    rng = random.Random(sub_seed(seed, index))
-    dealer = rng.randrange(2)
-    deck = g.draw_deck(rng, rules, 2, False, dealer)
     name, frozen = league.draw(random.Random(sub_seed(seed, index, 1)))
     draws = np.random.default_rng(sub_seed(seed, index, 2))
     games: list[Rollouts] = []
@@ -243,10 +281,7 @@ def play_pair(
         # The opponent's seed is the one ``chkobba duel`` gives it (game ``me``, seat
         # ``1 - me``): at a temperature near zero the pair is the duel's.
         other = opponent_agent(name, frozen, network, sub_seed(seed, index, me, 1 - me))
-        agents: list[Agent] = [learner, other] if me == 0 else [other, learner]
-        table = g.start(rules, 2, False, seed=0, dealer=dealer, decks=lambda k: deck)
-        play_out(table, agents, [[], []], "round")
-        results.append(margins(rules_name, table.round_points(0), table.side_of)[me])
+        results.append(play_game(rules_name, seed, index, me, learner, other))
         games.append(r)
     out = Rollouts()
     for me, r in enumerate(games):
@@ -307,5 +342,8 @@ __all__ = [
     "log_softmax",
     "margins",
     "opponent_agent",
+    "pair_margins",
+    "paired_gain",
+    "play_game",
     "play_pair",
 ]
