@@ -390,7 +390,7 @@ def ppo_step(model, reference, opt, batch, args, rng):  # type: ignore[no-untype
     chosen_all = np.asarray(batch.chosen, dtype=np.int64)
     old_logp_all = torch.tensor(batch.logp, dtype=torch.float32)
     ret_all = torch.tensor(batch.ret, dtype=torch.float32)
-    adv_np = advantages(batch, args.baseline)
+    adv_np = advantages(batch, args.baseline, args.gae_lambda)
     adv_all = torch.from_numpy((adv_np / (adv_np.std() + 1e-8)).astype(np.float32))
     t = args.temperature
 
@@ -501,7 +501,8 @@ def finetune(args: argparse.Namespace) -> None:
                 "pairs": args.pairs, "greedy_pairs": args.greedy_pairs,
                 "duel_seed": args.duel_seed, "settings": {
                     k: getattr(args, k) for k in ("lr", "clip", "kl", "temperature",
-                                                  "baseline", "pairs_per_round", "ppo_epochs",
+                                                  "baseline", "gae_lambda", "pairs_per_round",
+                                                  "ppo_epochs",
                                                   "minibatch", "value_coef", "seed")},
                 "curve": curve}
         (out / f"curve_{args.rules}.json").write_text(json.dumps(meta, indent=1))
@@ -717,9 +718,11 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--temperature", type=float, default=0.3,
                    help="the sampling policy's softmax temperature over the logits")
     f.add_argument("--baseline", choices=("value", "duplicate", "both"), default="value")
-    f.add_argument("--lr", type=float, default=3e-5)
+    f.add_argument("--gae-lambda", type=float, default=0.9,
+                   help="with --baseline value: the advantage's lambda (1: return less value)")
+    f.add_argument("--lr", type=float, default=1e-4)
     f.add_argument("--clip", type=float, default=0.2)
-    f.add_argument("--kl", type=float, default=0.05, help="weight of the KL to the initial policy")
+    f.add_argument("--kl", type=float, default=0.02, help="weight of the KL to the initial policy")
     f.add_argument("--value-coef", type=float, default=0.25)
     f.add_argument("--max-grad", type=float, default=1.0)
     f.add_argument("--ppo-epochs", type=int, default=4)

@@ -80,6 +80,7 @@ def test_the_returns_are_the_duels_margins(monkeypatch: pytest.MonkeyPatch) -> N
         want_other = np.where(first, games[1].margin, games[0].margin)
         assert np.array_equal(np.asarray(r.other), want_other)
         assert r.pair == [index] * len(r) and r.opponent == ["heuristic"] * len(r)
+        assert r.game == sorted(r.game) and set(r.game) == {0, 1}
         # The pair's summed margin is the duel pair's (twice its mean margin).
         assert r.ret[0] + r.other[0] == pytest.approx(2 * duel_pair(spec, index).margin)
 
@@ -118,6 +119,19 @@ def test_advantages_and_their_baselines() -> None:
     assert advantages(r, "both").tolist() == [2.25, 0.75]
     with pytest.raises(FinetuneError, match="unknown baseline"):
         advantages(r, "mean")
+
+
+def test_the_generalised_advantage_stays_within_each_game() -> None:
+    """With lambda 0 a decision's advantage is the next decision's value less its own (the
+    game's result after its last decision); with lambda 1 the return less the value; a
+    game's values never leak into another's."""
+    r = Rollouts(ret=[1.0, 1.0, 1.0, -2.0, -2.0], other=[-2.0] * 3 + [1.0] * 2,
+                 value=[0.5, 0.25, 0.0, -1.0, -0.5], pair=[4] * 5, game=[0, 0, 0, 1, 1])
+    assert advantages(r, "value", 0.0).tolist() == [-0.25, -0.25, 1.0, 0.5, -1.5]
+    assert advantages(r, "value", 1.0).tolist() == [0.5, 0.75, 1.0, -1.0, -1.5]
+    half = advantages(r, "value", 0.5)
+    assert half[2] == 1.0 and half[1] == -0.25 + 0.5 * 1.0 and half[4] == -1.5
+    assert half[3] == 0.5 + 0.5 * -1.5
 
 
 def test_the_league() -> None:
@@ -165,8 +179,8 @@ def test_a_ppo_step_changes_the_weights_and_the_file_plays(tmp_path: Path) -> No
         logp = ex.segment_log_softmax(out[:, 0] / 0.3, seg, len(batch)).numpy()
     assert np.allclose(logp[offsets[:-1] + np.asarray(batch.chosen)], batch.logp, atol=1e-4)
     before = [p.detach().clone() for p in model.modules.parameters()]
-    args = argparse.Namespace(baseline="value", temperature=0.3, ppo_epochs=2, minibatch=16,
-                              clip=0.2, kl=0.05, value_coef=0.25, max_grad=1.0)
+    args = argparse.Namespace(baseline="value", gae_lambda=0.9, temperature=0.3, ppo_epochs=2,
+                              minibatch=16, clip=0.2, kl=0.05, value_coef=0.25, max_grad=1.0)
     reference = ex.scorer_from(net)
     opt = torch.optim.Adam(model.modules.parameters(), lr=1e-3)
     stats = ex.ppo_step(model, reference, opt, batch, args, np.random.default_rng(0))

@@ -86,6 +86,9 @@ class Rollouts:
     """The learner's margin in the other game of the pair (the seats swapped)."""
     pair: list[int] = field(default_factory=list)
     """The pair's index."""
+    game: list[int] = field(default_factory=list)
+    """The game of the pair: the learner's seat (0 or 1). A game's decisions are
+    consecutive records, in the order they were made."""
     opponent: list[str] = field(default_factory=list)
     """The league member it played."""
 
@@ -289,6 +292,7 @@ def play_pair(
         r.ret.extend([results[me]] * n)
         r.other.extend([results[1 - me]] * n)
         r.pair.extend([index] * n)
+        r.game.extend([me] * n)
         r.opponent.extend([name] * n)
         out.extend(r)
     return out
@@ -310,16 +314,34 @@ def collect(
     return out
 
 
-def advantages(rollouts: Rollouts, baseline: str) -> npt.NDArray[np.float64]:
+def advantages(
+    rollouts: Rollouts, baseline: str, lam: float = 1.0
+) -> npt.NDArray[np.float64]:
     """Each decision's advantage: its return less a baseline that does not depend on the
-    move drawn. ``value``: the state's value (:attr:`Rollouts.value`); ``duplicate``:
-    minus the other game's margin, what the opponent made of the same cards (so the
-    advantage is the pair's summed margin); ``both``: the return less the mean of the two."""
+    move drawn. ``value``: the state's value (:attr:`Rollouts.value`), with ``lam`` below 1
+    the generalised advantage estimate (Schulman et al. 2016: the value's changes from one
+    decision of the game to the next, weighted by powers of ``lam``; no discount, the only
+    reward the margin at the end; ``lam`` = 1 is the return less the value);
+    ``duplicate``: minus the other game's margin, what the opponent made of the same cards
+    (so the advantage is the pair's summed margin); ``both``: the return less the mean of
+    the two."""
     ret = np.asarray(rollouts.ret, dtype=np.float64)
     value = np.asarray(rollouts.value, dtype=np.float64)
     dup = -np.asarray(rollouts.other, dtype=np.float64)
     if baseline == "value":
-        return ret - value
+        if lam == 1.0:
+            return ret - value
+        out = np.zeros(len(ret))
+        # Walk back through each game: its records are consecutive, the last one's next
+        # value is the game's result.
+        acc = 0.0
+        for k in range(len(ret) - 1, -1, -1):
+            last = k == len(ret) - 1 or (rollouts.pair[k + 1], rollouts.game[k + 1]) != (
+                rollouts.pair[k], rollouts.game[k])
+            nxt = ret[k] if last else value[k + 1]
+            acc = (nxt - value[k]) + (0.0 if last else lam * acc)
+            out[k] = acc
+        return out
     if baseline == "duplicate":
         return ret - dup
     if baseline == "both":
