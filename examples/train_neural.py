@@ -32,11 +32,22 @@ player"):
 ``teacher``
     measures the data's expert (the search at ``--samples``) against ``heuristic``: the
     strength the network imitates.
+``finetune``
+    reinforcement from a weight file (``--init``): rounds of duplicate pairs against a
+    league (``--opponents``: registered players and ``self``, frozen past versions, with
+    weights), each followed by a PPO update of the torch twin, with a KL penalty to the
+    initial policy (:mod:`chkobba.rl.finetune`, ``docs/rl.md`` "Fourth round"). Every
+    ``--measure-every`` rounds the network alone is measured against heuristic and greedy
+    on ``--duel-seed`` (paired with the initial network on the same deals); the weights
+    with the best gain against heuristic go to ``--out``/neural_<rules>.npz, the curve to
+    ``--out``/curve_<rules>.json (``plot`` draws it).
 
     python examples/train_neural.py all --rules scopa --games 2400 --out neural-out
     python examples/train_neural.py generate --rules chkobba --games 1200 --out data/neural
     python examples/train_neural.py train --rules chkobba --data data/neural \
         --weights neural-out/neural_chkobba.npz --curve neural-out/curve_chkobba.json
+    python examples/train_neural.py finetune --rules chkobba --cpu-minutes 30 \
+        --init src/chkobba/rl/weights/neural_chkobba.npz --out finetune-out
 """
 
 from __future__ import annotations
