@@ -445,6 +445,63 @@ def ppo_step(model, reference, opt, batch, args, rng):  # type: ignore[no-untype
     return stats
 
 
+def vine_step(model, reference, opt, batch, args, rng):  # type: ignore[no-untyped-def]
+    """The update on vine decisions (``--estimator vine``): every tried move's margin on
+    the true cards is known, so the policy's gradient is taken over all of them at once
+    (the expected policy gradient, Ciosek & Whiteson 2018: raise the probability of each
+    tried move by its margin over the policy's mean of the tried ones), with the same KL
+    penalty to the distilled policy, and the value head regressed on every tried margin."""
+    import torch
+
+    offsets = batch.offsets()
+    counts = np.diff(offsets)
+    obs_all = torch.from_numpy(batch.obs_array())
+    feats_all = torch.from_numpy(batch.features_array())
+    q_all = np.concatenate(batch.q)
+    tried_all = ~np.isnan(q_all)
+    scale = float(np.nanstd(q_all)) + 1e-8
+    t = args.temperature
+
+    def gather(ids):  # type: ignore[no-untyped-def]
+        c = counts[ids]
+        seg = np.repeat(np.arange(len(ids)), c)
+        rows = np.repeat(offsets[ids], c) + np.arange(int(c.sum())) - np.repeat(np.cumsum(c) - c, c)
+        return obs_all[ids], feats_all[rows], torch.from_numpy(seg), rows
+
+    stats: dict[str, float] = {}
+    for _ in range(args.ppo_epochs):
+        sums = {"policy": 0.0, "value": 0.0, "kl_ref": 0.0}
+        order = rng.permutation(len(batch))
+        for start in range(0, len(order), args.minibatch):
+            ids = order[start:start + args.minibatch]
+            o, f, seg, rows = gather(ids)
+            b = len(ids)
+            tried = torch.from_numpy(tried_all[rows])
+            q = torch.from_numpy(np.nan_to_num(q_all[rows]).astype(np.float32))
+            out = model(o, f, seg)
+            logp = segment_log_softmax(out[:, 0] / t, seg, b)
+            p = torch.exp(logp)
+            with torch.no_grad():
+                ref = segment_log_softmax(reference(o, f, seg)[:, 0] / t, seg, b)
+                pt = p * tried
+                mean = (torch.zeros(b).index_add(0, seg, pt * q)
+                        / torch.zeros(b).index_add(0, seg, pt).clamp_min(1e-12))
+                adv = (q - mean[seg]) * tried / scale
+            gain = torch.zeros(b).index_add(0, seg, p * adv)
+            kl_ref = torch.zeros(b).index_add(0, seg, p * (logp - ref))
+            value = torch.nn.functional.smooth_l1_loss(out[tried, 1], q[tried])
+            loss = -gain.mean() + args.kl * kl_ref.mean() + args.value_coef * value
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.modules.parameters(), args.max_grad)
+            opt.step()
+            sums["policy"] += float(-gain.detach().mean()) * b
+            sums["value"] += float(value.detach()) * b
+            sums["kl_ref"] += float(kl_ref.detach().mean()) * b
+        stats = {k: v / len(batch) for k, v in sums.items()}
+    return stats
+
+
 def finetune(args: argparse.Namespace) -> None:
     """Reinforcement from the distilled network (``docs/rl.md``, "Fourth round"): rounds of
     duplicate pairs against the league (:mod:`chkobba.rl.finetune`), each followed by a PPO
@@ -511,9 +568,10 @@ def finetune(args: argparse.Namespace) -> None:
         meta = {"rules": args.rules, "init": str(args.init), "opponents": args.opponents,
                 "pairs": args.pairs, "greedy_pairs": args.greedy_pairs,
                 "duel_seed": args.duel_seed, "settings": {
-                    k: getattr(args, k) for k in ("lr", "clip", "kl", "temperature",
-                                                  "baseline", "gae_lambda", "pairs_per_round",
-                                                  "ppo_epochs",
+                    k: getattr(args, k) for k in ("estimator", "lr", "clip", "kl",
+                                                  "temperature", "baseline", "gae_lambda",
+                                                  "pairs_per_round", "ppo_epochs",
+                                                  "vine_top", "vine_threshold",
                                                   "minibatch", "value_coef", "seed")},
                 "curve": curve}
         (out / f"curve_{args.rules}.json").write_text(json.dumps(meta, indent=1))
@@ -523,10 +581,15 @@ def finetune(args: argparse.Namespace) -> None:
     for k in range(1, args.rounds + 1):
         league = League(members, tuple(pool))
         net = model.export(args.rules)
+        vine = args.estimator == "vine"
         batch = collect(net, league, args.rules, args.seed, (k - 1) * args.pairs_per_round,
-                        args.pairs_per_round, args.temperature)
+                        args.pairs_per_round, args.temperature,
+                        args.vine_top if vine else 0, args.vine_threshold)
         decisions += len(batch)
-        stats = ppo_step(model, reference, opt, batch, args, rng)
+        if not len(batch):
+            continue
+        step = vine_step if vine else ppo_step
+        stats = step(model, reference, opt, batch, args, rng)
         stats["sampled_margin"] = float(np.mean(batch.ret))
         if args.snapshot_every and k % args.snapshot_every == 0:
             pool.append(model.export(args.rules))
@@ -728,6 +791,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="duplicate pairs played a round, before each update")
     f.add_argument("--temperature", type=float, default=0.3,
                    help="the sampling policy's softmax temperature over the logits")
+    f.add_argument("--estimator", choices=("ppo", "vine"), default="ppo",
+                   help="ppo: sampled games, PPO's clipped update; vine: the best move played, "
+                   "the likeliest moves of hesitant decisions tried on the true cards")
+    f.add_argument("--vine-top", type=int, default=3, help="moves tried a vine decision")
+    f.add_argument("--vine-threshold", type=float, default=0.9,
+                   help="vine decisions: the policy's best move less likely than this")
     f.add_argument("--baseline", choices=("value", "duplicate", "both"), default="value")
     f.add_argument("--gae-lambda", type=float, default=0.9,
                    help="with --baseline value: the advantage's lambda (1: return less value)")

@@ -53,7 +53,8 @@ def test_the_records_hold_the_networks_log_probs_and_values() -> None:
     net = shipped()
     r = collect(net, HEURISTIC, "chkobba", 3, 0, 2, temperature=0.5)
     assert len(r) > 20
-    assert {len(getattr(r, f)) for f in r.__dataclass_fields__} == {len(r)}
+    assert {len(getattr(r, f)) for f in r.__dataclass_fields__ if f != "q"} == {len(r)}
+    assert r.q == []  # sampled games try no moves
     for k in range(len(r)):
         out = net.outputs(r.obs[k], r.features[k]).astype(np.float64)
         logp = log_softmax(out[:, 0] / 0.5)
@@ -108,6 +109,26 @@ def test_the_rollouts_are_reproducible() -> None:
     assert a.chosen == b.chosen and a.ret == b.ret and a.opponent == b.opponent
     assert all(np.array_equal(x, y) for x, y in zip(a.obs, b.obs, strict=True))
     assert (a.chosen, a.ret) != (c.chosen, c.ret)
+
+
+def test_the_vine_tries_the_likeliest_moves_of_hesitant_decisions() -> None:
+    """The vine plays the network's best move; where its probability at the temperature is
+    under the threshold it records the margins of the ``top`` likeliest moves (the others
+    NaN), the best move's among them; the same seed gives the same margins."""
+    net = shipped()
+    a = collect(net, HEURISTIC, "chkobba", 2, 0, 2, 0.3, vine_top=2, vine_threshold=0.9)
+    b = collect(net, HEURISTIC, "chkobba", 2, 0, 2, 0.3, vine_top=2, vine_threshold=0.9)
+    assert len(a) > 3 and len(a.q) == len(a)
+    for k in range(len(a)):
+        logits = net.outputs(a.obs[k], a.features[k])[:, 0].astype(np.float64)
+        assert a.chosen[k] == int(np.argmax(logits))
+        assert np.exp(a.logp[k]) < 0.9
+        tried = np.flatnonzero(~np.isnan(a.q[k]))
+        assert a.chosen[k] in tried and len(tried) == min(2, len(logits))
+        assert set(tried) == set(np.argsort(-logits, kind="stable")[:2])
+    assert all(np.array_equal(x, y, equal_nan=True) for x, y in zip(a.q, b.q, strict=True))
+    assert collect(net, HEURISTIC, "chkobba", 2, 0, 2, 0.3, vine_top=2,
+                   vine_threshold=0.0).q == []
 
 
 def test_advantages_and_their_baselines() -> None:
@@ -199,3 +220,9 @@ def test_a_ppo_step_changes_the_weights_and_the_file_plays(tmp_path: Path) -> No
                      torch.from_numpy(move_features(obs)),
                      torch.zeros(len(obs.legal_moves), dtype=torch.long)).numpy()
     assert np.allclose(got, want, atol=0.05)
+    vine = collect(net, HEURISTIC, "chkobba", 1, 0, 2, 0.3, vine_top=3)
+    before = [p.detach().clone() for p in model.modules.parameters()]
+    stats = ex.vine_step(model, reference, opt, vine, args, np.random.default_rng(0))
+    assert np.isfinite(list(stats.values())).all()
+    assert any(not torch.equal(a, b) for a, b in zip(before, model.modules.parameters(),
+                                                      strict=True))

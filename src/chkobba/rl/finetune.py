@@ -33,9 +33,10 @@ update.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from copy import deepcopy
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -91,6 +92,9 @@ class Rollouts:
     consecutive records, in the order they were made."""
     opponent: list[str] = field(default_factory=list)
     """The league member it played."""
+    q: list[npt.NDArray[np.float64]] = field(default_factory=list)
+    """Vine rollouts only (:func:`vine_pair`): each legal move's margin when it is played
+    and the game finished from the true cards; NaN for the moves not tried."""
 
     def __len__(self) -> int:
         return len(self.chosen)
@@ -306,11 +310,18 @@ def collect(
     first: int,
     pairs: int,
     temperature: float = 1.0,
+    vine_top: int = 0,
+    vine_threshold: float = 0.9,
 ) -> Rollouts:
-    """Pairs ``first`` to ``first + pairs - 1`` of ``seed`` (:func:`play_pair`), in order."""
+    """Pairs ``first`` to ``first + pairs - 1`` of ``seed`` (:func:`play_pair`), in order;
+    with ``vine_top`` the vine's pairs instead (:func:`vine_pair`)."""
     out = Rollouts()
     for index in range(first, first + pairs):
-        out.extend(play_pair(network, league, rules_name, seed, index, temperature))
+        if vine_top:
+            out.extend(vine_pair(network, league, rules_name, seed, index, temperature,
+                                 vine_threshold, vine_top))
+        else:
+            out.extend(play_pair(network, league, rules_name, seed, index, temperature))
     return out
 
 
@@ -349,6 +360,120 @@ def advantages(
     raise FinetuneError(f"unknown baseline {baseline!r}: value, duplicate or both")
 
 
+def _finish(table: Any, agents: Sequence[Agent]) -> None:
+    # The round played out from where it is (the table is a copy).
+    while not table.rounds:
+        seat = table.turn
+        table.apply_unchecked(agents[seat].choose(table.observe(seat)))
+
+
+class VineLearner:
+    """The network's best move (as the level plays), and at the decisions where the policy
+    at ``temperature`` hesitates (its best move's probability under ``threshold``) each of
+    its ``top`` likeliest moves tried from a copy of the true position, the round played
+    out by the same players (TRPO's "vine" estimate, Schulman et al. 2015): every tried
+    move's margin on the same cards, the rest of the game deterministic."""
+
+    def __init__(
+        self,
+        network: Network,
+        rollouts: Rollouts,
+        table: Any,
+        me: int,
+        opponent: Callable[[], Agent],
+        temperature: float,
+        threshold: float,
+        top: int,
+        rules_name: str,
+    ) -> None:
+        self.network = network
+        self.rollouts = rollouts
+        self.table = table
+        self.me = me
+        self.opponent = opponent
+        self.temperature = temperature
+        self.threshold = threshold
+        self.top = top
+        self.rules_name = rules_name
+        self.name = "vine"
+
+    def choose(self, obs: Observation) -> Move:
+        """The best move; the tried moves' margins recorded where the policy hesitates."""
+        moves = obs.legal_moves
+        if len(moves) == 1:
+            return moves[0]
+        vec = encode(obs)
+        feats = move_features(obs)
+        out = self.network.outputs(vec, feats).astype(np.float64)
+        best = int(np.argmax(out[:, 0]))
+        logp = log_softmax(out[:, 0] / self.temperature)
+        p = np.exp(logp)
+        if p[best] >= self.threshold:
+            return moves[best]
+        q = np.full(len(moves), np.nan)
+        for k in np.argsort(-out[:, 0], kind="stable")[: self.top]:
+            copy = deepcopy(self.table)
+            copy.apply_unchecked(moves[k])
+            agents = [NeuralAgent(self.network, "vine"), self.opponent()]
+            _finish(copy, agents if self.me == 0 else agents[::-1])
+            q[k] = margins(self.rules_name, copy.round_points(0), copy.side_of)[self.me]
+        r = self.rollouts
+        r.obs.append(vec)
+        r.features.append(feats)
+        r.chosen.append(best)
+        r.logp.append(float(logp[best]))
+        r.value.append(float(p @ out[:, 1]))
+        r.q.append(q)
+        return moves[best]
+
+
+def vine_pair(
+    network: Network,
+    league: League,
+    rules_name: str,
+    seed: int,
+    index: int,
+    temperature: float = 0.3,
+    threshold: float = 0.9,
+    top: int = 3,
+) -> Rollouts:
+    """Pair ``index`` of ``seed`` played as :func:`play_pair` plays it, but by the network's
+    best move (:class:`VineLearner`), each hesitant decision's likeliest moves tried on the
+    true cards (:attr:`Rollouts.q`)."""
+    g = game("chkobba")
+    rules = preset(rules_name)
+    rng = random.Random(sub_seed(seed, index))
+    dealer = rng.randrange(2)
+    deck = g.draw_deck(rng, rules, 2, False, dealer)
+    name, frozen = league.draw(random.Random(sub_seed(seed, index, 1)))
+    out = Rollouts()
+    results: list[float] = []
+    games: list[Rollouts] = []
+    for me in (0, 1):
+        r = Rollouts()
+        opp_seed = sub_seed(seed, index, me, 1 - me)
+
+        def opponent(s: int = opp_seed) -> Agent:
+            return opponent_agent(name, frozen, network, s)
+
+        table = g.start(rules, 2, False, seed=0, dealer=dealer, decks=lambda k: deck)
+        learner = VineLearner(network, r, table, me, opponent, temperature, threshold, top,
+                              rules_name)
+        agents = [learner, opponent()] if me == 0 else [opponent(), learner]
+        play_out(table, agents, [[], []], "round")
+        results.append(margins(rules_name, table.round_points(0), table.side_of)[me])
+        games.append(r)
+    for me, r in enumerate(games):
+        n = len(r)
+        r.ret.extend([results[me]] * n)
+        r.other.extend([results[1 - me]] * n)
+        r.pair.extend([index] * n)
+        r.game.extend([me] * n)
+        r.opponent.extend([name] * n)
+        out.extend(r)
+    return out
+
+
 BASELINES: Final = ("value", "duplicate", "both")
 """The baselines :func:`advantages` knows."""
 
@@ -359,6 +484,7 @@ __all__ = [
     "League",
     "Rollouts",
     "Sampler",
+    "VineLearner",
     "advantages",
     "collect",
     "log_softmax",
@@ -368,4 +494,5 @@ __all__ = [
     "paired_gain",
     "play_game",
     "play_pair",
+    "vine_pair",
 ]
