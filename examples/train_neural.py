@@ -657,7 +657,9 @@ def plot(args: argparse.Namespace) -> None:
                         marker="o", capsize=3, color=colour, label=f"against {who}")
         ax.axhline(0, color="grey", lw=0.8)
         if "init" in meta:
-            ax.set_title(f"{meta['rules']}: PPO from the distilled network")
+            how = meta.get("settings", {}).get("estimator", "ppo")
+            ax.set_title(f"{meta['rules']}: {'the vine' if how == 'vine' else 'PPO'} "
+                         "from the distilled network")
             ax.set_xlabel("learner's decisions (millions)")
         else:
             ax.set_title(f"{meta['rules']}: {meta['decisions']:,} expert decisions")
