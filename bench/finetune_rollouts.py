@@ -5,8 +5,9 @@ Plays ``--pairs`` duplicate pairs of a weight file's policy against ``heuristic`
 (:func:`chkobba.rl.finetune.collect`) at each ``--temperatures`` and prints the sampled
 policy's mean margin, the standard deviation of the bare return and of each advantage
 estimate (the value baseline at several lambdas, the duplicate baseline), the decisions
-recorded a CPU-second; then the vine's (:func:`~chkobba.rl.finetune.vine_pair`)
-recorded decisions a CPU-second. Prints the load average at the start and the end.
+recorded a CPU-second and how often the move drawn is the network's best; then the
+vine's (:func:`~chkobba.rl.finetune.vine_pair`) recorded decisions a CPU-second. Prints the
+load average at the start and the end.
 
     python bench/finetune_rollouts.py --rules chkobba --pairs 300
 """
@@ -43,8 +44,12 @@ def main() -> None:
         stds = {f"value, lambda {lam}": advantages(r, "value", lam).std()
                 for lam in (1.0, 0.95, 0.9, 0.8)}
         stds["duplicate"] = advantages(r, "duplicate").std()
+        # How often the move drawn is the network's best (the duels' move).
+        best = np.mean([int(np.argmax(net.outputs(o, f)[:, 0])) == c
+                        for o, f, c in zip(r.obs, r.features, r.chosen, strict=True)])
         print(f"temperature {t}: {len(r)} decisions of {args.pairs} pairs against heuristic, "
-              f"{len(r) / cpu:.0f} a CPU-second; the sampled policy's margin "
+              f"{len(r) / cpu:.0f} a CPU-second; the best move drawn at {best:.0%} of them; "
+              f"the sampled policy's margin "
               f"{ret.mean():+.3f} a deal; the standard deviation of the return "
               f"{ret.std():.3f}, of the advantage: "
               + ", ".join(f"{k} {v:.3f}" for k, v in stds.items()), flush=True)
