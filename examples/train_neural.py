@@ -385,7 +385,7 @@ def segment_log_softmax(x, seg, b):  # type: ignore[no-untyped-def]
 
 
 def ppo_step(model, reference, opt, batch, args, rng):  # type: ignore[no-untyped-def]
-    """PPO's clipped update (Schulman et al. 2017) on one round's decisions: ``--epochs``
+    """PPO's clipped update (Schulman et al. 2017) on one round's decisions: ``--ppo-epochs``
     passes of minibatches; the loss is the clipped surrogate of the chosen moves'
     probability ratios, a Huber loss of the value head (the chosen move's score) against
     the return, and a KL penalty to the distilled policy (``reference``) over every legal
