@@ -116,8 +116,8 @@ def test_the_vine_tries_the_likeliest_moves_of_hesitant_decisions() -> None:
     under the threshold it records the margins of the ``top`` likeliest moves (the others
     NaN), the best move's among them; the same seed gives the same margins."""
     net = shipped()
-    a = collect(net, HEURISTIC, "chkobba", 2, 0, 2, 0.3, vine_top=2, vine_threshold=0.9)
-    b = collect(net, HEURISTIC, "chkobba", 2, 0, 2, 0.3, vine_top=2, vine_threshold=0.9)
+    a = collect(net, HEURISTIC, "chkobba", 2, 0, 1, 0.3, vine_top=2, vine_threshold=0.9)
+    b = collect(net, HEURISTIC, "chkobba", 2, 0, 1, 0.3, vine_top=2, vine_threshold=0.9)
     assert len(a) > 3 and len(a.q) == len(a)
     for k in range(len(a)):
         logits = net.outputs(a.obs[k], a.features[k])[:, 0].astype(np.float64)
@@ -127,7 +127,7 @@ def test_the_vine_tries_the_likeliest_moves_of_hesitant_decisions() -> None:
         assert a.chosen[k] in tried and len(tried) == min(2, len(logits))
         assert set(tried) == set(np.argsort(-logits, kind="stable")[:2])
     assert all(np.array_equal(x, y, equal_nan=True) for x, y in zip(a.q, b.q, strict=True))
-    assert collect(net, HEURISTIC, "chkobba", 2, 0, 2, 0.3, vine_top=2,
+    assert collect(net, HEURISTIC, "chkobba", 2, 0, 1, 0.3, vine_top=2,
                    vine_threshold=0.0).q == []
 
 
@@ -220,7 +220,7 @@ def test_a_ppo_step_changes_the_weights_and_the_file_plays(tmp_path: Path) -> No
                      torch.from_numpy(move_features(obs)),
                      torch.zeros(len(obs.legal_moves), dtype=torch.long)).numpy()
     assert np.allclose(got, want, atol=0.05)
-    vine = collect(net, HEURISTIC, "chkobba", 1, 0, 2, 0.3, vine_top=3)
+    vine = collect(net, HEURISTIC, "chkobba", 1, 0, 1, 0.3, vine_top=2)
     before = [p.detach().clone() for p in model.modules.parameters()]
     stats = ex.vine_step(model, reference, opt, vine, args, np.random.default_rng(0))
     assert np.isfinite(list(stats.values())).all()
