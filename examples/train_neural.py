@@ -644,8 +644,13 @@ def plot(args: argparse.Namespace) -> None:
     import matplotlib.pyplot as plt
 
     curves = [json.loads(Path(c).read_text()) for c in args.curve]
-    fig, axes = plt.subplots(1, len(curves), figsize=(5.5 * len(curves), 4), squeeze=False)
-    for ax, meta in zip(axes[0], curves, strict=True):
+    # One row of up to three panels; more go two a row.
+    cols = len(curves) if len(curves) <= 3 else 2
+    rows = -(-len(curves) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(5.5 * cols, 4 * rows), squeeze=False)
+    for ax in axes.flat[len(curves):]:
+        ax.set_visible(False)
+    for ax, meta in zip(axes.flat, curves, strict=False):
         for who, colour in (("greedy", "tab:green"), ("heuristic", "tab:orange")):
             pts = [p for p in meta["curve"] if who in p]
             # A distillation's curve is by epoch, a fine-tuning's by decisions played.
