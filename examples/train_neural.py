@@ -32,11 +32,22 @@ player"):
 ``teacher``
     measures the data's expert (the search at ``--samples``) against ``heuristic``: the
     strength the network imitates.
+``finetune``
+    reinforcement from a weight file (``--init``): rounds of duplicate pairs against a
+    league (``--opponents``: registered players and ``self``, frozen past versions, with
+    weights), each followed by a PPO update of the torch twin, with a KL penalty to the
+    initial policy (:mod:`chkobba.rl.finetune`, ``docs/rl.md`` "Fourth round"). Every
+    ``--measure-every`` rounds the network alone is measured against heuristic and greedy
+    on ``--duel-seed`` (paired with the initial network on the same deals); the weights
+    with the best gain against heuristic go to ``--out``/neural_<rules>.npz, the curve to
+    ``--out``/curve_<rules>.json (``plot`` draws it).
 
     python examples/train_neural.py all --rules scopa --games 2400 --out neural-out
     python examples/train_neural.py generate --rules chkobba --games 1200 --out data/neural
     python examples/train_neural.py train --rules chkobba --data data/neural \
         --weights neural-out/neural_chkobba.npz --curve neural-out/curve_chkobba.json
+    python examples/train_neural.py finetune --rules chkobba --cpu-minutes 30 \
+        --init src/chkobba/rl/weights/neural_chkobba.npz --out finetune-out
 """
 
 from __future__ import annotations
@@ -52,6 +63,8 @@ import numpy as np
 
 SEED_LIMIT = 10_000
 """Training data uses seeds below this; measurements use seeds from it."""
+FINAL_SEEDS = (10_011, 10_012)
+"""The seeds of the fine-tuned network's final measurement: never used to choose it."""
 
 
 def generate(args: argparse.Namespace) -> None:
@@ -343,6 +356,258 @@ def train(args: argparse.Namespace) -> None:
           f"epoch {best['epoch']}")
 
 
+def scorer_from(network, seed: int = 0):  # type: ignore[no-untyped-def]
+    """A :class:`Scorer` holding ``network``'s weights (the inverse of its export)."""
+    import torch
+
+    hidden = tuple(w.shape[1] for w, _ in network.layers[:-1])
+    model = Scorer((network.b0.shape[0], *hidden), seed, 0.0)
+    with torch.no_grad():
+        model.obs.weight.copy_(torch.from_numpy(network.wo.T.copy()))
+        model.obs.bias.copy_(torch.from_numpy(network.b0))
+        model.move.weight.copy_(torch.from_numpy(network.wm.T.copy()))
+        for layer, (w, b) in zip(model.layers, network.layers, strict=True):
+            layer.weight.copy_(torch.from_numpy(w.T.copy()))
+            layer.bias.copy_(torch.from_numpy(b))
+        skip = network.ws if network.ws is not None else np.zeros((network.wm.shape[0], 2))
+        model.skip.weight.copy_(torch.from_numpy(np.asarray(skip, np.float32).T.copy()))
+    return model
+
+
+def segment_log_softmax(x, seg, b):  # type: ignore[no-untyped-def]
+    """The log-softmax of ``x`` within each decision (``seg``: each row's decision, of ``b``)."""
+    import torch
+
+    m = torch.full((b,), -1e9).scatter_reduce(0, seg, x, "amax")
+    e = torch.exp(x - m[seg])
+    z = torch.zeros(b).index_add(0, seg, e)
+    return x - m[seg] - torch.log(z[seg])
+
+
+def ppo_step(model, reference, opt, batch, args, rng):  # type: ignore[no-untyped-def]
+    """PPO's clipped update (Schulman et al. 2017) on one round's decisions: ``--ppo-epochs``
+    passes of minibatches; the loss is the clipped surrogate of the chosen moves'
+    probability ratios, a Huber loss of the value head (the chosen move's score) against
+    the return, and a KL penalty to the distilled policy (``reference``) over every legal
+    move. Returns the last epoch's mean figures."""
+    import torch
+
+    from chkobba.rl.finetune import advantages
+
+    offsets = batch.offsets()
+    counts = np.diff(offsets)
+    obs_all = torch.from_numpy(batch.obs_array())
+    feats_all = torch.from_numpy(batch.features_array())
+    chosen_all = np.asarray(batch.chosen, dtype=np.int64)
+    old_logp_all = torch.tensor(batch.logp, dtype=torch.float32)
+    ret_all = torch.tensor(batch.ret, dtype=torch.float32)
+    adv_np = advantages(batch, args.baseline, args.gae_lambda)
+    adv_all = torch.from_numpy((adv_np / (adv_np.std() + 1e-8)).astype(np.float32))
+    t = args.temperature
+
+    def gather(ids):  # type: ignore[no-untyped-def]
+        c = counts[ids]
+        seg = np.repeat(np.arange(len(ids)), c)
+        rows = np.repeat(offsets[ids], c) + np.arange(int(c.sum())) - np.repeat(np.cumsum(c) - c, c)
+        at = np.cumsum(c) - c + chosen_all[ids]
+        return obs_all[ids], feats_all[rows], torch.from_numpy(seg), torch.from_numpy(at)
+
+    stats: dict[str, float] = {}
+    for _ in range(args.ppo_epochs):
+        sums = {"policy": 0.0, "value": 0.0, "kl_ref": 0.0, "clipped": 0.0, "kl_old": 0.0}
+        order = rng.permutation(len(batch))
+        for start in range(0, len(order), args.minibatch):
+            ids = order[start:start + args.minibatch]
+            o, f, seg, at = gather(ids)
+            b = len(ids)
+            out = model(o, f, seg)
+            logp = segment_log_softmax(out[:, 0] / t, seg, b)
+            with torch.no_grad():
+                ref = segment_log_softmax(reference(o, f, seg)[:, 0] / t, seg, b)
+            new = logp[at]
+            ratio = torch.exp(new - old_logp_all[ids])
+            adv = adv_all[ids]
+            surrogate = torch.min(ratio * adv,
+                                  torch.clamp(ratio, 1 - args.clip, 1 + args.clip) * adv)
+            kl_ref = torch.zeros(b).index_add(0, seg, torch.exp(logp) * (logp - ref))
+            value = torch.nn.functional.smooth_l1_loss(out[at, 1], ret_all[ids])
+            loss = -surrogate.mean() + args.kl * kl_ref.mean() + args.value_coef * value
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.modules.parameters(), args.max_grad)
+            opt.step()
+            sums["policy"] += float(-surrogate.detach().mean()) * b
+            sums["value"] += float(value.detach()) * b
+            sums["kl_ref"] += float(kl_ref.detach().mean()) * b
+            sums["clipped"] += float(((ratio.detach() - 1).abs() > args.clip).float().mean()) * b
+            sums["kl_old"] += float((old_logp_all[ids] - new.detach()).mean()) * b
+        stats = {k: v / len(batch) for k, v in sums.items()}
+    return stats
+
+
+def vine_step(model, reference, opt, batch, args, rng):  # type: ignore[no-untyped-def]
+    """The update on vine decisions (``--estimator vine``): every tried move's margin on
+    the true cards is known, so the policy's gradient is taken over all of them at once
+    (the expected policy gradient, Ciosek & Whiteson 2018: raise the probability of each
+    tried move by its margin over the policy's mean of the tried ones), with the same KL
+    penalty to the distilled policy, and the value head regressed on every tried margin."""
+    import torch
+
+    offsets = batch.offsets()
+    counts = np.diff(offsets)
+    obs_all = torch.from_numpy(batch.obs_array())
+    feats_all = torch.from_numpy(batch.features_array())
+    q_all = np.concatenate(batch.q)
+    tried_all = ~np.isnan(q_all)
+    scale = float(np.nanstd(q_all)) + 1e-8
+    t = args.temperature
+
+    def gather(ids):  # type: ignore[no-untyped-def]
+        c = counts[ids]
+        seg = np.repeat(np.arange(len(ids)), c)
+        rows = np.repeat(offsets[ids], c) + np.arange(int(c.sum())) - np.repeat(np.cumsum(c) - c, c)
+        return obs_all[ids], feats_all[rows], torch.from_numpy(seg), rows
+
+    stats: dict[str, float] = {}
+    for _ in range(args.ppo_epochs):
+        sums = {"policy": 0.0, "value": 0.0, "kl_ref": 0.0}
+        order = rng.permutation(len(batch))
+        for start in range(0, len(order), args.minibatch):
+            ids = order[start:start + args.minibatch]
+            o, f, seg, rows = gather(ids)
+            b = len(ids)
+            tried = torch.from_numpy(tried_all[rows])
+            q = torch.from_numpy(np.nan_to_num(q_all[rows]).astype(np.float32))
+            out = model(o, f, seg)
+            logp = segment_log_softmax(out[:, 0] / t, seg, b)
+            p = torch.exp(logp)
+            with torch.no_grad():
+                ref = segment_log_softmax(reference(o, f, seg)[:, 0] / t, seg, b)
+                pt = p * tried
+                mean = (torch.zeros(b).index_add(0, seg, pt * q)
+                        / torch.zeros(b).index_add(0, seg, pt).clamp_min(1e-12))
+                adv = (q - mean[seg]) * tried / scale
+            gain = torch.zeros(b).index_add(0, seg, p * adv)
+            kl_ref = torch.zeros(b).index_add(0, seg, p * (logp - ref))
+            value = torch.nn.functional.smooth_l1_loss(out[tried, 1], q[tried])
+            loss = -gain.mean() + args.kl * kl_ref.mean() + args.value_coef * value
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.modules.parameters(), args.max_grad)
+            opt.step()
+            sums["policy"] += float(-gain.detach().mean()) * b
+            sums["value"] += float(value.detach()) * b
+            sums["kl_ref"] += float(kl_ref.detach().mean()) * b
+        stats = {k: v / len(batch) for k, v in sums.items()}
+    return stats
+
+
+def finetune(args: argparse.Namespace) -> None:
+    """Reinforcement from the distilled network (``docs/rl.md``, "Fourth round"): rounds of
+    duplicate pairs against the league (:mod:`chkobba.rl.finetune`), each followed by a PPO
+    update; every ``--measure-every`` rounds the network alone is measured against heuristic
+    and greedy, and the best against heuristic (on the selection seed) is kept."""
+    import copy
+
+    import torch
+
+    from chkobba.rl.finetune import League, collect, pair_margins, paired_gain
+    from chkobba.rl.neural import load_network
+
+    if args.seed >= SEED_LIMIT:
+        sys.exit(f"training seeds are below {SEED_LIMIT} (the duels' seeds start there)")
+    if args.duel_seed in FINAL_SEEDS:
+        sys.exit(f"seeds {FINAL_SEEDS} are kept for the final measurement")
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    init = load_network(args.init)
+    model = scorer_from(init)
+    reference = copy.deepcopy(model)
+    for p in reference.modules.parameters():
+        p.requires_grad_(False)
+    opt = torch.optim.Adam(model.modules.parameters(), lr=args.lr)
+    rng = np.random.default_rng(args.seed)
+    members = League.parse(args.opponents)
+    pool: list = []
+    curve: list[dict] = []
+    best = -np.inf
+    t0 = time.perf_counter()
+    c0 = time.process_time()
+    weights = out / f"neural_{args.rules}.npz"
+    last = out / f"last_{args.rules}.npz"
+
+    start: dict[str, np.ndarray] = {}
+    checkpoints = out / "checkpoints"
+    checkpoints.mkdir(exist_ok=True)
+
+    def measure(round_number: int, decisions: int, extra: dict) -> None:
+        # The network alone against heuristic and greedy on the selection seed's pairs,
+        # and, paired on the same deals, its gain over the initial network there: the
+        # weights kept are the best gain against heuristic.
+        nonlocal best
+        net = model.export(args.rules)
+        net.save(checkpoints / f"round{round_number:05d}.npz")
+        point: dict = {"round": round_number, "decisions": decisions,
+                       "cpu_seconds": round(time.process_time() - c0, 1),
+                       "seconds": round(time.perf_counter() - t0, 1), **extra}
+        for b, pairs in (("heuristic", args.pairs), ("greedy", args.greedy_pairs)):
+            if pairs:
+                m = pair_margins(net, b, args.rules, args.duel_seed, pairs)
+                start.setdefault(b, m)
+                half = 1.96 * float(m.std(ddof=1)) / np.sqrt(pairs)
+                point[b] = [float(m.mean()), float(m.mean()) - half, float(m.mean()) + half]
+                point[b + "_gain"] = list(paired_gain(m, start[b]))
+        if point["heuristic_gain"][0] > best:
+            best = point["heuristic_gain"][0]
+            net.save(weights)
+            point["kept"] = True
+        curve.append(point)
+        print(json.dumps(point), flush=True)
+        meta = {"rules": args.rules, "init": str(args.init), "opponents": args.opponents,
+                "pairs": args.pairs, "greedy_pairs": args.greedy_pairs,
+                "duel_seed": args.duel_seed, "settings": {
+                    k: getattr(args, k) for k in ("estimator", "lr", "clip", "kl",
+                                                  "temperature", "baseline", "gae_lambda",
+                                                  "pairs_per_round", "ppo_epochs",
+                                                  "vine_top", "vine_threshold",
+                                                  "minibatch", "value_coef", "seed")},
+                "curve": curve}
+        (out / f"curve_{args.rules}.json").write_text(json.dumps(meta, indent=1))
+
+    measure(0, 0, {})
+    decisions = 0
+    for k in range(1, args.rounds + 1):
+        league = League(members, tuple(pool))
+        net = model.export(args.rules)
+        vine = args.estimator == "vine"
+        batch = collect(net, league, args.rules, args.seed, (k - 1) * args.pairs_per_round,
+                        args.pairs_per_round, args.temperature,
+                        args.vine_top if vine else 0, args.vine_threshold)
+        decisions += len(batch)
+        if not len(batch):
+            continue
+        step = vine_step if vine else ppo_step
+        stats = step(model, reference, opt, batch, args, rng)
+        stats["sampled_margin"] = float(np.mean(batch.ret))
+        if args.snapshot_every and k % args.snapshot_every == 0:
+            pool.append(model.export(args.rules))
+        if k % args.measure_every == 0 or k == args.rounds:
+            measure(k, decisions, {k2: round(v, 4) for k2, v in stats.items()})
+        else:
+            print(json.dumps({"round": k, **{k2: round(v, 4) for k2, v in stats.items()}}),
+                  flush=True)
+        model.export(args.rules).save(last)
+        if args.cpu_minutes and time.process_time() - c0 > 60 * args.cpu_minutes:
+            if k % args.measure_every:
+                measure(k, decisions, {})
+            break
+    print(f"wrote {weights} (best gain over the initial network against heuristic on seed "
+          f"{args.duel_seed}: {best:+.3f}), "
+          f"{time.process_time() - c0:.0f} CPU seconds")
+
+
 def duel(args: argparse.Namespace) -> None:
     """A weight file (not installed) against players, as ``chkobba duel`` measures."""
     from chkobba.agents.base import AGENTS
@@ -379,21 +644,36 @@ def plot(args: argparse.Namespace) -> None:
     import matplotlib.pyplot as plt
 
     curves = [json.loads(Path(c).read_text()) for c in args.curve]
-    fig, axes = plt.subplots(1, len(curves), figsize=(5.5 * len(curves), 4), squeeze=False)
-    for ax, meta in zip(axes[0], curves, strict=True):
+    # One row of up to three panels; more go two a row.
+    cols = len(curves) if len(curves) <= 3 else 2
+    rows = -(-len(curves) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(5.5 * cols, 4 * rows), squeeze=False)
+    for ax in axes.flat[len(curves):]:
+        ax.set_visible(False)
+    for ax, meta in zip(axes.flat, curves, strict=False):
         for who, colour in (("greedy", "tab:green"), ("heuristic", "tab:orange")):
             pts = [p for p in meta["curve"] if who in p]
-            x = [p["epoch"] for p in pts]
+            # A distillation's curve is by epoch, a fine-tuning's by decisions played.
+            tuned = "init" in meta
+            x = [p["decisions"] / 1e6 if tuned else p["epoch"] for p in pts]
             ax.errorbar(x, [p[who][0] for p in pts],
                         yerr=[[p[who][0] - p[who][1] for p in pts],
                               [p[who][2] - p[who][0] for p in pts]],
                         marker="o", capsize=3, color=colour, label=f"against {who}")
         ax.axhline(0, color="grey", lw=0.8)
-        ax.set_title(f"{meta['rules']}: {meta['decisions']:,} expert decisions")
-        ax.set_xlabel("epoch")
-        ax.set_ylabel(f"margin, points a deal ({meta['pairs']} pairs, 95%)")
+        if "init" in meta:
+            how = meta.get("settings", {}).get("estimator", "ppo")
+            ax.set_title(f"{meta['rules']}: {'the vine' if how == 'vine' else 'PPO'} "
+                         "from the distilled network")
+            ax.set_xlabel("learner's decisions (millions)")
+        else:
+            ax.set_title(f"{meta['rules']}: {meta['decisions']:,} expert decisions")
+            ax.set_xlabel("epoch")
+        pairs = meta["pairs"] if "greedy_pairs" not in meta else (
+            f"{meta['pairs']} and {meta['greedy_pairs']} pairs")
+        ax.set_ylabel(f"margin, points a deal ({pairs}, 95%)")
         ax.legend()
-    fig.suptitle("The learned player `neural` while it is distilled from the expert")
+    fig.suptitle(args.title)
     fig.tight_layout()
     fig.savefig(args.out, dpi=90)
     print(f"wrote {args.out}")
@@ -507,6 +787,44 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--pairs", type=int, default=300)
     e.add_argument("--seed", type=int, default=10_001)
     e.set_defaults(run=teacher)
+    f = sub.add_parser("finetune", help="PPO from a weight file against a league (needs torch)")
+    f.add_argument("--rules", default="chkobba")
+    f.add_argument("--init", required=True, help="the chkobba-neural/1 file to start from")
+    f.add_argument("--opponents", default="heuristic:0.7,greedy:0.1,self:0.2",
+                   help="league members and weights: registered players, self (past versions)")
+    f.add_argument("--rounds", type=int, default=200)
+    f.add_argument("--cpu-minutes", type=float, default=0, help="stop after this (0: no limit)")
+    f.add_argument("--pairs-per-round", type=int, default=100,
+                   help="duplicate pairs played a round, before each update")
+    f.add_argument("--temperature", type=float, default=0.3,
+                   help="the sampling policy's softmax temperature over the logits")
+    f.add_argument("--estimator", choices=("ppo", "vine"), default="ppo",
+                   help="ppo: sampled games, PPO's clipped update; vine: the best move played, "
+                   "the likeliest moves of hesitant decisions tried on the true cards")
+    f.add_argument("--vine-top", type=int, default=3, help="moves tried a vine decision")
+    f.add_argument("--vine-threshold", type=float, default=0.9,
+                   help="vine decisions: the policy's best move less likely than this")
+    f.add_argument("--baseline", choices=("value", "duplicate", "both"), default="value")
+    f.add_argument("--gae-lambda", type=float, default=0.9,
+                   help="with --baseline value: the advantage's lambda (1: return less value)")
+    f.add_argument("--lr", type=float, default=1e-4)
+    f.add_argument("--clip", type=float, default=0.2)
+    f.add_argument("--kl", type=float, default=0.02, help="weight of the KL to the initial policy")
+    f.add_argument("--value-coef", type=float, default=0.25)
+    f.add_argument("--max-grad", type=float, default=1.0)
+    f.add_argument("--ppo-epochs", type=int, default=4)
+    f.add_argument("--minibatch", type=int, default=512)
+    f.add_argument("--snapshot-every", type=int, default=10,
+                   help="rounds between frozen versions added to the league")
+    f.add_argument("--measure-every", type=int, default=10)
+    f.add_argument("--pairs", type=int, default=400, help="pairs against heuristic a measure")
+    f.add_argument("--greedy-pairs", type=int, default=200)
+    f.add_argument("--duel-seed", type=int, default=10_020,
+                   help="the seed of the measures that choose the weights kept")
+    f.add_argument("--threads", type=int, default=1)
+    f.add_argument("--seed", type=int, default=0)
+    f.add_argument("--out", default="finetune-out")
+    f.set_defaults(run=finetune)
     d = sub.add_parser("duel", help="a weight file against players (neural: the shipped one)")
     d.add_argument("weights")
     d.add_argument("opponents", nargs="+")
@@ -528,6 +846,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("plot", help="draw training curves as a PNG")
     p.add_argument("curve", nargs="+", help="curve files written by train --curve")
     p.add_argument("--out", default="docs/img/neural_curve.png")
+    p.add_argument("--title", default="The learned player `neural` while it is distilled "
+                   "from the expert")
     p.set_defaults(run=plot)
     return parser
 
