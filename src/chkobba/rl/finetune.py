@@ -266,6 +266,21 @@ def paired_gain(
     return float(d.mean()), float(d.mean()) - half, float(d.mean()) + half
 
 
+def _labelled(games: list[Rollouts], results: list[float], index: int, name: str) -> Rollouts:
+    """The pair's two games' records as one, each decision given its game's return, the
+    other game's, the pair, the game and the opponent."""
+    out = Rollouts()
+    for me, r in enumerate(games):
+        n = len(r)
+        r.ret.extend([results[me]] * n)
+        r.other.extend([results[1 - me]] * n)
+        r.pair.extend([index] * n)
+        r.game.extend([me] * n)
+        r.opponent.extend([name] * n)
+        out.extend(r)
+    return out
+
+
 def play_pair(
     network: Network,
     league: League,
@@ -290,16 +305,7 @@ def play_pair(
         other = opponent_agent(name, frozen, network, sub_seed(seed, index, me, 1 - me))
         results.append(play_game(rules_name, seed, index, me, learner, other))
         games.append(r)
-    out = Rollouts()
-    for me, r in enumerate(games):
-        n = len(r)
-        r.ret.extend([results[me]] * n)
-        r.other.extend([results[1 - me]] * n)
-        r.pair.extend([index] * n)
-        r.game.extend([me] * n)
-        r.opponent.extend([name] * n)
-        out.extend(r)
-    return out
+    return _labelled(games, results, index, name)
 
 
 def collect(
@@ -446,7 +452,6 @@ def vine_pair(
     dealer = rng.randrange(2)
     deck = g.draw_deck(rng, rules, 2, False, dealer)
     name, frozen = league.draw(random.Random(sub_seed(seed, index, 1)))
-    out = Rollouts()
     results: list[float] = []
     games: list[Rollouts] = []
     for me in (0, 1):
@@ -463,15 +468,7 @@ def vine_pair(
         play_out(table, agents, [[], []], "round")
         results.append(margins(rules_name, table.round_points(0), table.side_of)[me])
         games.append(r)
-    for me, r in enumerate(games):
-        n = len(r)
-        r.ret.extend([results[me]] * n)
-        r.other.extend([results[1 - me]] * n)
-        r.pair.extend([index] * n)
-        r.game.extend([me] * n)
-        r.opponent.extend([name] * n)
-        out.extend(r)
-    return out
+    return _labelled(games, results, index, name)
 
 
 BASELINES: Final = ("value", "duplicate", "both")
