@@ -123,6 +123,27 @@ class Rollouts:
             getattr(self, name).extend(getattr(other, name))
 
 
+class _Scored:
+    """The network's outputs for ``obs``'s legal moves and its policy at ``temperature``
+    (log-probabilities ``logp`` and probabilities ``p``)."""
+
+    def __init__(self, network: Network, obs: Observation, temperature: float) -> None:
+        self.vec = encode(obs)
+        self.feats = move_features(obs)
+        self.out = network.outputs(self.vec, self.feats).astype(np.float64)
+        self.logp = log_softmax(self.out[:, 0] / temperature)
+        self.p = np.exp(self.logp)
+
+    def record(self, r: Rollouts, k: int) -> None:
+        """Record the decision in ``r``, move ``k`` played, with the state's value (the
+        policy's probabilities times the value head's score of each move)."""
+        r.obs.append(self.vec)
+        r.features.append(self.feats)
+        r.chosen.append(k)
+        r.logp.append(float(self.logp[k]))
+        r.value.append(float(self.p @ self.out[:, 1]))
+
+
 class Sampler:
     """Plays a move drawn from the softmax of ``network``'s logits over the legal moves (at
     ``temperature``) and records each decision that had a choice in ``rollouts``; the
@@ -149,18 +170,9 @@ class Sampler:
         moves = obs.legal_moves
         if len(moves) == 1:
             return moves[0]
-        vec = encode(obs)
-        feats = move_features(obs)
-        out = self.network.outputs(vec, feats).astype(np.float64)
-        logp = log_softmax(out[:, 0] / self.temperature)
-        p = np.exp(logp)
-        k = int(self.rng.choice(len(moves), p=p / p.sum()))
-        r = self.rollouts
-        r.obs.append(vec)
-        r.features.append(feats)
-        r.chosen.append(k)
-        r.logp.append(float(logp[k]))
-        r.value.append(float(p @ out[:, 1]))
+        s = _Scored(self.network, obs, self.temperature)
+        k = int(self.rng.choice(len(moves), p=s.p / s.p.sum()))
+        s.record(self.rollouts, k)
         return moves[k]
 
 
@@ -408,28 +420,19 @@ class VineLearner:
         moves = obs.legal_moves
         if len(moves) == 1:
             return moves[0]
-        vec = encode(obs)
-        feats = move_features(obs)
-        out = self.network.outputs(vec, feats).astype(np.float64)
-        best = int(np.argmax(out[:, 0]))
-        logp = log_softmax(out[:, 0] / self.temperature)
-        p = np.exp(logp)
-        if p[best] >= self.threshold:
+        s = _Scored(self.network, obs, self.temperature)
+        best = int(np.argmax(s.out[:, 0]))
+        if s.p[best] >= self.threshold:
             return moves[best]
         q = np.full(len(moves), np.nan)
-        for k in np.argsort(-out[:, 0], kind="stable")[: self.top]:
+        for k in np.argsort(-s.out[:, 0], kind="stable")[: self.top]:
             copy = deepcopy(self.table)
             copy.apply_unchecked(moves[k])
             agents = [NeuralAgent(self.network, "vine"), self.opponent()]
             _finish(copy, agents if self.me == 0 else agents[::-1])
             q[k] = margins(self.rules_name, copy.round_points(0), copy.side_of)[self.me]
-        r = self.rollouts
-        r.obs.append(vec)
-        r.features.append(feats)
-        r.chosen.append(best)
-        r.logp.append(float(logp[best]))
-        r.value.append(float(p @ out[:, 1]))
-        r.q.append(q)
+        s.record(self.rollouts, best)
+        self.rollouts.q.append(q)
         return moves[best]
 
 
